@@ -1,0 +1,72 @@
+"""Typed errors of the rules engine.
+
+Each rule error carries the stable `code` that API.md uses, so the HTTP layer
+maps exceptions to responses without knowing the rules. Messages name the bad
+input.
+"""
+
+
+class RuleError(ValueError):
+    """A move that the rules refuse in the current state."""
+
+    code = "rule_error"
+
+
+class GameFinished(RuleError):
+    """A move on a finished game."""
+
+    code = "game_finished"
+
+
+class NotYourTurn(RuleError):
+    """A move by the seat that is not in turn."""
+
+    code = "not_your_turn"
+
+
+class WrongPhase(RuleError):
+    """A move of the wrong kind for the phase (e.g. a buy while leather is due)."""
+
+    code = "wrong_phase"
+
+
+class PatchNotAvailable(RuleError):
+    """A buy of a patch that is not among the first three of the circle."""
+
+    code = "patch_not_available"
+
+
+class CannotAfford(RuleError):
+    """A buy of a patch that costs more buttons than the seat holds."""
+
+    code = "cannot_afford"
+
+
+class DoesNotFit(RuleError):
+    """A placement off the board, overlapping, or not the patch's shape."""
+
+    code = "does_not_fit"
+
+
+class CellOccupied(RuleError):
+    """A leather patch on a cell that is already covered."""
+
+    code = "cell_occupied"
+
+
+class InvalidSetup(ValueError):
+    """Game creation parameters that cannot make a game."""
+
+    code = "invalid_request"
+
+
+class NotationError(ValueError):
+    """Text that is not a move in the ANU notation."""
+
+    code = "invalid_request"
+
+
+class StateFormatError(ValueError):
+    """A stored state dict that this engine cannot read."""
+
+    code = "invalid_state"

@@ -1,0 +1,75 @@
+"""The ANU text form of moves (ANU-GAMES.md).
+
+`.` advances; four characters buy a patch (patch letter, column, row,
+orientation) or place leather (`h`, column, row, any orientation letter,
+written `A`). Patch letters are A..Z for ids 1..26 and a..g for 27..33;
+columns and rows are A..I for 0..8; orientations A..D turn 0/90/180/270
+degrees clockwise, E..H mirror first.
+"""
+
+import string
+
+from .errors import NotationError
+from .moves import Advance, Buy, Move, PlaceLeather, Placement
+from .patches import ORIENTATION_ORDER, PATCHES
+from .placements import canonical_placement, resolve_placement
+from .quilt import BOARD_SIZE
+
+ADVANCE_TOKEN = "."
+LEATHER_LETTER = "h"
+_PATCH_LETTERS = (string.ascii_uppercase + string.ascii_lowercase)[:len(PATCHES)]
+_CELL_LETTERS = string.ascii_uppercase[:BOARD_SIZE]
+_ORIENTATION_LETTERS = string.ascii_uppercase[:len(ORIENTATION_ORDER)]
+
+
+def parse_move(text: str) -> Move:
+    """The move a token of the ANU notation names."""
+    if text == ADVANCE_TOKEN:
+        return Advance()
+    if not isinstance(text, str) or len(text) != 4:
+        raise NotationError(f"move {text!r} is neither '.' nor four characters")
+    kind, col, row, orientation = text
+    if col not in _CELL_LETTERS or row not in _CELL_LETTERS:
+        raise NotationError(f"move {text!r}: column and row must be letters A..I")
+    col, row = _CELL_LETTERS.index(col), _CELL_LETTERS.index(row)
+    if orientation not in _ORIENTATION_LETTERS:
+        raise NotationError(f"move {text!r}: orientation {orientation!r} is not a letter A..H")
+    if kind == LEATHER_LETTER:
+        # A 1x1 patch looks the same every way; the ANU data writes any letter.
+        return PlaceLeather(row, col)
+    if kind not in _PATCH_LETTERS:
+        raise NotationError(f"move {text!r}: {kind!r} is not a patch letter (A..Z, a..g) or 'h'")
+    rotation, flipped = ORIENTATION_ORDER[_ORIENTATION_LETTERS.index(orientation)]
+    return Buy(_PATCH_LETTERS.index(kind) + 1, Placement(row, col, rotation, flipped))
+
+
+def parse_moves(game: str) -> list[Move]:
+    """The moves of a whole ANU move string, in order."""
+    moves, i = [], 0
+    while i < len(game):
+        size = 1 if game[i] == ADVANCE_TOKEN else 4
+        moves.append(parse_move(game[i:i + size]))
+        i += size
+    return moves
+
+
+def format_move(move: Move) -> str:
+    """The ANU token of a move (a cells-only placement is named by its canonical orientation)."""
+    if isinstance(move, Advance):
+        return ADVANCE_TOKEN
+    if isinstance(move, PlaceLeather):
+        return LEATHER_LETTER + _CELL_LETTERS[move.col] + _CELL_LETTERS[move.row] + "A"
+    if isinstance(move, Buy):
+        placement = move.placement
+        if not placement.has_orientation:
+            placement = canonical_placement(
+                move.patch_id, resolve_placement(move.patch_id, placement))
+        orientation = ORIENTATION_ORDER.index((placement.rotation, placement.flipped))
+        return (_PATCH_LETTERS[move.patch_id - 1] + _CELL_LETTERS[placement.col]
+                + _CELL_LETTERS[placement.row] + _ORIENTATION_LETTERS[orientation])
+    raise TypeError(f"not a move: {move!r}")
+
+
+def format_moves(moves) -> str:
+    """A whole game as one ANU move string."""
+    return "".join(format_move(move) for move in moves)

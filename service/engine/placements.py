@@ -1,0 +1,137 @@
+"""Every orientation and placement of every patch, precomputed once at import.
+
+Per patch: the mask of each of the 8 (rotation, flipped) orientations at the
+top-left corner, and every distinct placement on the empty 9x9 quilt in
+canonical form, as `(mask, Buy)` pairs, so that legal-move generation only
+filters prebuilt tuples with `mask & quilt == 0`.
+"""
+
+from dataclasses import dataclass
+
+from .errors import DoesNotFit
+from .moves import Buy, Placement
+from .patches import ORIENTATION_ORDER, PATCHES, ROTATIONS, oriented_cells
+from .quilt import BOARD_SIZE, cells_of_mask, mask_of_cells, on_board
+
+
+@dataclass(frozen=True, slots=True)
+class Orientation:
+    """One way to turn a patch, with its mask when its bounding box is at (0, 0)."""
+
+    rotation: int
+    flipped: bool
+    height: int
+    width: int
+    mask: int
+
+
+def _orientations(shape) -> dict[tuple[int, bool], Orientation]:
+    table = {}
+    for rotation, flipped in ORIENTATION_ORDER:
+        cells = oriented_cells(shape, rotation, flipped)
+        table[rotation, flipped] = Orientation(
+            rotation, flipped,
+            height=1 + max(r for r, _ in cells), width=1 + max(c for _, c in cells),
+            mask=mask_of_cells(cells))
+    return table
+
+
+def _distinct(table: dict[tuple[int, bool], Orientation]) -> tuple[Orientation, ...]:
+    seen = {}
+    for key in ORIENTATION_ORDER:
+        seen.setdefault(table[key].mask, table[key])
+    return tuple(seen.values())
+
+
+def _buys(patch_id: int, distinct: tuple[Orientation, ...]) -> tuple[tuple[int, Buy], ...]:
+    buys = []
+    for o in distinct:
+        for row in range(BOARD_SIZE - o.height + 1):
+            for col in range(BOARD_SIZE - o.width + 1):
+                mask = o.mask << (row * BOARD_SIZE + col)
+                placement = Placement(row, col, o.rotation, o.flipped, cells_of_mask(mask))
+                buys.append((mask, Buy(patch_id, placement)))
+    return tuple(buys)
+
+
+ORIENTATIONS: dict[int, dict[tuple[int, bool], Orientation]] = {
+    pid: _orientations(patch.shape) for pid, patch in PATCHES.items()}
+DISTINCT_ORIENTATIONS: dict[int, tuple[Orientation, ...]] = {
+    pid: _distinct(table) for pid, table in ORIENTATIONS.items()}
+# Distinct orientations have distinct normalized cell sets, so no two
+# translations of them cover the same cells: one entry per set of cells.
+BUYS: dict[int, tuple[tuple[int, Buy], ...]] = {
+    pid: _buys(pid, distinct) for pid, distinct in DISTINCT_ORIENTATIONS.items()}
+PLACEMENT_MASKS: dict[int, tuple[int, ...]] = {
+    pid: tuple(mask for mask, _ in buys) for pid, buys in BUYS.items()}
+_BUY_BY_MASK: dict[int, dict[int, Buy]] = {pid: dict(buys) for pid, buys in BUYS.items()}
+
+
+def canonical_buy(patch_id: int, mask: int) -> Buy:
+    """The Buy of patch_id covering mask, with its canonical placement."""
+    try:
+        return _BUY_BY_MASK[patch_id][mask]
+    except KeyError:
+        raise DoesNotFit(f"cells {list(cells_of_mask(mask))} are not a placement of "
+                         f"patch {patch_id!r}") from None
+
+
+def canonical_placement(patch_id: int, mask: int) -> Placement:
+    """The placement covering mask with every field set, in API.md's canonical orientation."""
+    return canonical_buy(patch_id, mask).placement
+
+
+def resolve_placement(patch_id: int, placement: Placement) -> int:
+    """The mask a placement covers; DoesNotFit when off the board or not the patch's shape."""
+    if patch_id not in ORIENTATIONS:
+        raise DoesNotFit(f"patch {patch_id!r} is not a regular patch (ids 1..33)")
+    if not isinstance(placement, Placement):
+        raise DoesNotFit(f"placement {placement!r} is not a Placement")
+    if placement.has_orientation:
+        mask = _mask_from_orientation(patch_id, placement)
+        if placement.cells is not None and placement.cells != cells_of_mask(mask):
+            raise DoesNotFit(f"cells {_show(placement.cells)} are not the cells of patch "
+                             f"{patch_id} at {_describe(placement)}")
+        return mask
+    if placement.cells is None:
+        raise DoesNotFit("placement gives neither row/col nor cells")
+    return _mask_from_cells(patch_id, placement.cells)
+
+
+def _describe(p: Placement) -> str:
+    return f"row {p.row}, col {p.col}, rotation {p.rotation}, flipped {str(p.flipped).lower()}"
+
+
+def _show(cells) -> str:
+    return str([list(cell) if isinstance(cell, tuple) else cell for cell in cells])
+
+
+def _mask_from_orientation(patch_id: int, p: Placement) -> int:
+    if type(p.rotation) is not int or p.rotation not in ROTATIONS:
+        raise DoesNotFit(f"rotation {p.rotation!r} is not one of 0, 90, 180, 270")
+    if type(p.flipped) is not bool:
+        raise DoesNotFit(f"flipped {p.flipped!r} is not true or false")
+    if type(p.row) is not int or type(p.col) is not int:
+        raise DoesNotFit(f"row {p.row!r} and col {p.col!r} must both be integers")
+    o = ORIENTATIONS[patch_id][p.rotation, p.flipped]
+    if not (0 <= p.row <= BOARD_SIZE - o.height and 0 <= p.col <= BOARD_SIZE - o.width):
+        raise DoesNotFit(
+            f"patch {patch_id} at {_describe(p)} would cover rows {p.row}..{p.row + o.height - 1}"
+            f" and cols {p.col}..{p.col + o.width - 1}: off the 9x9 board")
+    return o.mask << (p.row * BOARD_SIZE + p.col)
+
+
+def _mask_from_cells(patch_id: int, cells) -> int:
+    if not isinstance(cells, tuple) or not all(
+            isinstance(cell, tuple) and len(cell) == 2 for cell in cells):
+        raise DoesNotFit(f"cells {cells!r} must be a list of [row, col] pairs")
+    for row, col in cells:
+        if not on_board(row, col):
+            raise DoesNotFit(f"cell [{row!r}, {col!r}] is off the 9x9 board")
+    mask = mask_of_cells(cells)
+    if mask.bit_count() != len(cells):
+        raise DoesNotFit(f"cells {_show(cells)} name a cell twice")
+    if mask not in _BUY_BY_MASK[patch_id]:
+        raise DoesNotFit(f"cells {_show(cells)} are not an orientation of patch {patch_id} "
+                         f"(shape {'/'.join(PATCHES[patch_id].shape)}) translated onto the board")
+    return mask

@@ -1,0 +1,82 @@
+"""Quilts as 81-bit ints: bit `row * 9 + col` is set when that cell is covered.
+
+A placement fits when `mask & quilt == 0`; the nine 7x7 windows are masks too,
+so the bonus check is nine ANDs.
+"""
+
+BOARD_SIZE = 9
+CELL_COUNT = BOARD_SIZE * BOARD_SIZE
+EMPTY_QUILT = 0
+FULL_QUILT = (1 << CELL_COUNT) - 1
+WINDOW_SIZE = 7
+
+
+def cell_index(row: int, col: int) -> int:
+    """The bit index of a cell."""
+    return row * BOARD_SIZE + col
+
+
+def cell_mask(row: int, col: int) -> int:
+    """The mask of a single cell."""
+    return 1 << (row * BOARD_SIZE + col)
+
+
+def on_board(row: object, col: object) -> bool:
+    """True when row and col are ints (not bools) naming a cell of the quilt."""
+    return (type(row) is int and type(col) is int
+            and 0 <= row < BOARD_SIZE and 0 <= col < BOARD_SIZE)
+
+
+def mask_of_cells(cells) -> int:
+    """The mask covering the given (row, col) cells, which must be on the board."""
+    mask = 0
+    for row, col in cells:
+        mask |= 1 << (row * BOARD_SIZE + col)
+    return mask
+
+
+def cells_of_mask(mask: int) -> tuple[tuple[int, int], ...]:
+    """The covered cells of a mask as (row, col) tuples, sorted row-major."""
+    cells = []
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        cells.append(divmod(index, BOARD_SIZE))
+        mask ^= low
+    return tuple(cells)
+
+
+def empty_cell_count(quilt: int) -> int:
+    """How many cells of the quilt are not covered."""
+    return CELL_COUNT - quilt.bit_count()
+
+
+def _window(top: int, left: int) -> int:
+    return mask_of_cells((top + r, left + c)
+                         for r in range(WINDOW_SIZE) for c in range(WINDOW_SIZE))
+
+
+SEVEN_WINDOWS: tuple[int, ...] = tuple(
+    _window(top, left)
+    for top in range(BOARD_SIZE - WINDOW_SIZE + 1)
+    for left in range(BOARD_SIZE - WINDOW_SIZE + 1))
+
+_WINDOW_CELLS = WINDOW_SIZE * WINDOW_SIZE
+
+
+def covers_seven_window(quilt: int) -> bool:
+    """True when the quilt fully covers at least one 7x7 square of cells."""
+    if quilt.bit_count() < _WINDOW_CELLS:
+        return False
+    for window in SEVEN_WINDOWS:
+        if quilt & window == window:
+            return True
+    return False
+
+
+def quilt_from_rows(rows) -> int:
+    """The mask drawn by nine strings of nine characters, 'X' (or any non-'.') covered."""
+    if len(rows) != BOARD_SIZE or any(len(row) != BOARD_SIZE for row in rows):
+        raise ValueError("a quilt picture needs 9 rows of 9 characters")
+    return mask_of_cells((r, c) for r, row in enumerate(rows)
+                         for c, char in enumerate(row) if char != ".")

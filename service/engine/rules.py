@@ -1,0 +1,156 @@
+"""Legal moves and applying a move: every rule of RULES.md.
+
+`legal_moves` and `apply_move` are the checked public path. `play_advance`,
+`play_buy` and `play_leather` are the unchecked transitions underneath, on
+masks, for callers (a search) that already know the move is legal.
+"""
+
+from .errors import (CannotAfford, CellOccupied, DoesNotFit, GameFinished, NotYourTurn,
+                     PatchNotAvailable, WrongPhase)
+from .moves import Advance, Buy, Move, PlaceLeather
+from .patches import LEATHER_PATCH_ID, PATCHES
+from .placements import BUYS, resolve_placement
+from .quilt import BOARD_SIZE, CELL_COUNT, FULL_QUILT, covers_seven_window, on_board
+from .state import CHOOSE, MARKET_SIZE, PLACE_LEATHER, GameState, PlayerState
+from .track import TRACK_END, income_spaces_passed
+
+ADVANCE = Advance()
+_LEATHER_MOVES = tuple(PlaceLeather(*divmod(cell, BOARD_SIZE)) for cell in range(CELL_COUNT))
+
+
+def legal_moves(state: GameState, patch_id: int | None = None) -> list[Move]:
+    """Every legal move of the seat in turn (Advance first); only patch_id's buys if given."""
+    phase = state.phase
+    if phase is None:
+        return []
+    player = state.players[state.turn]
+    quilt = player.quilt
+    if phase == PLACE_LEATHER:
+        if patch_id is not None:
+            return []
+        return [move for cell, move in enumerate(_LEATHER_MOVES) if not quilt >> cell & 1]
+    moves: list[Move] = [] if patch_id is not None else [ADVANCE]
+    buttons = player.buttons
+    for pid in state.circle[:MARKET_SIZE]:
+        if (patch_id is None or pid == patch_id) and PATCHES[pid].cost <= buttons:
+            moves += [buy for mask, buy in BUYS[pid] if not mask & quilt]
+    return moves
+
+
+def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameState:
+    """The state after move by the seat in turn; raises a RuleError if it is illegal."""
+    phase = state.phase
+    if phase is None:
+        raise GameFinished(f"the game is finished after {state.moves_played} moves: "
+                           f"no {_action(move)} can be played")
+    turn = state.turn
+    if seat is not None and seat != turn:
+        raise NotYourTurn(f"seat {seat!r} cannot {_action(move)}: it is seat {turn}'s turn")
+    if isinstance(move, PlaceLeather):
+        if phase != PLACE_LEATHER:
+            raise WrongPhase(f"seat {turn} has no leather patch to place (phase {phase})")
+        if not on_board(move.row, move.col):
+            raise DoesNotFit(f"leather patch at row {move.row!r}, col {move.col!r}: "
+                             f"off the 9x9 board")
+        bit = 1 << (move.row * BOARD_SIZE + move.col)
+        if state.players[turn].quilt & bit:
+            raise CellOccupied(f"cell row {move.row}, col {move.col} is already covered")
+        return play_leather(state, bit)
+    if not isinstance(move, (Advance, Buy)):
+        raise TypeError(f"not a move: {move!r}")
+    if phase != CHOOSE:
+        raise WrongPhase(f"seat {turn} must place a leather patch before it can {_action(move)}")
+    if isinstance(move, Advance):
+        return play_advance(state)
+    market = state.circle[:MARKET_SIZE]
+    patch_id = move.patch_id
+    if type(patch_id) is not int or patch_id not in market:
+        raise PatchNotAvailable(f"patch {patch_id!r} is not in the market {list(market)}")
+    player = state.players[turn]
+    cost = PATCHES[patch_id].cost
+    if cost > player.buttons:
+        raise CannotAfford(f"patch {patch_id} costs {cost} buttons; "
+                           f"seat {turn} has {player.buttons}")
+    mask = resolve_placement(patch_id, move.placement)
+    if mask & player.quilt:
+        raise DoesNotFit(f"patch {patch_id} at {_where(move)} overlaps patches already "
+                         f"on seat {turn}'s quilt")
+    return play_buy(state, patch_id, mask)
+
+
+def _action(move) -> str:
+    return getattr(move, "action", "move").replace("_", " ")
+
+
+def _where(move: Buy) -> str:
+    p = move.placement
+    if p.has_orientation:
+        return f"row {p.row}, col {p.col}, rotation {p.rotation}, flipped {str(p.flipped).lower()}"
+    return f"cells {[list(cell) for cell in p.cells]}"
+
+
+def play_advance(state: GameState) -> GameState:
+    """Action A for the seat in turn, unchecked: just in front of the opponent."""
+    seat = state.turn
+    me = state.players[seat]
+    new = min(state.players[1 - seat].position + 1, TRACK_END)
+    return _move_token(state, seat, me.buttons + new - me.position, me.income,
+                       me.quilt, me.pieces, new, state.circle, state.bonus_owner)
+
+
+def play_buy(state: GameState, patch_id: int, mask: int) -> GameState:
+    """Action B for the seat in turn, unchecked: pay, place mask, move the neutral token."""
+    seat = state.turn
+    me = state.players[seat]
+    patch = PATCHES[patch_id]
+    circle = state.circle
+    index = circle.index(patch_id)
+    quilt = me.quilt | mask
+    return _move_token(state, seat, me.buttons - patch.cost, me.income + patch.income,
+                       quilt, me.pieces + ((patch_id, mask),),
+                       min(me.position + patch.time, TRACK_END),
+                       circle[index + 1:] + circle[:index], _bonus_owner(state, seat, quilt))
+
+
+def _move_token(state: GameState, seat: int, buttons: int, income: int, quilt: int,
+                pieces: tuple, new: int, circle: tuple, bonus_owner: int | None) -> GameState:
+    """Move seat's token to new and resolve the income and leather spaces passed."""
+    old = state.players[seat].position
+    # Income counts the patch just bought: it was sewn on before the token moved.
+    buttons += income * income_spaces_passed(old, new)
+    leather_spaces = state.leather_spaces
+    won = 0
+    if leather_spaces and old < leather_spaces[-1] and leather_spaces[0] <= new:
+        kept = tuple(s for s in leather_spaces if not old < s <= new)
+        # A won patch that finds no empty cell is discarded.
+        won = min(len(leather_spaces) - len(kept), CELL_COUNT - quilt.bit_count())
+        leather_spaces = kept
+    me = PlayerState(buttons, new, income, quilt, pieces, won)
+    players = (me, state.players[1]) if seat == 0 else (state.players[0], me)
+    first_to_end = state.first_to_end
+    if first_to_end is None and new == TRACK_END:
+        first_to_end = seat
+    # The mover's token goes on top: on a shared space the last to arrive acts.
+    return GameState(circle, players, state.time_board, state.first_player, state.seed,
+                     seat, leather_spaces, bonus_owner, state.moves_played + 1, first_to_end)
+
+
+def play_leather(state: GameState, bit: int) -> GameState:
+    """Place a won leather patch on the empty cell `bit` of the seat in turn, unchecked."""
+    seat = state.turn
+    me = state.players[seat]
+    quilt = me.quilt | bit
+    due = me.leather_to_place - 1 if quilt != FULL_QUILT else 0
+    me = PlayerState(me.buttons, me.position, me.income, quilt,
+                     me.pieces + ((LEATHER_PATCH_ID, bit),), due)
+    players = (me, state.players[1]) if seat == 0 else (state.players[0], me)
+    return GameState(state.circle, players, state.time_board, state.first_player, state.seed,
+                     state.on_top, state.leather_spaces, _bonus_owner(state, seat, quilt),
+                     state.moves_played + 1, state.first_to_end)
+
+
+def _bonus_owner(state: GameState, seat: int, quilt: int) -> int | None:
+    """Who holds the 7x7 bonus once seat's quilt is `quilt`: the first to cover a window."""
+    if state.bonus_owner is None and covers_seven_window(quilt):
+        return seat
+    return state.bonus_owner

@@ -1,0 +1,96 @@
+"""The storage form of a state (a versioned, JSON-ready dict) and replaying a game."""
+
+from .errors import StateFormatError
+
+from .patches import LEATHER_PATCH_ID, PATCHES
+from .quilt import CELL_COUNT
+from .rules import apply_move
+from .state import GameState, PlayerState, new_game
+from .track import TIME_BOARDS, TRACK_END
+
+FORMAT_VERSION = 1
+_MAX_MASK = 1 << CELL_COUNT
+
+def state_to_dict(state: GameState) -> dict:
+    """A compact JSON-ready dict of the state; masks are hex strings (JSON-safe)."""
+    return {
+        "format": FORMAT_VERSION,
+        "circle": list(state.circle),
+        "time_board": state.time_board,
+        "first_player": state.first_player,
+        "seed": state.seed,
+        "on_top": state.on_top,
+        "leather_spaces": list(state.leather_spaces),
+        "bonus_owner": state.bonus_owner,
+        "moves_played": state.moves_played,
+        "first_to_end": state.first_to_end,
+        "players": [_player_to_dict(player) for player in state.players],
+    }
+
+def _player_to_dict(player: PlayerState) -> dict:
+    return {
+        "buttons": player.buttons,
+        "position": player.position,
+        "income": player.income,
+        "leather_to_place": player.leather_to_place,
+        "pieces": [[patch_id, format(mask, "x")] for patch_id, mask in player.pieces],
+    }
+
+def state_from_dict(data: dict) -> GameState:
+    """The state a dict of state_to_dict describes; StateFormatError if it cannot be read."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
+        version = data.get("format") if isinstance(data, dict) else None
+        raise StateFormatError(f"state format {version!r} is not {FORMAT_VERSION}")
+    try:
+        players = tuple(_player_from_dict(p) for p in data["players"])
+        state = GameState(
+            circle=tuple(_int(pid, "circle", 1, len(PATCHES)) for pid in data["circle"]),
+            players=players,
+            time_board=data["time_board"],
+            first_player=_int(data["first_player"], "first_player", 0, 1),
+            seed=data["seed"],
+            on_top=_int(data["on_top"], "on_top", 0, 1),
+            leather_spaces=tuple(_int(s, "leather_spaces", 1, TRACK_END)
+                                 for s in data["leather_spaces"]),
+            bonus_owner=_optional_seat(data["bonus_owner"], "bonus_owner"),
+            moves_played=_int(data["moves_played"], "moves_played", 0, None),
+            first_to_end=_optional_seat(data["first_to_end"], "first_to_end"))
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, StateFormatError):
+            raise
+        raise StateFormatError(f"state dict is malformed: {error!r}") from None
+    if len(players) != 2 or state.time_board not in TIME_BOARDS:
+        raise StateFormatError("state dict needs two players and a known time_board")
+    return state
+
+def _player_from_dict(data: dict) -> PlayerState:
+    pieces = tuple((_int(pid, "piece id", LEATHER_PATCH_ID, len(PATCHES)), int(mask, 16))
+                   for pid, mask in data["pieces"])
+    quilt = 0
+    for _, mask in pieces:
+        if quilt & mask or not 0 < mask < _MAX_MASK:
+            raise StateFormatError(f"piece mask {mask:x} overlaps or leaves the board")
+        quilt |= mask
+    return PlayerState(
+        buttons=_int(data["buttons"], "buttons", 0, None),
+        position=_int(data["position"], "position", 0, TRACK_END),
+        income=_int(data["income"], "income", 0, None),
+        quilt=quilt, pieces=pieces,
+        leather_to_place=_int(data["leather_to_place"], "leather_to_place", 0, None))
+
+def _int(value, name: str, low: int, high: int | None) -> int:
+    if type(value) is not int or value < low or (high is not None and value > high):
+        raise StateFormatError(f"{name} {value!r} is not an integer in {low}..{high or ''}")
+    return value
+
+def _optional_seat(value, name: str) -> int | None:
+    return None if value is None else _int(value, name, 0, 1)
+
+def replay(moves, *, seed: int | None = None, patch_order=None, first_player: int = 0,
+           time_board: str = "revised") -> GameState:
+    """The state after playing moves (Move values) from a new game with these parameters."""
+    state = new_game(seed=seed, patch_order=patch_order, first_player=first_player,
+                     time_board=time_board)
+    for move in moves:
+        state = apply_move(state, move)
+    return state
