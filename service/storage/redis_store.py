@@ -1,0 +1,246 @@
+"""The GameStore on Redis, standalone or Cluster, through redis-py.
+
+Each operation is one round trip: a plain read (HMGET) or one Lua script
+(see scripts.py), so concurrent app instances never interleave inside a
+move. redis-py retries nothing here: one attempt bounded by the connect and
+socket timeouts keeps every call well inside the API's 2 s promise even when
+Redis hangs instead of refusing, and the connection pool reconnects by itself
+once Redis is back.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from redis import Redis
+from redis.backoff import NoBackoff
+from redis.cluster import RedisCluster
+from redis.exceptions import RedisClusterException, RedisError
+from redis.retry import Retry
+
+from . import scripts
+from .keys import GameKeys, check_prefix
+from .store import GameStore, IdempotencyRecord, StorageError, StoredGame
+
+# An answer is replayed for 24 h at most (API.md), never longer than its game.
+RECORD_TTL_CAP_MS = 24 * 3600 * 1000
+# A claimed key whose request crashed frees itself after this long.
+MARKER_TTL_MS = 30_000
+
+
+@contextmanager
+def _storage_errors() -> Iterator[None]:
+    """Turn whatever redis-py raises into StorageError."""
+    try:
+        yield
+    except (RedisError, RedisClusterException, OSError) as error:
+        raise StorageError(f"{type(error).__name__}: {error}") from error
+
+
+class _Connection:
+    """A redis-py client with the store's scripts registered on it."""
+
+    def __init__(self, client: Redis | RedisCluster):
+        self.client = client
+        self.create_game = client.register_script(scripts.CREATE_GAME)
+        self.load_for_move = client.register_script(scripts.LOAD_FOR_MOVE)
+        self.commit_move = client.register_script(scripts.COMMIT_MOVE)
+        self.renew_records = client.register_script(scripts.RENEW_RECORDS)
+        self.record_answer = client.register_script(scripts.RECORD_ANSWER)
+        self.release_key = client.register_script(scripts.RELEASE_KEY)
+        self.load_moves = client.register_script(scripts.LOAD_MOVES)
+
+
+class RedisGameStore(GameStore):
+    """Games in Redis under `<prefix>{<game_id>}:...` keys, expiring `ttl_seconds` after the last move."""
+
+    def __init__(
+        self, connect: Callable[[], Redis | RedisCluster], *, prefix: str, ttl_seconds: int
+    ):
+        if ttl_seconds <= 0:
+            raise ValueError(f"ttl_seconds must be positive, not {ttl_seconds}")
+        self._connect = connect
+        self._prefix = check_prefix(prefix)
+        self._ttl_ms = ttl_seconds * 1000
+        self._lock = threading.Lock()
+        self._connection: _Connection | None = None
+
+    def _redis(self) -> _Connection:
+        # Made on first use: a cluster client must reach a node to learn the
+        # slot map, and the app should start (and say 503) while Redis is down.
+        connection = self._connection
+        if connection is None:
+            with self._lock:
+                if self._connection is None:
+                    self._connection = _Connection(self._connect())
+                connection = self._connection
+        return connection
+
+    def _keys(self, game_id: str) -> GameKeys:
+        return GameKeys(self._prefix, game_id)
+
+    def create_game(self, game_id: str, state: str, view: str) -> None:
+        """Store a new game at version 1 and start the TTL of its keys."""
+        keys = self._keys(game_id)
+        with _storage_errors():
+            redis = self._redis()
+            created = redis.create_game(
+                keys=[keys.game, keys.moves, keys.idempotency_index],
+                args=[state, view, self._ttl_ms],
+            )
+        if not created:
+            raise ValueError(f"a game with id {game_id!r} already exists")
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The stored game, or None when there is none (one round trip)."""
+        keys = self._keys(game_id)
+        with _storage_errors():
+            version, state, view = self._redis().client.hmget(
+                keys.game, "version", "state", "view"
+            )
+        if version is None:
+            return None
+        return StoredGame(int(version), state, view)
+
+    def load_view(self, game_id: str) -> tuple[int, str] | None:
+        """(version, view) for the read path, or None (one round trip)."""
+        keys = self._keys(game_id)
+        with _storage_errors():
+            version, view = self._redis().client.hmget(keys.game, "version", "view")
+        if version is None:
+            return None
+        return int(version), view
+
+    def load_for_move(
+        self, game_id: str, idempotency_key: str | None, fingerprint: str | None
+    ) -> tuple[StoredGame | None, IdempotencyRecord | None]:
+        """Load the game and claim the idempotency key, atomically, in one round trip."""
+        if idempotency_key is None:
+            return self.load_game(game_id), None
+        if fingerprint is None:
+            raise ValueError("claiming an idempotency key needs the request's fingerprint")
+        keys = self._keys(game_id)
+        with _storage_errors():
+            redis = self._redis()
+            found = redis.load_for_move(
+                keys=[keys.game, keys.idempotency(idempotency_key)],
+                args=[fingerprint, MARKER_TTL_MS],
+            )
+        if found is None:
+            return None, None
+        game = StoredGame(int(found[0]), found[1], found[2])
+        if len(found) == 3:
+            return game, None
+        answer = found[4]
+        return game, IdempotencyRecord(answer is None, found[3], answer)
+
+    def commit_move(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: str,
+        view: str,
+        move: str,
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+        answer: str | None = None,
+    ) -> bool:
+        """Compare-and-set: store the move if the game is still at `expected_version`."""
+        keys = self._keys(game_id)
+        script_keys = [keys.game, keys.moves, keys.idempotency_index]
+        args: list[Any] = [
+            expected_version, state, view, move, self._ttl_ms, RECORD_TTL_CAP_MS,
+        ]
+        if idempotency_key is not None:
+            if fingerprint is None or answer is None:
+                raise ValueError("recording under an idempotency key needs fingerprint and answer")
+            script_keys.append(keys.idempotency(idempotency_key))
+            args += [idempotency_key, fingerprint, answer]
+        with _storage_errors():
+            redis = self._redis()
+            cut_short = redis.commit_move(keys=script_keys, args=args)
+            if cut_short:
+                # Only when the game TTL is under 24 h: records made under an
+                # earlier, shorter game lifetime follow the game's new one.
+                redis.renew_records(
+                    keys=[keys.game, keys.idempotency_index]
+                    + [keys.idempotency(key) for key in cut_short],
+                    args=cut_short,
+                )
+        return cut_short is not None
+
+    def record_answer(
+        self, game_id: str, idempotency_key: str, fingerprint: str, answer: str
+    ) -> None:
+        """Record a refusal under the key, for 24 h at most and never past the game."""
+        keys = self._keys(game_id)
+        with _storage_errors():
+            redis = self._redis()
+            redis.record_answer(
+                keys=[keys.game, keys.idempotency_index, keys.idempotency(idempotency_key)],
+                args=[idempotency_key, fingerprint, answer, RECORD_TTL_CAP_MS],
+            )
+
+    def release_key(self, game_id: str, idempotency_key: str) -> None:
+        """Drop the in-progress marker of a request that ended without a recorded answer."""
+        keys = self._keys(game_id)
+        with _storage_errors():
+            redis = self._redis()
+            redis.release_key(keys=[keys.idempotency(idempotency_key)])
+
+    def load_moves(
+        self, game_id: str, start: int = 0, stop: int = -1
+    ) -> tuple[int, list[str]] | None:
+        """(version, history slice as LRANGE gives it), consistent with each other, or None."""
+        keys = self._keys(game_id)
+        with _storage_errors():
+            redis = self._redis()
+            found = redis.load_moves(keys=[keys.game, keys.moves], args=[start, stop])
+        if found is None:
+            return None
+        return int(found[0]), list(found[1])
+
+    def ping(self) -> None:
+        """Raise StorageError when the store does not answer."""
+        with _storage_errors():
+            self._redis().client.ping()
+
+    def close(self) -> None:
+        """Release the connections."""
+        with self._lock:
+            connection, self._connection = self._connection, None
+        if connection is not None:
+            with _storage_errors():
+                connection.client.close()
+
+
+def open_store(
+    url: str,
+    *,
+    cluster: bool = False,
+    prefix: str = "patchwork:",
+    ttl_seconds: int = 30 * 24 * 3600,
+    timeout: float = 1.0,
+) -> GameStore:
+    """A store on the Redis at `url` (`redis://`, `rediss://`, `unix://`); `cluster`: one node of a Redis Cluster."""
+    options: dict[str, Any] = {
+        "decode_responses": True,
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout,
+        # No retries: a retry after a timeout would double the wait past 2 s.
+        "retry": Retry(NoBackoff(), 0),
+    }
+    connect: Callable[[], Redis | RedisCluster]
+    if cluster:
+        def connect() -> RedisCluster:
+            return RedisCluster.from_url(url, **options)
+    else:
+        # from_url connects lazily, so building the client up front cannot fail on a down Redis.
+        client = Redis.from_url(url, **options)
+
+        def connect() -> Redis:
+            return client
+    return RedisGameStore(connect, prefix=prefix, ttl_seconds=ttl_seconds)

@@ -1,0 +1,107 @@
+"""The storage interface: what the API layer may ask of a game store.
+
+The store knows nothing of Patchwork. It keeps the caller's JSON texts (the
+engine state with its metadata, and the public view of the game) under a
+version number, the history of moves, and the answers recorded under
+idempotency keys. Every backend failure surfaces as `StorageError`, so callers
+never import the backend's client library to catch its errors.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+
+class StorageError(Exception):
+    """The store is down, timed out or refused the request."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game as stored: its version and the caller's two JSON texts."""
+
+    version: int  # 1 at creation, +1 per committed move
+    state: str  # caller's JSON text (engine state + metadata)
+    view: str  # caller's JSON text of the public Game body at this version
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencyRecord:
+    """What is stored under an idempotency key."""
+
+    in_progress: bool  # True: the first request with this key is still running
+    fingerprint: str  # the fingerprint of the request that claimed the key
+    answer: str | None  # the recorded answer text (None while in progress)
+
+
+class GameStore(ABC):
+    """Games, their move histories and idempotency records, all under one game id."""
+
+    @abstractmethod
+    def create_game(self, game_id: str, state: str, view: str) -> None:
+        """Store a new game at version 1 and start the TTL of its keys."""
+
+    @abstractmethod
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The stored game, or None when there is none (one round trip)."""
+
+    @abstractmethod
+    def load_view(self, game_id: str) -> tuple[int, str] | None:
+        """(version, view) for the read path, or None (one round trip)."""
+
+    @abstractmethod
+    def load_for_move(
+        self, game_id: str, idempotency_key: str | None, fingerprint: str | None
+    ) -> tuple[StoredGame | None, IdempotencyRecord | None]:
+        """Load the game and claim the idempotency key, atomically, in one round trip.
+
+        With a key and an existing game: an existing record under the key is
+        returned unchanged; otherwise the key is claimed with an in-progress
+        marker holding `fingerprint` and the second value is None. No game:
+        (None, None) and nothing is claimed.
+        """
+
+    @abstractmethod
+    def commit_move(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: str,
+        view: str,
+        move: str,
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+        answer: str | None = None,
+    ) -> bool:
+        """Compare-and-set: store the move if the game is still at `expected_version`.
+
+        False (and nothing changed) when the version differs or the game is
+        gone. Otherwise the version goes up by one, `move` is appended to the
+        history, the answer is recorded under the idempotency key (if any) and
+        the TTL of every key of the game is renewed.
+        """
+
+    @abstractmethod
+    def record_answer(
+        self, game_id: str, idempotency_key: str, fingerprint: str, answer: str
+    ) -> None:
+        """Record a refusal under the key, for 24 h at most and never past the game."""
+
+    @abstractmethod
+    def release_key(self, game_id: str, idempotency_key: str) -> None:
+        """Drop the in-progress marker of a request that ended without a recorded answer."""
+
+    @abstractmethod
+    def load_moves(
+        self, game_id: str, start: int = 0, stop: int = -1
+    ) -> tuple[int, list[str]] | None:
+        """(version, history slice as LRANGE gives it), consistent with each other, or None."""
+
+    @abstractmethod
+    def ping(self) -> None:
+        """Raise StorageError when the store does not answer."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the connections."""
