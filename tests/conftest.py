@@ -1,0 +1,30 @@
+"""Shared fixtures: one throwaway redis-server for the whole session, flushed per test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.redis_servers import ThrowawayRedis
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThrowawayRedis]:
+    """A redis-server on a free loopback port, no persistence; `.stop()`/`.start()` for fault tests."""
+    server = ThrowawayRedis(tmp_path_factory.mktemp("redis"))
+    try:
+        server.start()
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def redis_url(redis_server: ThrowawayRedis) -> str:
+    """The session server's URL, its data flushed before the test."""
+    # A fault test that failed half-way may have left it stopped.
+    redis_server.start()
+    with redis_server.client() as client:
+        client.flushall()
+    return redis_server.url

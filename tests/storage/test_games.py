@@ -1,0 +1,154 @@
+"""Games: create, load, compare-and-set commits, history, TTLs and the key layout."""
+
+from __future__ import annotations
+
+import pytest
+from redis import Redis
+from redis.crc import key_slot
+
+from service.storage import GameStore, StoredGame, open_store
+
+DAY = 24 * 3600
+DEFAULT_TTL = 30 * DAY
+
+
+def snapshot(redis: Redis) -> dict[str, object]:
+    """Every key with its type and value, to show that nothing changed."""
+    contents: dict[str, object] = {}
+    for key in redis.keys("*"):
+        kind = redis.type(key)
+        if kind == "hash":
+            contents[key] = redis.hgetall(key)
+        elif kind == "list":
+            contents[key] = redis.lrange(key, 0, -1)
+        else:
+            contents[key] = (kind, redis.dump(key))
+    return contents
+
+
+def test_a_created_game_loads_at_version_1(store: GameStore) -> None:
+    store.create_game("g1", '{"state": 1}', '{"view": 1}')
+
+    assert store.load_game("g1") == StoredGame(1, '{"state": 1}', '{"view": 1}')
+    assert store.load_view("g1") == (1, '{"view": 1}')
+    assert store.load_moves("g1") == (1, [])
+    assert store.load_for_move("g1", None, None) == (StoredGame(1, '{"state": 1}', '{"view": 1}'), None)
+
+
+def test_an_unknown_game_loads_as_none_and_leaves_no_trace(store: GameStore, redis: Redis) -> None:
+    assert store.load_game("nope") is None
+    assert store.load_view("nope") is None
+    assert store.load_moves("nope") is None
+    assert store.load_for_move("nope", "0:key", "fp") == (None, None)
+    store.release_key("nope", "0:key")
+    store.record_answer("nope", "0:key", "fp", "answer")
+
+    assert redis.keys("*") == []
+
+
+def test_a_commit_at_the_stored_version_applies(store: GameStore) -> None:
+    store.create_game("g1", "s1", "v1")
+
+    assert store.commit_move("g1", 1, "s2", "v2", "m1") is True
+    assert store.commit_move("g1", 2, "s3", "v3", "m2") is True
+
+    assert store.load_game("g1") == StoredGame(3, "s3", "v3")
+    assert store.load_view("g1") == (3, "v3")
+    assert store.load_moves("g1") == (3, ["m1", "m2"])
+
+
+def test_a_commit_against_an_old_version_changes_nothing(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.commit_move("g1", 1, "s2", "v2", "m1")
+    before = snapshot(redis)
+
+    assert store.commit_move("g1", 1, "stale", "stale", "stale", "0:k", "fp", "answer") is False
+    assert store.commit_move("g1", 3, "ahead", "ahead", "ahead") is False
+
+    assert snapshot(redis) == before
+    assert store.load_game("g1") == StoredGame(2, "s2", "v2")
+
+
+def test_a_commit_on_a_missing_game_changes_nothing(store: GameStore, redis: Redis) -> None:
+    assert store.commit_move("gone", 1, "s", "v", "m", "0:k", "fp", "answer") is False
+    assert redis.keys("*") == []
+
+
+def test_history_slices_follow_lrange_and_match_the_version(store: GameStore) -> None:
+    store.create_game("g1", "s", "v")
+    for version in range(1, 6):
+        assert store.commit_move("g1", version, f"s{version}", f"v{version}", f"m{version}")
+
+    assert store.load_moves("g1") == (6, ["m1", "m2", "m3", "m4", "m5"])
+    assert store.load_moves("g1", 1, 2) == (6, ["m2", "m3"])
+    assert store.load_moves("g1", 4) == (6, ["m5"])
+    assert store.load_moves("g1", -2, -1) == (6, ["m4", "m5"])
+    assert store.load_moves("g1", 7) == (6, [])
+
+
+def test_creating_over_a_live_game_is_refused(store: GameStore) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.commit_move("g1", 1, "s2", "v2", "m1")
+
+    with pytest.raises(ValueError):
+        store.create_game("g1", "other", "other")
+    assert store.load_moves("g1") == (2, ["m1"])
+
+
+def test_keys_carry_the_prefix_and_the_game_id_as_hash_tag(store: GameStore, redis: Redis) -> None:
+    store.create_game("abc-123", "s1", "v1")
+    store.commit_move("abc-123", 1, "s2", "v2", "m1", "0:key", "fp", "answer")
+
+    keys = set(redis.keys("*"))
+    assert keys == {
+        "patchwork:{abc-123}:game",
+        "patchwork:{abc-123}:moves",
+        "patchwork:{abc-123}:idem:0:key",
+        "patchwork:{abc-123}:idem-index",
+    }
+    assert len({key_slot(key.encode()) for key in keys}) == 1
+    assert redis.hgetall("patchwork:{abc-123}:game") == {"version": "2", "state": "s2", "view": "v2"}
+    assert redis.lrange("patchwork:{abc-123}:moves", 0, -1) == ["m1"]
+
+
+def test_stores_with_other_prefixes_do_not_see_each_other(redis_url: str, redis: Redis) -> None:
+    first = open_store(redis_url, prefix="one:")
+    second = open_store(redis_url, prefix="two:")
+    try:
+        first.create_game("g1", "first", "first")
+        assert second.load_game("g1") is None
+        second.create_game("g1", "second", "second")
+        assert first.load_game("g1") == StoredGame(1, "first", "first")
+        assert set(redis.keys("*")) == {"one:{g1}:game", "two:{g1}:game"}
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_prefix_with_braces_is_refused(redis_url: str) -> None:
+    # A brace in the prefix would make Redis Cluster hash on it instead of the game id.
+    with pytest.raises(ValueError):
+        open_store(redis_url, prefix="a{b}:")
+
+
+def test_a_new_game_expires_after_the_default_30_days(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s", "v")
+
+    assert DEFAULT_TTL - 60 < redis.ttl("patchwork:{g1}:game") <= DEFAULT_TTL
+
+
+def test_a_commit_renews_the_ttl_of_the_game_and_its_history(redis_url: str, redis: Redis) -> None:
+    store = open_store(redis_url, ttl_seconds=600)
+    try:
+        store.create_game("g1", "s", "v")
+        store.commit_move("g1", 1, "s", "v", "m1")
+        # Stand-in for time passing: the keys are about to expire.
+        redis.pexpire("patchwork:{g1}:game", 2000)
+        redis.pexpire("patchwork:{g1}:moves", 2000)
+
+        store.commit_move("g1", 2, "s", "v", "m2")
+
+        for key in ("patchwork:{g1}:game", "patchwork:{g1}:moves"):
+            assert 590_000 < redis.pttl(key) <= 600_000
+    finally:
+        store.close()
