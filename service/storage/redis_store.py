@@ -53,6 +53,15 @@ class _Connection:
         self.release_key = client.register_script(scripts.RELEASE_KEY)
         self.load_moves = client.register_script(scripts.LOAD_MOVES)
 
+    def close(self) -> None:
+        self.client.close()
+        if isinstance(self.client, RedisCluster):
+            # RedisCluster.close() leaves open the node pools that from_url
+            # made (their clients do not own them): close those sockets too.
+            for node in self.client.get_nodes():
+                if node.redis_connection is not None:
+                    node.redis_connection.connection_pool.disconnect()
+
 
 class RedisGameStore(GameStore):
     """Games in Redis under `<prefix>{<game_id>}:...` keys, expiring `ttl_seconds` after the last move."""
@@ -214,7 +223,7 @@ class RedisGameStore(GameStore):
             connection, self._connection = self._connection, None
         if connection is not None:
             with _storage_errors():
-                connection.client.close()
+                connection.close()
 
 
 def open_store(
