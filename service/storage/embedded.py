@@ -12,7 +12,6 @@ import logging
 import os
 import tempfile
 from pathlib import Path
-from types import TracebackType
 
 from .redis_process import RedisServerProcess, answers_ping, find_redis_server
 
@@ -83,10 +82,5 @@ class EmbeddedRedis:
         self.start()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
