@@ -12,12 +12,8 @@ from tests.redis_servers import ThrowawayRedis
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThrowawayRedis]:
     """A redis-server on a free loopback port, no persistence; `.stop()`/`.start()` for fault tests."""
-    server = ThrowawayRedis(tmp_path_factory.mktemp("redis"))
-    try:
-        server.start()
+    with ThrowawayRedis(tmp_path_factory.mktemp("redis")) as server:
         yield server
-    finally:
-        server.close()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import shutil
 import socket
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Self
 
 from redis import Redis
 
@@ -38,7 +39,28 @@ def free_port(cluster_bus: bool = False) -> int:
             return port
 
 
-class ThrowawayRedis:
+class Throwaway:
+    """Started on entering a `with` block, stopped and cleaned up on leaving it."""
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.close()  # whatever did start must not outlive the failure
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class ThrowawayRedis(Throwaway):
     """A redis-server on a free loopback port that forgets everything when stopped."""
 
     def __init__(self, work_dir: Path, directives: Sequence[str] = (), port: int | None = None):
