@@ -1,0 +1,148 @@
+"""Idempotency records: claim with the load, record with the commit or alone, replay, release, TTLs."""
+
+from __future__ import annotations
+
+from redis import Redis
+
+from service.storage import GameStore, IdempotencyRecord, StoredGame, open_store
+
+DAY_MS = 24 * 3600 * 1000
+MARKER_MS = 30_000
+RECORD = "patchwork:{g1}:idem:0:key"
+
+
+def test_the_first_load_claims_the_key_with_an_in_progress_marker(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+
+    game, record = store.load_for_move("g1", "0:key", "fp-1")
+
+    assert (game, record) == (StoredGame(1, "s1", "v1"), None)
+    assert redis.hgetall(RECORD) == {"fingerprint": "fp-1"}
+    assert 0 < redis.pttl(RECORD) <= MARKER_MS
+
+
+def test_a_second_load_sees_the_claim_unchanged(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.load_for_move("g1", "0:key", "fp-1")
+
+    game, record = store.load_for_move("g1", "0:key", "fp-2")
+
+    assert game == StoredGame(1, "s1", "v1")
+    assert record == IdempotencyRecord(in_progress=True, fingerprint="fp-1", answer=None)
+    assert redis.hgetall(RECORD) == {"fingerprint": "fp-1"}
+
+
+def test_a_commit_records_the_answer_for_replay(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.load_for_move("g1", "0:key", "fp-1")
+
+    assert store.commit_move("g1", 1, "s2", "v2", "m1", "0:key", "fp-1", "answer-201")
+    game, record = store.load_for_move("g1", "0:key", "fp-1")
+
+    assert game == StoredGame(2, "s2", "v2")
+    assert record == IdempotencyRecord(in_progress=False, fingerprint="fp-1", answer="answer-201")
+    # The default game lives 30 days: the record keeps its own 24 h cap.
+    assert DAY_MS - 60_000 < redis.pttl(RECORD) <= DAY_MS
+
+
+def test_a_refusal_is_recorded_without_touching_the_game(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.load_for_move("g1", "0:key", "fp-1")
+
+    store.record_answer("g1", "0:key", "fp-1", "answer-409")
+
+    assert store.load_for_move("g1", "0:key", "fp-1") == (
+        StoredGame(1, "s1", "v1"),
+        IdempotencyRecord(in_progress=False, fingerprint="fp-1", answer="answer-409"),
+    )
+    assert store.load_moves("g1") == (1, [])
+    assert DAY_MS - 60_000 < redis.pttl(RECORD) <= DAY_MS
+
+
+def test_the_first_recorded_answer_stays(store: GameStore) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.record_answer("g1", "0:key", "fp-1", "first")
+    store.record_answer("g1", "0:key", "fp-2", "second")
+
+    _, record = store.load_for_move("g1", "0:key", "fp-3")
+
+    assert record == IdempotencyRecord(in_progress=False, fingerprint="fp-1", answer="first")
+
+
+def test_a_record_never_outlives_a_short_lived_game(redis_url: str, redis: Redis) -> None:
+    store = open_store(redis_url, ttl_seconds=600)
+    try:
+        store.create_game("g1", "s1", "v1")
+        store.record_answer("g1", "0:key", "fp-1", "answer-422")
+        assert 0 < redis.pttl(RECORD) <= redis.pttl("patchwork:{g1}:game") <= 600_000
+
+        store.commit_move("g1", 1, "s2", "v2", "m1", "0:other", "fp-2", "answer-201")
+        assert 590_000 < redis.pttl("patchwork:{g1}:idem:0:other") <= 600_000
+    finally:
+        store.close()
+
+
+def test_a_commit_renews_records_that_the_game_ttl_cut_short(redis_url: str, redis: Redis) -> None:
+    store = open_store(redis_url, ttl_seconds=3600)
+    try:
+        store.create_game("g1", "s1", "v1")
+        store.record_answer("g1", "0:key", "fp-1", "answer-409")
+        # Stand-in for time passing: game and record are about to expire together.
+        for key in redis.keys("patchwork:{g1}:*"):
+            redis.pexpire(key, 5000)
+
+        store.commit_move("g1", 1, "s2", "v2", "m1")
+
+        # The record has hours left of its 24 h, so it follows the renewed game.
+        assert 3_590_000 < redis.pttl(RECORD) <= 3_600_000
+        assert 3_590_000 < redis.pttl("patchwork:{g1}:idem-index") <= 3_600_000
+        _, record = store.load_for_move("g1", "0:key", "fp-1")
+        assert record == IdempotencyRecord(in_progress=False, fingerprint="fp-1", answer="answer-409")
+    finally:
+        store.close()
+
+
+def test_a_commit_does_not_stretch_a_record_past_24_hours(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.record_answer("g1", "0:key", "fp-1", "answer-409")
+    redis.pexpire(RECORD, 5000)  # as if recorded nearly 24 h ago under a 30-day game
+
+    store.commit_move("g1", 1, "s2", "v2", "m1")
+
+    assert 0 < redis.pttl(RECORD) <= 5000
+
+
+def test_releasing_drops_the_marker_so_the_key_can_be_claimed_again(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.load_for_move("g1", "0:key", "fp-1")
+
+    store.release_key("g1", "0:key")
+
+    assert not redis.exists(RECORD)
+    assert store.load_for_move("g1", "0:key", "fp-2") == (StoredGame(1, "s1", "v1"), None)
+    assert redis.hgetall(RECORD) == {"fingerprint": "fp-2"}
+
+
+def test_releasing_keeps_a_recorded_answer(store: GameStore) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.record_answer("g1", "0:key", "fp-1", "answer-412")
+
+    store.release_key("g1", "0:key")
+
+    _, record = store.load_for_move("g1", "0:key", "fp-1")
+    assert record == IdempotencyRecord(in_progress=False, fingerprint="fp-1", answer="answer-412")
+
+
+def test_keys_are_independent_and_a_load_without_key_claims_nothing(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.create_game("g2", "s1", "v1")
+    store.record_answer("g1", "0:key", "fp-1", "answer")
+
+    assert store.load_for_move("g1", "1:key", "fp-1")[1] is None
+    assert store.load_for_move("g2", "0:key", "fp-1")[1] is None
+    assert store.load_for_move("g1", None, None) == (StoredGame(1, "s1", "v1"), None)
+    assert sorted(redis.keys("*:idem:*")) == [
+        "patchwork:{g1}:idem:0:key",
+        "patchwork:{g1}:idem:1:key",
+        "patchwork:{g2}:idem:0:key",
+    ]
