@@ -73,7 +73,7 @@ class RedisGameStore(GameStore):
             raise ValueError(f"ttl_seconds must be positive, not {ttl_seconds}")
         self._connect = connect
         self._prefix = check_prefix(prefix)
-        self._ttl_ms = ttl_seconds * 1000
+        self._ttl_ms = int(ttl_seconds * 1000)  # PEXPIRE takes whole milliseconds
         self._lock = threading.Lock()
         self._connection: _Connection | None = None
 
