@@ -31,7 +31,8 @@ def _load_patches() -> dict[int, Patch]:
                       income=entry["income"], shape=tuple(entry["shape"]),
                       cells=entry["cells"])
         if sum(row.count("X") for row in patch.shape) != patch.cells:
-            raise RuntimeError(f"patches.json: patch {patch.id} shape does not cover {patch.cells} cells")
+            raise RuntimeError(f"patches.json: patch {patch.id} shape does not cover "
+                               f"{patch.cells} cells")
         patches[patch.id] = patch
     if sorted(patches) != list(range(1, 34)):
         raise RuntimeError("patches.json must hold the 33 patches with ids 1..33")

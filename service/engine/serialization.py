@@ -48,7 +48,7 @@ def state_from_dict(data: dict) -> GameState:
             players=players,
             time_board=data["time_board"],
             first_player=_int(data["first_player"], "first_player", 0, 1),
-            seed=data["seed"],
+            seed=None if data["seed"] is None else _int(data["seed"], "seed", 0, None),
             on_top=_int(data["on_top"], "on_top", 0, 1),
             leather_spaces=tuple(_int(s, "leather_spaces", 1, TRACK_END)
                                  for s in data["leather_spaces"]),

@@ -147,7 +147,8 @@ def _check_patch_order(patch_order) -> tuple[int, ...]:
     except TypeError:
         raise InvalidSetup(f"patch_order {patch_order!r} is not a list of patch ids") from None
     if any(type(pid) is not int for pid in order) or sorted(order) != sorted(PATCHES):
-        raise InvalidSetup(f"patch_order {list(order)!r} is not a permutation of the patch ids 1..33")
+        raise InvalidSetup(f"patch_order {list(order)!r} is not a permutation "
+                           f"of the patch ids 1..33")
     if order[-1] != LAST_PATCH_ID:
         raise InvalidSetup(f"patch_order must end with the 1x2 patch (id {LAST_PATCH_ID}), "
                            f"not {order[-1]}")
