@@ -118,13 +118,9 @@ def _move_token(state: GameState, seat: int, buttons: int, income: int, quilt: i
     old = state.players[seat].position
     # Income counts the patch just bought: it was sewn on before the token moved.
     buttons += income * income_spaces_passed(old, new)
-    leather_spaces = state.leather_spaces
-    won = 0
-    if leather_spaces and old < leather_spaces[-1] and leather_spaces[0] <= new:
-        kept = tuple(s for s in leather_spaces if not old < s <= new)
-        # A won patch that finds no empty cell is discarded.
-        won = min(len(leather_spaces) - len(kept), CELL_COUNT - quilt.bit_count())
-        leather_spaces = kept
+    leather_spaces = tuple(s for s in state.leather_spaces if not old < s <= new)
+    # Every leather patch passed is won; one that finds no empty cell is discarded.
+    won = min(len(state.leather_spaces) - len(leather_spaces), CELL_COUNT - quilt.bit_count())
     me = PlayerState(buttons, new, income, quilt, pieces, won)
     players = (me, state.players[1]) if seat == 0 else (state.players[0], me)
     first_to_end = state.first_to_end

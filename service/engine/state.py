@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidSetup
 from .patches import PATCHES
-from .quilt import BOARD_SIZE, CELL_COUNT, empty_cell_count
+from .quilt import BOARD_SIZE, cells_of_mask, empty_cell_count
 from .track import LEATHER_SPACES, TIME_BOARDS, TRACK_END
 
 START_BUTTONS = 5
@@ -87,7 +87,7 @@ class GameState:
 
     @property
     def phase(self) -> str | None:
-        """"choose" (buy or advance), "place_leather", or None when finished."""
+        """The phase: "choose" (buy or advance), "place_leather", or None when finished."""
         p0, p1 = self.players
         if p0.leather_to_place or p1.leather_to_place:
             return PLACE_LEATHER
@@ -120,13 +120,11 @@ class GameState:
 
     def quilt_grid(self, seat: int) -> list[list[int | None]]:
         """9 rows of 9: None for an empty cell, 0 for leather, else the covering patch id."""
-        flat: list[int | None] = [None] * CELL_COUNT
+        grid: list[list[int | None]] = [[None] * BOARD_SIZE for _ in range(BOARD_SIZE)]
         for patch_id, mask in self.players[seat].pieces:
-            while mask:
-                low = mask & -mask
-                flat[low.bit_length() - 1] = patch_id
-                mask ^= low
-        return [flat[r * BOARD_SIZE:(r + 1) * BOARD_SIZE] for r in range(BOARD_SIZE)]
+            for row, col in cells_of_mask(mask):
+                grid[row][col] = patch_id
+        return grid
 
     def has_bonus(self, seat: int) -> bool:
         """True when seat holds the 7x7 bonus tile."""
