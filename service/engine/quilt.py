@@ -6,19 +6,8 @@ so the bonus check is nine ANDs.
 
 BOARD_SIZE = 9
 CELL_COUNT = BOARD_SIZE * BOARD_SIZE
-EMPTY_QUILT = 0
 FULL_QUILT = (1 << CELL_COUNT) - 1
 WINDOW_SIZE = 7
-
-
-def cell_index(row: int, col: int) -> int:
-    """The bit index of a cell."""
-    return row * BOARD_SIZE + col
-
-
-def cell_mask(row: int, col: int) -> int:
-    """The mask of a single cell."""
-    return 1 << (row * BOARD_SIZE + col)
 
 
 def on_board(row: object, col: object) -> bool:
@@ -72,11 +61,3 @@ def covers_seven_window(quilt: int) -> bool:
         if quilt & window == window:
             return True
     return False
-
-
-def quilt_from_rows(rows) -> int:
-    """The mask drawn by nine strings of nine characters, 'X' (or any non-'.') covered."""
-    if len(rows) != BOARD_SIZE or any(len(row) != BOARD_SIZE for row in rows):
-        raise ValueError("a quilt picture needs 9 rows of 9 characters")
-    return mask_of_cells((r, c) for r, row in enumerate(rows)
-                         for c, char in enumerate(row) if char != ".")

@@ -17,8 +17,3 @@ _INCOME_UP_TO: tuple[int, ...] = tuple(
 def income_spaces_passed(old: int, new: int) -> int:
     """How many income spaces a token moving from old to new passes."""
     return _INCOME_UP_TO[new] - _INCOME_UP_TO[old]
-
-
-def spaces_passed(old: int, new: int, spaces: tuple[int, ...]) -> tuple[int, ...]:
-    """The given spaces s with old < s <= new."""
-    return tuple(s for s in spaces if old < s <= new)

@@ -1,8 +1,9 @@
 """The 7x7 bonus tile: the first to cover any 7x7 window takes it, for good."""
 
 from service.engine import Advance, Buy, PlaceLeather, Placement, apply_move
+from service.engine.quilt import SEVEN_WINDOWS
 
-from .positions import position, seat, window_rows
+from .positions import position, quilt, seat, window_rows
 
 
 def test_bonus_completed_by_a_leather_patch():
@@ -52,3 +53,13 @@ def test_bonus_is_never_given_twice_nor_lost():
     # seat 1 covers 49 cells and holds 5 - 2 = 3 buttons: no 7 for it
     assert after.score(1) == 3 - 2 * 32
     assert after.score(0) == 5 + 7 - 2 * 32
+
+
+def test_there_are_nine_windows_of_49_cells():
+    # a 7x7 square fits at 3 x 3 offsets on a 9x9 quilt; the corners are the extremes
+    assert len(set(SEVEN_WINDOWS)) == 9
+    assert all(window.bit_count() == 49 for window in SEVEN_WINDOWS)
+    assert quilt(*window_rows()) in SEVEN_WINDOWS
+    assert quilt(*(".." + "X" * 7,) * 9) not in SEVEN_WINDOWS   # 9 rows high: two windows
+    bottom_right = ("." * 9,) * 2 + (".." + "X" * 7,) * 7
+    assert quilt(*bottom_right) in SEVEN_WINDOWS
