@@ -1,0 +1,48 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from flask import Flask
+
+from service.config import ConfigError, Settings
+from service.storage import GameStore, open_store
+
+from .context import EXTENSION_KEY, Services
+from .cors import install_cors
+from .incoming import MAX_BODY_BYTES
+from .problems import register_error_handlers
+from .validation import RequestValidator, load_spec
+
+
+def create_app(settings: Settings | None = None, *, store: GameStore | None = None) -> Flask:
+    """Build the app: settings from the environment unless given, store from REDIS_URL."""
+    settings = settings or Settings.from_env()
+    if store is None:
+        if not settings.redis_url:
+            raise ConfigError("REDIS_URL is not set: run `patchwork-service` (it starts an "
+                              "embedded Redis) or point REDIS_URL at a Redis server")
+        store = open_store(settings.redis_url, cluster=settings.redis_cluster,
+                           prefix=settings.key_prefix, ttl_seconds=settings.game_ttl_seconds,
+                           timeout=settings.redis_timeout)
+
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    # Routes are matched exactly as the spec writes them: /games/ is a 404, not a redirect.
+    app.url_map.strict_slashes = False
+    app.extensions[EXTENSION_KEY] = Services(
+        settings=settings,
+        store=store,
+        validator=RequestValidator(load_spec()),
+        spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
+    )
+
+    from . import games, meta, moves  # blueprints import the app's modules: keep them inside
+
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(moves.bp)
+    install_cors(app, settings.cors_origins)
+    register_error_handlers(app)
+    return app

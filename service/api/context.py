@@ -1,0 +1,27 @@
+"""The per-app services (settings, store, validator) that views reach."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app
+
+from service.config import Settings
+from service.storage import GameStore
+
+from .validation import RequestValidator
+
+EXTENSION_KEY = "patchwork"
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    store: GameStore
+    validator: RequestValidator
+    spec_text: bytes
+
+
+def services() -> Services:
+    """The services of the app handling the current request."""
+    return current_app.extensions[EXTENSION_KEY]

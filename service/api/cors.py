@@ -1,0 +1,47 @@
+"""Cross-origin access for browser frontends (API.md "Browsers").
+
+Small enough to own rather than configure a plugin: every response carries
+the allow-origin headers, and a preflight is answered before routing, for any
+path, so that even a 404 or 405 is readable by a script.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key"
+ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS"
+EXPOSED_HEADERS = ("ETag, Location, Retry-After, Allow, "
+                   "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset")
+PREFLIGHT_MAX_AGE = "600"
+
+
+def install_cors(app: Flask, origins: tuple[str, ...]) -> None:
+    """Answer preflights and add CORS headers to every response."""
+    allow_any = "*" in origins
+    allowed = frozenset(origins)
+
+    def allow_origin(origin: str | None) -> str | None:
+        if allow_any:
+            return "*"
+        return origin if origin in allowed else None
+
+    @app.before_request
+    def _preflight():
+        if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
+            return None
+        resp = Response(status=204)
+        resp.headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
+        resp.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
+        resp.headers["Access-Control-Max-Age"] = PREFLIGHT_MAX_AGE
+        return resp
+
+    @app.after_request
+    def _cors_headers(resp: Response) -> Response:
+        origin = allow_origin(request.headers.get("Origin"))
+        if not allow_any:
+            resp.vary.add("Origin")
+        if origin is not None:
+            resp.headers["Access-Control-Allow-Origin"] = origin
+            resp.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+        return resp

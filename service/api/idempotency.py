@@ -1,0 +1,47 @@
+"""Idempotency-Key: recording a move's answer and replaying it to retries.
+
+A key belongs to one game and one seat token, so the store key is scoped by a
+hash of the token (never the token itself). What is recorded is the whole
+answer (status, body, headers), so a replay is byte-for-byte the first one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from flask import Response
+
+from .problems import PROBLEM_MIMETYPE
+from .records import token_hash
+from .responses import JSON_MIMETYPE
+
+# API.md: these answers are recorded; 400/401/404/413/415/5xx are not.
+RECORDED_STATUSES = frozenset({201, 409, 412, 422})
+
+
+def scoped_key(token: str, key: str) -> str:
+    """The store's name for `key` as used by the holder of `token`."""
+    return f"{token_hash(token)[:32]}:{key}"
+
+
+def fingerprint(body: dict) -> str:
+    """A digest that is equal for equal JSON bodies, whatever their key order."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def encode_answer(status: int, body: str, headers: dict[str, str]) -> str:
+    """The recorded form of an answer."""
+    return json.dumps({"status": status, "body": body, "headers": headers}, separators=(",", ":"))
+
+
+def answer_response(answer: str) -> Response:
+    """The response a recorded answer stands for."""
+    doc = json.loads(answer)
+    status = doc["status"]
+    mimetype = JSON_MIMETYPE if status < 400 else PROBLEM_MIMETYPE
+    resp = Response(doc["body"], status=status, mimetype=mimetype)
+    for name, value in doc["headers"].items():
+        resp.headers[name] = value
+    return resp

@@ -1,0 +1,85 @@
+"""Reading a request: its JSON body, its headers and query, checked against the spec.
+
+The checks run in API.md's order for the request's form: 413 (size), 415
+(content type), then 400 (unparsable JSON, then anything the spec refuses).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import request
+
+from .context import services
+from .problems import ApiProblem, invalid_request
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+def _reject_constant(name: str) -> Any:
+    # Python's json accepts NaN and Infinity; JSON does not.
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _is_json_mimetype(mimetype: str) -> bool:
+    return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
+
+
+def read_json_object(*, required: bool) -> dict | None:
+    """The request body as a JSON object; None when optional and absent."""
+    raw = request.get_data(cache=True)  # werkzeug raises 413 past MAX_CONTENT_LENGTH
+    if not raw and not required:
+        return None
+    if not _is_json_mimetype(request.mimetype):
+        sent = request.mimetype or "no Content-Type"
+        raise ApiProblem(415, "unsupported_media_type",
+                         f"Send the body as application/json (got {sent}).")
+    try:
+        doc = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ApiProblem(400, "invalid_json", f"The body is not valid JSON: {err}.") from None
+    if not isinstance(doc, dict):
+        raise invalid_request("The body must be a JSON object.",
+                              [{"pointer": "", "message": f"expected an object, got {type(doc).__name__}"}])
+    return doc
+
+
+def check_body(operation_id: str, body: dict) -> None:
+    """400 with pointers when `body` breaks the spec."""
+    errors = services().validator.body_errors(operation_id, body)
+    if errors:
+        raise invalid_request("The body does not match the API: see errors.", errors)
+
+
+def check_headers(operation_id: str) -> None:
+    """400 when a declared header (If-Match, Idempotency-Key, ...) is malformed."""
+    errors = services().validator.header_errors(operation_id, request.headers)
+    if errors:
+        raise invalid_request("A header does not match the API: see errors.", errors)
+
+
+def read_query(operation_id: str) -> dict:
+    """The declared query parameters, converted to their types; 400 when malformed."""
+    values, errors = services().validator.query_errors(operation_id, request.args.to_dict(flat=False))
+    if errors:
+        raise invalid_request("A query parameter does not match the API: see errors.", errors)
+    return values
+
+
+def read_move_number(raw: str) -> int:
+    """The {number} path segment of /moves/{number}: an integer >= 1, else 400."""
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+        raise invalid_request("The move number must be a whole number from 1.",
+                              [{"parameter": "number", "message": f"{raw!r} is not an integer >= 1"}])
+    return int(raw)
+
+
+def bearer_token() -> str | None:
+    """The bearer token of the Authorization header, or None if there is none."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token

@@ -1,0 +1,43 @@
+"""The endpoints that are not about one game: patches, health, the spec."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response
+
+from service.storage import StorageError
+
+from .context import services
+from .problems import storage_unavailable
+from .responses import json_response
+from .schemas import patches_view
+
+bp = Blueprint("meta", __name__)
+
+_PATCHES_TEXT = json.dumps(patches_view())
+
+
+@bp.get("/patches")
+def list_patches():
+    return json_response(_PATCHES_TEXT)
+
+
+@bp.get("/healthz")
+def healthz():
+    # Liveness only: a store outage must not get healthy processes restarted.
+    return json_response('{"status":"ok"}')
+
+
+@bp.get("/readyz")
+def readyz():
+    try:
+        services().store.ping()
+    except StorageError:
+        return storage_unavailable().response()
+    return json_response('{"status":"ready"}')
+
+
+@bp.get("/openapi.yaml")
+def openapi_spec():
+    return Response(services().spec_text, mimetype="application/yaml")

@@ -1,0 +1,161 @@
+"""Every failure becomes one shape: RFC 9457 problem+json with a stable `code`.
+
+Views raise `ApiProblem`; engine rule errors, storage outages and werkzeug's
+HTTP exceptions are translated here, so no other module builds error bodies
+and no request, however malformed, ends in an HTML page or a 500.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from flask import Flask, Response
+from werkzeug.exceptions import HTTPException
+
+from service.engine import RuleError
+from service.storage import StorageError
+
+PROBLEM_TYPE_BASE = "https://patchwork.example/problems/"
+PROBLEM_MIMETYPE = "application/problem+json"
+RETRY_AFTER_SECONDS = "1"
+
+TITLES = {
+    "invalid_json": "Body is not JSON",
+    "invalid_request": "Request does not match the API",
+    "missing_token": "Bearer token required",
+    "invalid_token": "Token does not belong to this game",
+    "game_not_found": "No such game",
+    "not_found": "No such resource",
+    "method_not_allowed": "Method not allowed",
+    "game_finished": "Game is finished",
+    "not_your_turn": "Not your turn",
+    "wrong_phase": "Move not allowed in this phase",
+    "idempotency_key_in_use": "Idempotency key in use",
+    "version_mismatch": "Game has moved on",
+    "payload_too_large": "Body too large",
+    "unsupported_media_type": "Body must be JSON",
+    "patch_not_available": "Patch not in the market",
+    "cannot_afford": "Not enough buttons",
+    "does_not_fit": "Patch does not fit there",
+    "cell_occupied": "Cell already covered",
+    "idempotency_key_reused": "Idempotency key reused with another body",
+    "rate_limited": "Too many requests",
+    "storage_unavailable": "Storage unavailable",
+    "internal_error": "Internal error",
+}
+
+# Rule errors are refusals of a well-formed move: 409 when the game's state
+# forbids moving at all, 422 when the move itself is illegal.
+RULE_STATUS = {
+    "game_finished": 409,
+    "not_your_turn": 409,
+    "wrong_phase": 409,
+    "patch_not_available": 422,
+    "cannot_afford": 422,
+    "does_not_fit": 422,
+    "cell_occupied": 422,
+}
+
+log = logging.getLogger(__name__)
+
+
+class ApiProblem(Exception):
+    """A failure the client should see, with its HTTP status and stable code."""
+
+    def __init__(self, status: int, code: str, detail: str, *,
+                 errors: list[dict] | None = None, headers: dict[str, str] | None = None):
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers or {}
+
+    def body(self) -> dict:
+        """The problem+json document."""
+        doc = {
+            "type": PROBLEM_TYPE_BASE + self.code.replace("_", "-"),
+            "title": TITLES.get(self.code, self.code),
+            "status": self.status,
+            "detail": self.detail,
+            "code": self.code,
+        }
+        if self.errors is not None:
+            doc["errors"] = self.errors
+        return doc
+
+    def response(self) -> Response:
+        """A Flask response carrying this problem."""
+        return problem_response(self.status, json.dumps(self.body()), self.headers)
+
+
+def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
+    """Wrap an encoded problem document in a response."""
+    resp = Response(body, status=status, mimetype=PROBLEM_MIMETYPE)
+    for name, value in (headers or {}).items():
+        resp.headers[name] = value
+    return resp
+
+
+def invalid_request(detail: str, errors: list[dict]) -> ApiProblem:
+    """400 for a request that breaks the spec, `errors` saying where."""
+    return ApiProblem(400, "invalid_request", detail, errors=errors)
+
+
+def from_rule_error(err: RuleError) -> ApiProblem:
+    """The API's answer to a move the engine refused."""
+    return ApiProblem(RULE_STATUS[err.code], err.code, str(err))
+
+
+def storage_unavailable() -> ApiProblem:
+    """503 with Retry-After: the store did not answer in time."""
+    return ApiProblem(503, "storage_unavailable",
+                      "The game store did not answer; try again shortly.",
+                      headers={"Retry-After": RETRY_AFTER_SECONDS})
+
+
+def _from_http_exception(exc: HTTPException) -> ApiProblem:
+    status = exc.code or 500
+    if status == 404:
+        return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
+    if status == 405:
+        allowed = sorted(set(getattr(exc, "valid_methods", None) or []))
+        return ApiProblem(405, "method_not_allowed",
+                          f"Allowed methods: {', '.join(allowed)}.",
+                          headers={"Allow": ", ".join(allowed)})
+    if status == 413:
+        return ApiProblem(413, "payload_too_large", "The request body is over 64 KiB.")
+    if status == 415:
+        return ApiProblem(415, "unsupported_media_type", "Send the body as application/json.")
+    if status == 400:
+        return ApiProblem(400, "invalid_request", exc.description or "Bad request.", errors=[])
+    if status < 500:
+        return ApiProblem(status, "invalid_request", exc.description or "Bad request.", errors=[])
+    return ApiProblem(500, "internal_error", "The server failed; the error was logged.")
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Route every exception through problem+json."""
+
+    @app.errorhandler(ApiProblem)
+    def _api_problem(exc: ApiProblem):
+        return exc.response()
+
+    @app.errorhandler(RuleError)
+    def _rule_error(exc: RuleError):
+        return from_rule_error(exc).response()
+
+    @app.errorhandler(StorageError)
+    def _storage_error(exc: StorageError):
+        log.warning("store unavailable: %s", exc)
+        return storage_unavailable().response()
+
+    @app.errorhandler(HTTPException)
+    def _http_exception(exc: HTTPException):
+        return _from_http_exception(exc).response()
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        log.exception("unhandled error")
+        return ApiProblem(500, "internal_error", "The server failed; the error was logged.").response()

@@ -1,0 +1,107 @@
+"""What the API stores for a game: the engine's state plus the game's metadata.
+
+The engine owns its state format (`state_to_dict`); this module wraps it with
+what only the service knows (id, player names, seat token hashes, times) and
+is the single place that encodes and decodes the stored text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+
+from service.engine import GameState, state_from_dict, state_to_dict
+
+RECORD_FORMAT = 1
+DEFAULT_NAMES = ("Player 1", "Player 2")
+
+
+def new_game_id() -> str:
+    """An unguessable game id: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def new_seat_token() -> str:
+    """A seat's bearer token: 256 random bits, shown once at creation."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 of a token: all that is ever stored of it."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now_rfc3339() -> str:
+    """The current UTC time, to the second, as RFC 3339."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as stored: engine state and service metadata."""
+
+    id: str
+    names: tuple[str, str]
+    token_hashes: tuple[str, str]
+    created_at: str
+    updated_at: str
+    state: GameState
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, compared in constant time; None if neither."""
+        digest = token_hash(token)
+        seat = None
+        for candidate, stored in enumerate(self.token_hashes):
+            if hmac.compare_digest(digest, stored):
+                seat = candidate
+        return seat
+
+    def advanced(self, state: GameState) -> "GameRecord":
+        """The record after a move produced `state`."""
+        return replace(self, state=state, updated_at=now_rfc3339())
+
+    def encode(self) -> str:
+        """The stored text."""
+        return json.dumps({
+            "format": RECORD_FORMAT,
+            "id": self.id,
+            "names": list(self.names),
+            "token_hashes": list(self.token_hashes),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "engine": state_to_dict(self.state),
+        }, separators=(",", ":"))
+
+    @classmethod
+    def decode(cls, text: str) -> "GameRecord":
+        """Read the stored text back."""
+        doc = json.loads(text)
+        if doc.get("format") != RECORD_FORMAT:
+            raise ValueError(f"unknown game record format {doc.get('format')!r}")
+        return cls(
+            id=doc["id"],
+            names=tuple(doc["names"]),
+            token_hashes=tuple(doc["token_hashes"]),
+            created_at=doc["created_at"],
+            updated_at=doc["updated_at"],
+            state=state_from_dict(doc["engine"]),
+        )
+
+
+def create_record(state: GameState, names: tuple[str, str]) -> tuple[GameRecord, list[str]]:
+    """A fresh record for `state` and the two seat tokens (never stored)."""
+    tokens = [new_seat_token(), new_seat_token()]
+    created = now_rfc3339()
+    record = GameRecord(
+        id=new_game_id(),
+        names=names,
+        token_hashes=(token_hash(tokens[0]), token_hash(tokens[1])),
+        created_at=created,
+        updated_at=created,
+        state=state,
+    )
+    return record, tokens

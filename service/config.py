@@ -1,0 +1,106 @@
+"""Configuration from the environment, read in one place.
+
+Every variable is listed in the README. Values are parsed once into a frozen
+`Settings`, so a typo in a number fails at start-up with a clear message
+instead of on the first request.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the service cannot use."""
+
+
+def _int(env: dict[str, str], name: str, default: int, minimum: int = 0) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def _float(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+    if value <= 0:
+        raise ConfigError(f"{name} must be positive, got {raw}")
+    return value
+
+
+def _flag(env: dict[str, str], name: str) -> bool:
+    return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def default_data_dir(env: dict[str, str]) -> Path:
+    """Where the embedded Redis keeps its data: $XDG_DATA_HOME/patchwork-service."""
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "patchwork-service"
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """At most `limit` requests per `window_seconds` per client (0 = off)."""
+
+    limit: int = 0
+    window_seconds: int = 60
+
+    @property
+    def enabled(self) -> bool:
+        return self.limit > 0
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str | None = None
+    redis_cluster: bool = False
+    redis_timeout: float = 1.0
+    key_prefix: str = "patchwork:"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    web_concurrency: int = 2
+    game_ttl_seconds: int = DEFAULT_GAME_TTL_SECONDS
+    cors_origins: tuple[str, ...] = ("*",)
+    data_dir: Path = field(default_factory=lambda: default_data_dir(dict(os.environ)))
+    rate_limit_create: RateLimit = RateLimit()
+    rate_limit_moves: RateLimit = RateLimit()
+    trust_proxy_headers: int = 0
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
+        """Read every setting from `env` (default: os.environ)."""
+        env = dict(os.environ if env is None else env)
+        origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "*").split(",") if o.strip())
+        data_dir = env.get("PATCHWORK_DATA_DIR", "").strip()
+        window = _int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, minimum=1)
+        return cls(
+            redis_url=env.get("REDIS_URL", "").strip() or None,
+            redis_cluster=_flag(env, "REDIS_CLUSTER"),
+            redis_timeout=_float(env, "REDIS_TIMEOUT_SECONDS", 1.0),
+            key_prefix=env.get("REDIS_KEY_PREFIX", "patchwork:"),
+            host=env.get("HOST", "").strip() or "127.0.0.1",
+            port=_int(env, "PORT", 8000),
+            web_concurrency=_int(env, "WEB_CONCURRENCY", 2, minimum=1),
+            game_ttl_seconds=_int(env, "GAME_TTL_SECONDS", DEFAULT_GAME_TTL_SECONDS, minimum=1),
+            cors_origins=origins or ("*",),
+            data_dir=Path(data_dir) if data_dir else default_data_dir(env),
+            rate_limit_create=RateLimit(_int(env, "RATE_LIMIT_CREATE", 0), window),
+            rate_limit_moves=RateLimit(_int(env, "RATE_LIMIT_MOVES", 0), window),
+            trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
+        )

@@ -1,0 +1,32 @@
+"""gunicorn settings shared by `patchwork-service`, the Procfile and the Dockerfile.
+
+Use with `gunicorn -c python:service.gunicorn_conf service.wsgi:app`.
+Why these values (see README "Running in production"):
+- gthread workers: a thread per request in flight, and gunicorn's gthread
+  worker parks idle keep-alive and slow connections in its poller instead of
+  a thread, so slow or stuck clients do not take every worker. A request
+  here never blocks long: Redis calls time out after about a second.
+- timeout 30 s: a worker stuck past that is restarted; no request needs it.
+- keepalive 5 s: load balancers and scripts reuse connections; idle ones go.
+- small request limits: no legitimate request has long header lines or many
+  fields; bodies are capped at 64 KiB by the app itself.
+"""
+
+import os
+
+from service.config import Settings
+
+_settings = Settings.from_env()
+
+bind = f"{_settings.host}:{_settings.port}"
+workers = _settings.web_concurrency
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+accesslog = "-" if os.environ.get("ACCESS_LOG", "").lower() in ("1", "true", "yes") else None
+errorlog = "-"
