@@ -1,0 +1,46 @@
+"""The ANU known-answer games (tests/data/anu-games.json) as HTTP request bodies.
+
+The notation is read here independently of the engine's own parser, so the
+HTTP test does not trust the code it checks (ANU-GAMES.md describes it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "anu-games.json"
+PATCH_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg"  # ids 1..33
+ORIENTATIONS = [(0, False), (90, False), (180, False), (270, False),
+                (0, True), (90, True), (180, True), (270, True)]
+
+
+def anu_games() -> list[dict]:
+    return json.loads(DATA.read_text())["games"]
+
+
+def tokens(moves: str) -> list[str]:
+    """Split an ANU move string: '.' alone, everything else 4 characters."""
+    out, i = [], 0
+    while i < len(moves):
+        step = 1 if moves[i] == "." else 4
+        out.append(moves[i:i + step])
+        i += step
+    return out
+
+
+def request_body(token: str) -> dict:
+    """The POST /games/{id}/moves body for one ANU token."""
+    if token == ".":
+        return {"action": "advance"}
+    col, row = ord(token[1]) - ord("A"), ord(token[2]) - ord("A")
+    if token[0] == "h":
+        return {"action": "place_leather", "row": row, "col": col}
+    rotation, flipped = ORIENTATIONS[ord(token[3]) - ord("A")]
+    return {"action": "buy", "patch_id": PATCH_LETTERS.index(token[0]) + 1,
+            "placement": {"row": row, "col": col, "rotation": rotation, "flipped": flipped}}
+
+
+def create_body(game: dict) -> dict:
+    return {"patch_order": game["circle"], "first_player": game["first_player"],
+            "time_board": game["time_board"]}
