@@ -30,3 +30,6 @@ limit_request_fields = 50
 limit_request_field_size = 8190
 accesslog = "-" if os.environ.get("ACCESS_LOG", "").lower() in ("1", "true", "yes") else None
 errorlog = "-"
+# gunicorn 24+ opens a control socket in the user's home by default; several
+# instances on one host (tests, a blue/green switch) would fight over it.
+control_socket_disable = True
