@@ -24,3 +24,19 @@ def redis_url(redis_server: ThrowawayRedis) -> str:
     with redis_server.client() as client:
         client.flushall()
     return redis_server.url
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", default=False,
+                     help="also run long fuzzing and soak tests (marked slow)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Long runs are opt-in: deselected (not skipped) so a normal run reports
+    # only tests that ran.
+    if config.getoption("--run-slow"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
