@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.config import ConfigError, Settings
 from service.storage import GameStore, open_store
@@ -13,6 +14,7 @@ from .context import EXTENSION_KEY, Services
 from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
 from .problems import register_error_handlers
+from .ratelimit import install_rate_limits
 from .validation import RequestValidator, load_spec
 
 
@@ -29,8 +31,6 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    # Routes are matched exactly as the spec writes them: /games/ is a 404, not a redirect.
-    app.url_map.strict_slashes = False
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
         store=store,
@@ -43,6 +43,12 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(moves.bp)
+    install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)
+    if settings.trust_proxy_headers:
+        # Behind N trusted proxies the client is the Nth address from the
+        # right of X-Forwarded-For (what the rate limit counts by).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trust_proxy_headers,
+                                x_proto=settings.trust_proxy_headers)
     return app

@@ -52,6 +52,7 @@ class _Connection:
         self.record_answer = client.register_script(scripts.RECORD_ANSWER)
         self.release_key = client.register_script(scripts.RELEASE_KEY)
         self.load_moves = client.register_script(scripts.LOAD_MOVES)
+        self.count_request = client.register_script(scripts.COUNT_REQUEST)
 
     def close(self) -> None:
         self.client.close()
@@ -211,6 +212,14 @@ class RedisGameStore(GameStore):
         if found is None:
             return None
         return int(found[0]), list(found[1])
+
+    def count_request(self, name: str, window_seconds: int) -> tuple[int, int]:
+        """Count one request in the shared fixed window `name`: (count, ms left)."""
+        with _storage_errors():
+            count, left = self._redis().count_request(
+                keys=[f"{self._prefix}ratelimit:{name}"], args=[int(window_seconds * 1000)]
+            )
+        return int(count), int(left)
 
     def ping(self) -> None:
         """Raise StorageError when the store does not answer."""

@@ -151,3 +151,19 @@ if not version then
 end
 return {version, redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])}
 """
+
+# KEYS: counter. ARGV: window length in ms. Returns {count, ms left in window}.
+# The PTTL repair covers a counter that lost its expiry (e.g. restored from a
+# snapshot without it), which would otherwise block a client for good.
+COUNT_REQUEST = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[1])
+    left = tonumber(ARGV[1])
+end
+return {count, left}
+"""

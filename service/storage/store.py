@@ -99,6 +99,14 @@ class GameStore(ABC):
         """(version, history slice as LRANGE gives it), consistent with each other, or None."""
 
     @abstractmethod
+    def count_request(self, name: str, window_seconds: int) -> tuple[int, int]:
+        """Count one request in the fixed window called `name`, shared by every instance.
+
+        Returns (requests counted in the current window, milliseconds until it
+        ends). The window starts with its first request.
+        """
+
+    @abstractmethod
     def ping(self) -> None:
         """Raise StorageError when the store does not answer."""
 
