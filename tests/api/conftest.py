@@ -1,16 +1,25 @@
-"""Fixtures for the API tests: an app on the real test Redis, and a client whose
-every response is checked against openapi.yaml."""
+"""Fixtures for the API tests: an app on real Redis, and a client whose every
+response is checked against openapi.yaml.
+
+Every test that uses the `app` fixture runs twice, on a single redis-server
+(`[single]`) and on a 3-master Redis Cluster (`[cluster]`), so the scenarios
+show that the same code keeps the contract on both backends.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 from flask.testing import FlaskClient
+from redis import Redis
 
 from service.api import create_app
 from service.api.validation import load_spec
 from service.config import Settings
+from tests.redis_cluster import ThrowawayCluster
 
 from .contract import ResponseContract
 
@@ -39,11 +48,56 @@ def checked_client_class(contract: ResponseContract):
     return CheckedClient
 
 
+@dataclass(frozen=True)
+class Backend:
+    """The Redis a test app stores its games in, and a client per node to look inside."""
+
+    name: str
+    url: str
+    cluster: bool
+    nodes: tuple[Redis, ...]  # one client per master (one for a single server)
+
+    def settings(self, **overrides) -> Settings:
+        return make_settings(self.url, redis_cluster=self.cluster, **overrides)
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThrowawayCluster]:
+    """A 3-master cluster on loopback, started once and only if a [cluster] test runs."""
+    with ThrowawayCluster(tmp_path_factory.mktemp("cluster")) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="session")
+def cluster_nodes(redis_cluster: ThrowawayCluster) -> Iterator[tuple[Redis, ...]]:
+    nodes = tuple(node.client() for node in redis_cluster.nodes)
+    yield nodes
+    for node in nodes:
+        node.close()
+
+
+@pytest.fixture(params=["single", "cluster"])
+def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
+    """Each backend in turn, emptied before the test."""
+    if request.param == "single":
+        server = request.getfixturevalue("redis_server")
+        url = request.getfixturevalue("redis_url")  # restarted if stopped, and flushed
+        with server.client() as node:
+            yield Backend("single", url, False, (node,))
+        return
+    cluster = request.getfixturevalue("redis_cluster")
+    nodes = request.getfixturevalue("cluster_nodes")
+    for node in nodes:
+        node.flushall()
+    yield Backend("cluster", cluster.url, True, nodes)
+
+
 @pytest.fixture
-def app(redis_url, contract):
-    application = create_app(make_settings(redis_url))
+def app(backend, contract):
+    application = create_app(backend.settings())
     application.test_client_class = checked_client_class(contract)
-    return application
+    yield application
+    application.extensions["patchwork"].store.close()
 
 
 @pytest.fixture
