@@ -87,7 +87,7 @@ class ApiProblem(Exception):
 
     def response(self) -> Response:
         """A Flask response carrying this problem."""
-        return problem_response(self.status, json.dumps(self.body()), self.headers)
+        return problem_response(self.status, json.dumps(self.body(), separators=(",", ":")), self.headers)
 
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
