@@ -1,0 +1,286 @@
+"""openapi.yaml itself: a valid OpenAPI 3.1 document that says what API.md says, and the response checker on it."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+import schemathesis
+import yaml
+from openapi_spec_validator import OpenAPIV31SpecValidator
+
+from service.api.validation import HTTP_METHODS, RequestValidator, compile_schema, load_spec, resolve_pointer, schema_errors
+from tests.api.contract import ResponseContract
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+# API.md's error table, copied by hand: status -> the codes it may carry.
+API_MD_CODES = {
+    400: {"invalid_json", "invalid_request"},
+    401: {"missing_token", "invalid_token"},
+    404: {"game_not_found", "not_found"},
+    405: {"method_not_allowed"},
+    409: {"game_finished", "not_your_turn", "wrong_phase", "idempotency_key_in_use"},
+    412: {"version_mismatch"},
+    413: {"payload_too_large"},
+    415: {"unsupported_media_type"},
+    422: {"patch_not_available", "cannot_afford", "does_not_fit", "cell_occupied", "idempotency_key_reused"},
+    429: {"rate_limited"},
+    503: {"storage_unavailable"},
+}
+
+# Every operation of API.md and the statuses API.md lets it answer (405 and unrouted 404s are global).
+API_MD_OPERATIONS = {
+    ("get", "/patches"): ("listPatches", {"200"}),
+    ("post", "/games"): ("createGame", {"201", "400", "413", "415", "429", "503"}),
+    ("get", "/games/{game_id}"): ("getGame", {"200", "304", "400", "404", "503"}),
+    ("get", "/games/{game_id}/moves"): ("listMoves", {"200", "304", "400", "404", "503"}),
+    ("get", "/games/{game_id}/moves/{number}"): ("getMove", {"200", "304", "400", "404", "503"}),
+    ("post", "/games/{game_id}/moves"): (
+        "makeMove", {"201", "400", "401", "404", "409", "412", "413", "415", "422", "429", "503"}),
+    ("get", "/games/{game_id}/legal-moves"): ("listLegalMoves", {"200", "304", "400", "404", "503"}),
+    ("get", "/healthz"): ("healthz", {"200"}),
+    ("get", "/readyz"): ("readyz", {"200", "503"}),
+    ("get", "/openapi.yaml"): ("getOpenapi", {"200"}),
+}
+
+
+@pytest.fixture(scope="module")
+def spec() -> dict:
+    return load_spec()
+
+
+@pytest.fixture(scope="module")
+def contract(spec) -> ResponseContract:
+    return ResponseContract(spec)
+
+
+def operations(spec):
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method in HTTP_METHODS:
+                yield path, method, operation
+
+
+def walk(node, pointer=""):
+    """Every (pointer, dict) in the document."""
+    if isinstance(node, dict):
+        yield pointer, node
+        for key, value in node.items():
+            yield from walk(value, f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from walk(value, f"{pointer}/{index}")
+
+
+def test_the_spec_is_valid_openapi_3_1(spec):
+    assert spec["openapi"] == "3.1.0"
+    errors = [error.message for error in OpenAPIV31SpecValidator(spec).iter_errors()]
+    assert errors == []
+
+
+def test_the_package_serves_the_repository_file(spec):
+    packaged = REPOSITORY / "service" / "openapi.yaml"
+    assert packaged.resolve() == (REPOSITORY / "openapi.yaml").resolve()
+    assert spec == yaml.safe_load((REPOSITORY / "openapi.yaml").read_text(encoding="utf-8"))
+
+
+def test_every_operation_of_api_md_with_its_statuses(spec):
+    declared = {(method, path): (op["operationId"], set(op["responses"])) for path, method, op in operations(spec)}
+    assert declared == API_MD_OPERATIONS
+
+
+def test_operation_ids_are_unique(spec):
+    ids = [op["operationId"] for _, _, op in operations(spec)]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_ref_resolves(spec):
+    refs = [(pointer, node["$ref"]) for pointer, node in walk(spec) if isinstance(node.get("$ref"), str)]
+    assert len(refs) > 50
+    for pointer, ref in refs:
+        assert isinstance(resolve_pointer(spec, ref), dict), f"{pointer}: {ref}"
+
+
+def test_the_problem_codes_are_api_md_s(spec):
+    assert set(spec["components"]["schemas"]["ProblemCode"]["enum"]) == set().union(*API_MD_CODES.values())
+
+
+def test_each_error_response_allows_exactly_its_status_and_codes(spec):
+    checked = set()
+    for name, response in spec["components"]["responses"].items():
+        problem = response.get("content", {}).get("application/problem+json")
+        if problem is None:
+            continue
+        narrowing = problem["schema"]["allOf"][1]["properties"]
+        status = narrowing["status"]["const"]
+        codes = narrowing["code"].get("enum", [narrowing["code"].get("const")])
+        assert set(codes) == API_MD_CODES[status], name
+        checked.add(status)
+    assert checked == set(API_MD_CODES)
+
+
+def test_make_move_needs_a_seat_token_and_nothing_else_does(spec):
+    secured = {op["operationId"] for _, _, op in operations(spec) if op.get("security")}
+    assert secured == {"makeMove"}
+    scheme = spec["components"]["securitySchemes"]["seatToken"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+
+
+def test_discriminator_mappings_name_the_branch_with_that_action(spec):
+    discriminated = [(pointer, node) for pointer, node in walk(spec) if "discriminator" in node]
+    assert len(discriminated) == 3
+    for pointer, node in discriminated:
+        name = node["discriminator"]["propertyName"]
+        mapping = node["discriminator"]["mapping"]
+        assert sorted(mapping.values()) == sorted(branch["$ref"] for branch in node["oneOf"]), pointer
+        for value, ref in mapping.items():
+            assert resolve_pointer(spec, ref)["properties"][name]["const"] == value, pointer
+
+
+def test_unique_item_arrays_are_short(spec):
+    # The validator skips uniqueItems on arrays over maxItems (it is quadratic); every such array needs one.
+    for pointer, node in walk(spec):
+        if node.get("uniqueItems") is True:
+            assert node.get("maxItems", 10**9) <= 64, pointer
+
+
+def test_request_bodies_forbid_unknown_fields(spec):
+    validator = RequestValidator(spec)
+    assert validator.body_errors("createGame", {"colour": "red"})[0]["message"] == "unknown field 'colour'"
+    body_schemas = [op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+                    for _, _, op in operations(spec) if "requestBody" in op]
+    for ref in body_schemas:
+        for pointer, node in walk(resolve_pointer(spec, ref)):
+            if node.get("type") == "object":
+                assert node.get("additionalProperties") is False, (ref, pointer)
+
+
+def examples_of(spec):
+    """(where, schema, value) for every example of the document, its $refs followed."""
+    for pointer, node in walk(spec):
+        if "schema" in node and isinstance(node["schema"], dict):
+            for name, example in node.get("examples", {}).items():
+                value = resolve_pointer(spec, example["$ref"])["value"] if "$ref" in example else example["value"]
+                yield f"{pointer}/examples/{name}", node["schema"], value
+            if "example" in node:
+                yield f"{pointer}/example", node["schema"], node["example"]
+        if isinstance(node.get("examples"), list) and "type" in node:
+            for index, value in enumerate(node["examples"]):
+                yield f"{pointer}/examples/{index}", node, value
+
+
+def test_every_example_validates_against_its_schema(spec):
+    examples = list(examples_of(spec))
+    assert len(examples) > 40
+    for where, schema, value in examples:
+        assert schema_errors(compile_schema(spec, schema), value) == [], where
+
+
+def test_request_examples_pass_the_request_validator(spec):
+    validator = RequestValidator(spec)
+    for _, _, op in operations(spec):
+        for name, example in op.get("requestBody", {}).get("content", {}).get("application/json", {}).get(
+                "examples", {}).items():
+            assert validator.body_errors(op["operationId"], example["value"]) == [], (op["operationId"], name)
+
+
+def test_the_catalogue_example_is_self_consistent(spec):
+    # RULES.md's self-check: 166 cells and 38 income buttons over patches 1..33.
+    example = spec["paths"]["/patches"]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
+    patches = example["catalogue"]["value"]["patches"]
+    assert [patch["id"] for patch in patches] == list(range(1, 34))
+    assert all(patch["cells"] == "".join(patch["shape"]).count("X") for patch in patches)
+    assert sum(patch["cells"] for patch in patches) == 166
+    assert sum(patch["income"] for patch in patches) == 38
+
+
+def test_schemathesis_builds_the_stateful_workflow_from_the_links(spec):
+    links = spec["paths"]["/games"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in links.values()} == {"getGame", "listMoves", "listLegalMoves", "makeMove"}
+    assert {link["parameters"].get("header.Authorization") for link in links.values()} >= {
+        "Bearer {$response.body#/tokens/0}", "Bearer {$response.body#/tokens/1}"}
+    # Raises InvalidStateMachine naming the link when one names an unknown operation or parameter.
+    schemathesis.openapi.from_dict(copy.deepcopy(spec)).as_state_machine()
+
+
+# The response checker, on the spec's own examples and on responses that break it.
+
+def concrete(path: str) -> str:
+    return path.replace("{game_id}", "3f1c9a6e0b7d4e52a8c1f0d9e2b4a7c6").replace("{number}", "1")
+
+
+def test_every_response_example_passes_the_checker(spec, contract):
+    checked = 0
+    for path, method, op in operations(spec):
+        for status, response in op["responses"].items():
+            response = resolve_pointer(spec, response["$ref"]) if "$ref" in response else response
+            headers = {name: str((resolve_pointer(spec, h["$ref"]) if "$ref" in h else h)["example"])
+                       for name, h in response.get("headers", {}).items()
+                       if "example" in (resolve_pointer(spec, h["$ref"]) if "$ref" in h else h)}
+            for media_type, media in response.get("content", {}).items():
+                for example in media.get("examples", {}).values():
+                    value = resolve_pointer(spec, example["$ref"])["value"] if "$ref" in example else example["value"]
+                    body = json.dumps(value).encode()
+                    answered = contract.check(method, concrete(path), int(status), {**headers, "Content-Type": media_type}, body)
+                    assert answered == op["operationId"]
+                    checked += 1
+    assert checked > 30
+
+
+def problem(status: int, code: str) -> bytes:
+    return json.dumps({"type": "about:blank", "title": "t", "status": status, "detail": "d", "code": code}).encode()
+
+
+PROBLEM = {"Content-Type": "application/problem+json"}
+
+
+def test_the_checker_matches_concrete_paths_to_templates(contract):
+    moves = json.dumps({"moves": []}).encode()
+    headers = {"Content-Type": "application/json", "ETag": '"4"'}
+    assert contract.check("GET", "/games/abc/moves?since=3", 200, headers, moves) == "listMoves"
+    assert contract.check("GET", "/games/abc/moves/3", 404, PROBLEM, problem(404, "not_found")) == "getMove"
+    assert contract.check("GET", "/games/abc/legal-moves", 404, PROBLEM, problem(404, "game_not_found")) == "listLegalMoves"
+    assert contract.check("GET", "/games/abc", 304, {"ETag": '"4"'}, b"") == "getGame"
+    assert contract.check("GET", "/openapi.yaml", 200, {"Content-Type": "application/yaml"},
+                          (REPOSITORY / "openapi.yaml").read_bytes()) == "getOpenapi"
+
+
+def test_unrouted_paths_and_undeclared_methods_have_their_own_answers(contract):
+    assert contract.check("GET", "/nowhere", 404, PROBLEM, problem(404, "not_found")) is None
+    assert contract.check("DELETE", "/games/abc", 405, {**PROBLEM, "Allow": "GET"},
+                          problem(405, "method_not_allowed")) is None
+    with pytest.raises(AssertionError, match="must be 404"):
+        contract.check("GET", "/nowhere", 200, {}, b"")
+    with pytest.raises(AssertionError, match="expected code 'not_found'"):
+        contract.check("GET", "/nowhere", 404, PROBLEM, problem(404, "game_not_found"))
+    with pytest.raises(AssertionError, match="must be 405"):
+        contract.check("DELETE", "/games/abc", 404, PROBLEM, problem(404, "not_found"))
+    with pytest.raises(AssertionError, match="'allow' is missing"):
+        contract.check("DELETE", "/games/abc", 405, PROBLEM, problem(405, "method_not_allowed"))
+
+
+@pytest.mark.parametrize("request_line, status, headers, body, complaint", [
+    (("GET", "/games/abc"), 201, {}, b"", "getGame declares no 201"),
+    (("GET", "/games/abc"), 404, {"Content-Type": "application/json"}, problem(404, "game_not_found"),
+     "Content-Type 'application/json'"),
+    (("GET", "/games/abc"), 404, PROBLEM, problem(404, "version_mismatch"),
+     "/code: 'version_mismatch' is not one of 'game_not_found', 'not_found'"),
+    (("GET", "/games/abc"), 404, PROBLEM, b"{", "does not parse"),
+    (("GET", "/games/abc"), 304, {}, b"", "required header 'etag' is missing"),
+    (("GET", "/games/abc"), 304, {"ETag": '"4"'}, b"{}", "declared without a body"),
+    (("GET", "/games/abc"), 304, {"ETag": 'W/"4"'}, b"", "header etag"),
+    (("POST", "/games/abc/moves"), 503, PROBLEM, problem(503, "storage_unavailable"), "'retry-after' is missing"),
+    (("POST", "/games/abc/moves"), 503, {**PROBLEM, "Retry-After": "soon"}, problem(503, "storage_unavailable"),
+     "'soon' is not of type 'integer'"),
+    (("POST", "/games/abc/moves"), 409, PROBLEM, problem(409, "wrong_phase")[:-1] + b', "extra": 1}',
+     "/extra: unknown field 'extra'"),
+    (("GET", "/patches"), 200, {"Content-Type": "application/json"}, b'{"patches": []}',
+     "/patches: has 0 items, expected exactly 33"),
+])
+def test_the_checker_refuses_what_the_spec_does_not_declare(contract, request_line, status, headers, body, complaint):
+    with pytest.raises(AssertionError) as refused:
+        contract.check(*request_line, status, headers, body)
+    assert complaint in str(refused.value)
