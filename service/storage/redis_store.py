@@ -29,6 +29,13 @@ from .store import GameStore, IdempotencyRecord, StorageError, StoredGame
 RECORD_TTL_CAP_MS = 24 * 3600 * 1000
 # A claimed key whose request crashed frees itself after this long.
 MARKER_TTL_MS = 30_000
+# Redis list indexes are signed 64-bit: one beyond is past the end of any
+# list, but Redis refuses it instead of answering with an empty slice.
+_INDEX_MIN, _INDEX_MAX = -(2**63), 2**63 - 1
+
+
+def _list_index(index: int) -> int:
+    return min(max(index, _INDEX_MIN), _INDEX_MAX)
 
 
 @contextmanager
@@ -208,7 +215,8 @@ class RedisGameStore(GameStore):
         keys = self._keys(game_id)
         with _storage_errors():
             redis = self._redis()
-            found = redis.load_moves(keys=[keys.game, keys.moves], args=[start, stop])
+            found = redis.load_moves(keys=[keys.game, keys.moves],
+                                     args=[_list_index(start), _list_index(stop)])
         if found is None:
             return None
         return int(found[0]), list(found[1])
