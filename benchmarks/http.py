@@ -1,0 +1,190 @@
+"""Throughput and latency of the HTTP service, from a separate load-generator process.
+
+Run:  ./dev bench http                      (about 1.5 minutes)
+      ./dev bench http --duration 10 --repeat 7 --connections 32
+      ./dev bench http --generator python   (force the built-in generator)
+
+It starts a throwaway redis-server (no persistence) and the service under
+gunicorn with 2 workers (service/gunicorn_conf.py, as in production), makes
+the games it needs through the API, then drives each endpoint in turn with
+keep-alive connections from another process:
+
+  healthz       GET /healthz (no store: the cost of Flask + gunicorn alone)
+  game          GET /games/{id} -> 200 (a mid-game view)
+  game 304      GET /games/{id} with If-None-Match of the current tag -> 304
+  move          POST /games/{id}/moves -> 201 (scripted legal moves: buys,
+                advances and leather patches, each game to its end)
+  legal-moves   GET /games/{id}/legal-moves (a mid-game position)
+
+The load generator is wrk when it is on PATH (Debian/Ubuntu: `sudo apt-get
+install -y wrk`; macOS: `brew install wrk`), otherwise a built-in Python
+generator (forked processes, raw keep-alive sockets). wrk is preferred: the
+Python generator needs more CPU per request, which a 2-core machine takes
+from the service.
+
+Reading it: each round measures every endpoint once, /healthz first; the
+table gives medians over the rounds of requests/s, p50 and p99 latency, and
+"x /healthz", the median over rounds of each endpoint's throughput divided
+by /healthz throughput in the same round. The ratios are the figures to
+compare between machines and commits: absolute rates move with the machine
+and whatever else runs on it. "unexpected" counts answers whose status was
+not the expected one (200, 304 or 201) and must be 0. "Redis round trips
+per move" is counted with MONITOR on a separate, sequential set of moves.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as a script, this file's directory would come first on sys.path and
+# this module would shadow the standard library's `http` package.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
+sys.path.insert(0, str(ROOT))
+
+import argparse  # noqa: E402
+import math  # noqa: E402
+import os  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.request  # noqa: E402
+
+from benchmarks.httpbench import pyload, wrk_runner  # noqa: E402
+from benchmarks.httpbench.plans import GetPlan, MovePlan, move_script, script_mix  # noqa: E402
+from benchmarks.httpbench.prepare import create_games, play  # noqa: E402
+from benchmarks.httpbench.results import RunResult, summarize, table  # noqa: E402
+from benchmarks.httpbench.roundtrips import round_trips_per_move  # noqa: E402
+from tests.live_service import LiveService  # noqa: E402
+from tests.redis_servers import ThrowawayRedis  # noqa: E402
+
+HEALTHZ = "GET /healthz"
+GAME = "GET /games/{id}"
+GAME_304 = "GET /games/{id} (304)"
+MOVE = "POST /games/{id}/moves"
+LEGAL = "GET /games/{id}/legal-moves"
+# Issue 4: moves at no less than 0.4 of /healthz, game reads at no less than 0.6.
+TARGETS = {GAME: 0.6, GAME_304: 0.6, MOVE: 0.4}
+SHORT = {HEALTHZ: "healthz", GAME: "game", GAME_304: "304", MOVE: "move", LEGAL: "legal-moves"}
+READ_GAMES = 16
+WARMUP_SECONDS = 1.0
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=4.0, help="seconds per endpoint per round (4)")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds; medians are over these (5)")
+    parser.add_argument("--connections", type=int, default=16, help="keep-alive connections (16)")
+    parser.add_argument("--generator", choices=("auto", "wrk", "python"), default="auto",
+                        help="load generator: wrk if installed (auto), or the built-in one")
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
+    parser.add_argument("--processes", type=int, default=2, help="Python generator processes (2)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    return parser.parse_args()
+
+
+class Bench:
+    """The running service and the load generator chosen for it."""
+
+    def __init__(self, args: argparse.Namespace, service: LiveService, redis_url: str):
+        self.args = args
+        self.service = service
+        self.redis_url = redis_url
+        self.host, self.port = "127.0.0.1", service.port
+        use_wrk = args.generator == "wrk" or (args.generator == "auto" and wrk_runner.wrk_path())
+        if use_wrk and not wrk_runner.wrk_path():
+            raise SystemExit("wrk is not installed: sudo apt-get install -y wrk (or --generator python)")
+        self.generator = "wrk" if use_wrk else "python"
+        self.script = move_script()
+
+    def describe_generator(self) -> str:
+        a = self.args
+        if self.generator == "wrk":
+            return f"wrk, {a.connections} connections on {min(a.threads, a.connections)} thread(s)"
+        return (f"built-in Python generator, {a.connections} connections in "
+                f"{min(a.processes, a.connections)} processes (wrk not used)")
+
+    def run(self, plan, duration: float) -> RunResult:
+        a = self.args
+        if self.generator == "wrk":
+            return wrk_runner.run(plan, self.host, self.port, connections=a.connections,
+                                  threads=a.threads, duration=duration)
+        return pyload.run(plan, self.host, self.port, connections=a.connections,
+                          processes=a.processes, duration=duration)
+
+    def move_plan(self, healthz_rps: float, duration: float) -> MovePlan:
+        """Enough fresh games that the move run cannot run out, even at /healthz speed."""
+        needed = math.ceil(healthz_rps * duration * 1.3 / len(self.script)) + 2 * self.args.connections
+        return MovePlan(MOVE, create_games(self.host, self.port, needed), self.script)
+
+    def read_plans(self) -> list[GetPlan]:
+        """Plans for the reads, on games played to the middle of the script."""
+        games = create_games(self.host, self.port, READ_GAMES)
+        played = len(self.script) // 2
+        play(self.host, self.port, games, self.script, played)
+        tag = {"If-None-Match": f'"{played + 1}"'}
+        ids = [game.id for game in games]
+        return [
+            GetPlan(GAME, [f"/games/{i}" for i in ids], 200),
+            GetPlan(GAME_304, [f"/games/{i}" for i in ids], 304, headers=tag),
+            GetPlan(LEGAL, [f"/games/{i}/legal-moves" for i in ids], 200),
+        ]
+
+    def body_size(self, path: str) -> int:
+        with urllib.request.urlopen(f"{self.service.url}{path}", timeout=10) as resp:
+            return len(resp.read())
+
+
+def main() -> None:
+    args = parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-http-") as scratch:
+        scratch_dir = Path(scratch)
+        with ThrowawayRedis(scratch_dir / "redis") as redis:
+            env = {"RATE_LIMIT_CREATE": "0", "RATE_LIMIT_MOVES": "0", "ACCESS_LOG": "0"}
+            with LiveService(redis.url, scratch_dir / "service.log", workers=args.workers, env=env) as service:
+                try:
+                    measure(Bench(args, service, redis.url))
+                except BaseException:
+                    print(service.log()[-3000:], file=sys.stderr)
+                    raise
+
+
+def measure(bench: Bench) -> None:
+    args = bench.args
+    healthz = GetPlan(HEALTHZ, ["/healthz"], 200)
+    reads = bench.read_plans()
+    print(f"service: gunicorn, {args.workers} workers, on {os.cpu_count()} cores; "
+          f"load: {bench.describe_generator()}, same machine")
+    print(f"move script: {len(bench.script)} moves per game ({script_mix(bench.script)}); "
+          f"reads at move {len(bench.script) // 2}: game view "
+          f"{bench.body_size(reads[0].paths[0]):,} B, legal-moves {bench.body_size(reads[2].paths[0]):,} B")
+
+    # Warm-up: compiled scripts loaded into Redis, caches filled, connections open.
+    warm = bench.run(healthz, WARMUP_SECONDS)
+    for plan in [*reads, bench.move_plan(warm.rps, WARMUP_SECONDS)]:
+        bench.run(plan, WARMUP_SECONDS)
+    trips = round_trips_per_move(bench.redis_url, bench.host, bench.port,
+                                 create_games(bench.host, bench.port, 20), bench.script)
+    print(f"Redis round trips per move (MONITOR): {trips:.1f}")
+
+    runs: dict[str, list[RunResult]] = {HEALTHZ: [], GAME: [], GAME_304: [], MOVE: [], LEGAL: []}
+    began = time.monotonic()
+    for round_number in range(1, args.repeat + 1):
+        base = bench.run(healthz, args.duration)
+        runs[HEALTHZ].append(base)
+        plans = [reads[0], reads[1], bench.move_plan(base.rps, args.duration), reads[2]]
+        for plan in plans:
+            runs[plan.name].append(bench.run(plan, args.duration))
+        figures = "  ".join(f"{SHORT[name]} {r[-1].rps:,.0f}" for name, r in runs.items())
+        print(f"round {round_number}/{args.repeat}: req/s {figures}", flush=True)
+    print(f"({time.monotonic() - began:.0f} s of rounds; medians over {args.repeat} rounds "
+          f"of {args.duration:g} s per endpoint)\n")
+    rows = [summarize(name, results, runs[HEALTHZ]) for name, results in runs.items()]
+    print(table(rows, TARGETS))
+    if any(row.unexpected for row in rows):
+        print("\nSome answers had an unexpected status: the figures above are not valid.")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

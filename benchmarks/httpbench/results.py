@@ -1,0 +1,70 @@
+"""One run's figures, and the medians and ratios printed at the end."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one load-generator run measured."""
+
+    requests: int  # answers received within the run
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    unexpected: int  # answers whose status was not the one the plan expects
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds
+
+
+def percentile(ordered: list[float], pct: float) -> float:
+    """The nearest-rank percentile of an ascending list (0.0 when empty)."""
+    if not ordered:
+        return 0.0
+    rank = max(1, round(pct / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One endpoint over all repetitions: medians, and the median per-run ratio to /healthz."""
+
+    name: str
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    ratio: float
+    unexpected: int
+    requests: int
+
+
+def summarize(name: str, runs: list[RunResult], healthz_runs: list[RunResult]) -> Summary:
+    """Medians over the repetitions; the ratio pairs each run with /healthz of the same round."""
+    ratios = [run.rps / base.rps for run, base in zip(runs, healthz_runs) if base.rps]
+    return Summary(
+        name=name,
+        rps=statistics.median(run.rps for run in runs),
+        p50_ms=statistics.median(run.p50_ms for run in runs),
+        p99_ms=statistics.median(run.p99_ms for run in runs),
+        ratio=statistics.median(ratios) if ratios else 0.0,
+        unexpected=sum(run.unexpected for run in runs),
+        requests=sum(run.requests for run in runs),
+    )
+
+
+def table(rows: list[Summary], targets: dict[str, float]) -> str:
+    """The figures as a Markdown table, ready for the README."""
+    lines = [
+        "| endpoint | req/s (median) | p50 ms | p99 ms | x /healthz | target | unexpected |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        target = targets.get(row.name)
+        goal = "" if target is None else f">= {target:.1f} {'ok' if row.ratio >= target else 'MISSED'}"
+        lines.append(f"| {row.name} | {row.rps:,.0f} | {row.p50_ms:.2f} | {row.p99_ms:.2f} | "
+                     f"{row.ratio:.2f} | {goal} | {row.unexpected} of {row.requests:,} |")
+    return "\n".join(lines)
