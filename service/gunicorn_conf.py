@@ -28,8 +28,22 @@ keepalive = 5
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
-accesslog = "-" if os.environ.get("ACCESS_LOG", "").lower() in ("1", "true", "yes") else None
+_access_log = os.environ.get("ACCESS_LOG", "").strip().lower() in ("1", "true", "yes", "on")
+accesslog = "-" if _access_log else None
 errorlog = "-"
 # gunicorn 24+ opens a control socket in the user's home by default; several
 # instances on one host (tests, a blue/green switch) would fight over it.
 control_socket_disable = True
+
+# The app's own loggers (e.g. "store unavailable") go to stderr in gunicorn's
+# format, with time, pid and level; gunicorn's loggers keep their handlers
+# and stop propagating, so nothing is printed twice.
+logconfig_dict = {
+    "root": {"level": "INFO", "handlers": ["error_console"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False,
+                           "qualname": "gunicorn.error"},
+        "gunicorn.access": {"level": "INFO", "handlers": ["console"] if _access_log else [],
+                            "propagate": False, "qualname": "gunicorn.access"},
+    },
+}
