@@ -21,6 +21,12 @@ import yaml
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
+try:
+    # A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
+    import jsonschema_rs
+except ImportError:  # pragma: no cover - then jsonschema does all the work
+    jsonschema_rs = None
+
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # Keywords that may sit beside a $ref without changing what it validates.
 _ANNOTATIONS = frozenset({"description", "title", "summary", "examples", "default", "$comment"})
@@ -263,16 +269,38 @@ class _Parameter:
         return [error["message"] for error in schema_errors(self.validator, value)]
 
 
+def _quick_check(schema: dict):
+    """A function saying whether an instance is valid, compiled with jsonschema_rs; None without it."""
+    if jsonschema_rs is None:
+        return None
+    validator = jsonschema_rs.Draft202012Validator(schema)
+
+    def is_valid(instance: Any) -> bool:
+        try:
+            return validator.is_valid(instance)
+        except (ValueError, TypeError, OverflowError):  # e.g. a lone surrogate: let jsonschema judge
+            return False
+    return is_valid
+
+
 class _Body:
-    """A request body's validator; a discriminated oneOf at the top is dispatched to its one branch."""
+    """A request body's validator; a discriminated oneOf at the top is dispatched to its one branch.
+
+    Most bodies are valid, and jsonschema takes 20-80 us to say so, as much as
+    the rest of a move's own work; the compiled check takes 1-2 us. Only a
+    body it refuses goes through jsonschema, whose errors say what is wrong.
+    """
 
     def __init__(self, schema: dict):
         self._schema = schema
         self._validator = SchemaValidator(schema)
+        self._quick = _quick_check(schema)
         discriminated = "oneOf" in schema and "discriminator" in schema
         self._branches = [SchemaValidator(b) for b in schema["oneOf"]] if discriminated else None
 
     def errors(self, body: Any) -> list[dict]:
+        if self._quick is not None and self._quick(body):
+            return []
         if self._branches is None or not isinstance(body, dict):
             return schema_errors(self._validator, body)
         chosen = choose_branch(self._schema, body)
