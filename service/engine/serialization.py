@@ -44,14 +44,13 @@ def state_from_dict(data: dict) -> GameState:
     try:
         players = tuple(_player_from_dict(p) for p in data["players"])
         state = GameState(
-            circle=tuple(_int(pid, "circle", 1, len(PATCHES)) for pid in data["circle"]),
+            circle=_ints(data["circle"], "circle", 1, len(PATCHES)),
             players=players,
             time_board=data["time_board"],
             first_player=_int(data["first_player"], "first_player", 0, 1),
             seed=None if data["seed"] is None else _int(data["seed"], "seed", 0, None),
             on_top=_int(data["on_top"], "on_top", 0, 1),
-            leather_spaces=tuple(_int(s, "leather_spaces", 1, TRACK_END)
-                                 for s in data["leather_spaces"]),
+            leather_spaces=_ints(data["leather_spaces"], "leather_spaces", 1, TRACK_END),
             bonus_owner=_optional_seat(data["bonus_owner"], "bonus_owner"),
             moves_played=_int(data["moves_played"], "moves_played", 0, None),
             first_to_end=_optional_seat(data["first_to_end"], "first_to_end"))
@@ -64,24 +63,36 @@ def state_from_dict(data: dict) -> GameState:
     return state
 
 def _player_from_dict(data: dict) -> PlayerState:
-    pieces = tuple((_int(pid, "piece id", LEATHER_PATCH_ID, len(PATCHES)), int(mask, 16))
-                   for pid, mask in data["pieces"])
+    # One pass over the pieces: every game state is read back on every move.
+    pieces = []
     quilt = 0
-    for _, mask in pieces:
+    for pid, hex_mask in data["pieces"]:
+        mask = int(hex_mask, 16)
+        if type(pid) is not int or not LEATHER_PATCH_ID <= pid <= len(PATCHES):
+            _int(pid, "piece id", LEATHER_PATCH_ID, len(PATCHES))
         if quilt & mask or not 0 < mask < _MAX_MASK:
             raise StateFormatError(f"piece mask {mask:x} overlaps or leaves the board")
         quilt |= mask
+        pieces.append((pid, mask))
     return PlayerState(
         buttons=_int(data["buttons"], "buttons", 0, None),
         position=_int(data["position"], "position", 0, TRACK_END),
         income=_int(data["income"], "income", 0, None),
-        quilt=quilt, pieces=pieces,
+        quilt=quilt, pieces=tuple(pieces),
         leather_to_place=_int(data["leather_to_place"], "leather_to_place", 0, None))
 
 def _int(value, name: str, low: int, high: int | None) -> int:
     if type(value) is not int or value < low or (high is not None and value > high):
         raise StateFormatError(f"{name} {value!r} is not an integer in {low}..{high or ''}")
     return value
+
+def _ints(values, name: str, low: int, high: int) -> tuple[int, ...]:
+    """A tuple of ints in low..high (checked in one loop rather than a call each)."""
+    values = tuple(values)
+    for value in values:
+        if type(value) is not int or not low <= value <= high:
+            _int(value, name, low, high)
+    return values
 
 def _optional_seat(value, name: str) -> int | None:
     return None if value is None else _int(value, name, 0, 1)
