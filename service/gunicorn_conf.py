@@ -20,7 +20,8 @@ _settings = Settings.from_env()
 
 bind = f"{_settings.host}:{_settings.port}"
 workers = _settings.web_concurrency
-worker_class = "gthread"
+# gthread, with problem+json for the requests gunicorn refuses itself.
+worker_class = "service.gunicorn_worker.ProblemJsonThreadWorker"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 timeout = 30
 graceful_timeout = 10

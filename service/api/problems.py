@@ -40,6 +40,8 @@ TITLES = {
     "does_not_fit": "Patch does not fit there",
     "cell_occupied": "Cell already covered",
     "idempotency_key_reused": "Idempotency key reused with another body",
+    "uri_too_long": "Request line too long",
+    "headers_too_large": "Request headers too large",
     "rate_limited": "Too many requests",
     "storage_unavailable": "Storage unavailable",
     "internal_error": "Internal error",
