@@ -139,38 +139,52 @@ def _drive(feeds: list, address: tuple[str, int], start_at: float, duration: flo
     out.close()
 
 
-def run(plan: GetPlan | MovePlan, host: str, port: int, *, connections: int, processes: int,
-        duration: float) -> RunResult:
-    """Drive the plan with `connections` keep-alive sockets spread over `processes` processes."""
-    processes = max(1, min(processes, connections))
-    hostname = f"{host}:{port}"
-    if isinstance(plan, MovePlan):
-        # Each connection plays its own games: no two requests on one game at once.
-        feeds = [_MoveFeed(plan, hostname, plan.games[i::connections]) for i in range(connections)]
-    else:
-        feeds = [_GetFeed(plan, hostname, i * 7) for i in range(connections)]
-    context = multiprocessing.get_context("fork")
-    start_at = time.time() + 0.5 + 0.1 * processes
-    children = []
-    for index in range(processes):
-        receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(target=_drive, args=(feeds[index::processes], (host, port),
-                                                     start_at, duration, sender))
-        child.start()
-        sender.close()
-        children.append((child, receiver))
-    latencies = array("d")
-    unexpected = 0
-    for child, receiver in children:
-        raw, bad = receiver.recv()
-        child.join()
-        latencies.frombytes(raw)
-        unexpected += bad
-    ordered = sorted(latencies)
-    return RunResult(
-        requests=len(ordered),
-        seconds=duration,
-        p50_ms=percentile(ordered, 50) * 1000,
-        p99_ms=percentile(ordered, 99) * 1000,
-        unexpected=unexpected,
-    )
+class PythonRun:
+    """One run: `connections` keep-alive sockets spread over `processes` forked processes."""
+
+    def __init__(self, plan: GetPlan | MovePlan, host: str, port: int, *, connections: int,
+                 processes: int, duration: float):
+        processes = max(1, min(processes, connections))
+        hostname = f"{host}:{port}"
+        if isinstance(plan, MovePlan):
+            # Each connection plays its own games: no two requests on one game at once.
+            feeds = [_MoveFeed(plan, hostname, plan.games[i::connections]) for i in range(connections)]
+        else:
+            feeds = [_GetFeed(plan, hostname, i * 7) for i in range(connections)]
+        context = multiprocessing.get_context("fork")
+        self.duration = duration
+        # All processes connect first, then start sending together.
+        self.load_starts = time.time() + 0.3 + 0.1 * processes
+        self._children = []
+        for index in range(processes):
+            receiver, sender = context.Pipe(duplex=False)
+            child = context.Process(target=_drive, args=(feeds[index::processes], (host, port),
+                                                         self.load_starts, duration, sender))
+            child.start()
+            sender.close()
+            self._children.append((child, receiver))
+
+    def result(self) -> RunResult:
+        """Wait for the end of the run and gather its figures."""
+        latencies = array("d")
+        unexpected = 0
+        for child, receiver in self._children:
+            raw, bad = receiver.recv()
+            child.join()
+            latencies.frombytes(raw)
+            unexpected += bad
+        ordered = sorted(latencies)
+        return RunResult(
+            requests=len(ordered),
+            seconds=self.duration,
+            p50_ms=percentile(ordered, 50) * 1000,
+            p99_ms=percentile(ordered, 99) * 1000,
+            unexpected=unexpected,
+        )
+
+    def abort(self) -> None:
+        """Stop the run now; its figures are dropped."""
+        for child, receiver in self._children:
+            child.kill()
+            child.join()
+            receiver.close()

@@ -31,7 +31,7 @@ def percentile(ordered: list[float], pct: float) -> float:
 
 @dataclass(frozen=True)
 class Summary:
-    """One endpoint over all repetitions: medians, and the median per-run ratio to /healthz."""
+    """One endpoint over all rounds: medians of its runs and of their ratios to /healthz."""
 
     name: str
     rps: float
@@ -42,9 +42,8 @@ class Summary:
     requests: int
 
 
-def summarize(name: str, runs: list[RunResult], healthz_runs: list[RunResult]) -> Summary:
-    """Medians over the repetitions; the ratio pairs each run with /healthz of the same round."""
-    ratios = [run.rps / base.rps for run, base in zip(runs, healthz_runs) if base.rps]
+def summarize(name: str, runs: list[RunResult], ratios: list[float]) -> Summary:
+    """Medians over the runs of one endpoint, and of its ratios to /healthz."""
     return Summary(
         name=name,
         rps=statistics.median(run.rps for run in runs),

@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from .plans import GetPlan, MovePlan, request_text
@@ -41,12 +42,15 @@ def _write_plan(plan: GetPlan | MovePlan, host: str, path: Path) -> str:
         return "move"
 
 
-def run(plan: GetPlan | MovePlan, host: str, port: int, *, connections: int, threads: int,
-        duration: float) -> RunResult:
-    """One wrk run of the plan: `connections` keep-alive connections over `threads` threads."""
-    threads = max(1, min(threads, connections))
-    with tempfile.TemporaryDirectory(prefix="bench-wrk-") as scratch:
-        plan_file = Path(scratch) / "plan"
+class WrkRun:
+    """One wrk run of a plan: `connections` keep-alive connections over `threads` threads."""
+
+    def __init__(self, plan: GetPlan | MovePlan, host: str, port: int, *, connections: int,
+                 threads: int, duration: float):
+        threads = max(1, min(threads, connections))
+        self.name = plan.name
+        self._scratch = tempfile.TemporaryDirectory(prefix="bench-wrk-")
+        plan_file = Path(self._scratch.name) / "plan"
         mode = _write_plan(plan, f"{host}:{port}", plan_file)
         command = [
             wrk_path() or "wrk", f"--threads={threads}", f"--connections={connections}",
@@ -54,17 +58,29 @@ def run(plan: GetPlan | MovePlan, host: str, port: int, *, connections: int, thr
             f"--script={LUA_SCRIPT}", f"http://{host}:{port}/",
             "--", str(plan_file), mode, str(plan.expect), str(threads),
         ]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-    lines = [line for line in done.stdout.splitlines() if line.startswith(RESULT_MARK)]
-    if done.returncode != 0 or not lines:
-        raise RuntimeError(f"wrk failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-    figures = json.loads(lines[-1][len(RESULT_MARK):])
-    if figures["starved"]:
-        raise RuntimeError(f"{plan.name}: wrk ran out of fresh games; prepare more")
-    return RunResult(
-        requests=figures["requests"],
-        seconds=figures["duration_us"] / 1e6,
-        p50_ms=figures["p50_us"] / 1000,
-        p99_ms=figures["p99_us"] / 1000,
-        unexpected=figures["unexpected"] + figures["socket_errors"],
-    )
+        self.load_starts = time.time()
+        self._process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def result(self) -> RunResult:
+        """Wait for the end of the run and read its figures."""
+        stdout, stderr = self._process.communicate()
+        self._scratch.cleanup()
+        lines = [line for line in stdout.splitlines() if line.startswith(RESULT_MARK)]
+        if self._process.returncode != 0 or not lines:
+            raise RuntimeError(f"wrk failed ({self._process.returncode}):\n{stdout}\n{stderr}")
+        figures = json.loads(lines[-1][len(RESULT_MARK):])
+        if figures["starved"]:
+            raise RuntimeError(f"{self.name}: wrk ran out of fresh games; prepare more")
+        return RunResult(
+            requests=figures["requests"],
+            seconds=figures["duration_us"] / 1e6,
+            p50_ms=figures["p50_us"] / 1000,
+            p99_ms=figures["p99_us"] / 1000,
+            unexpected=figures["unexpected"] + figures["socket_errors"],
+        )
+
+    def abort(self) -> None:
+        """Stop the run now; its figures are dropped."""
+        self._process.kill()
+        self._process.communicate()
+        self._scratch.cleanup()
