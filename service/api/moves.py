@@ -36,7 +36,8 @@ from .incoming import (
 from .problems import ApiProblem, from_rule_error, problem_response
 from .records import GameRecord
 from .responses import json_response, not_modified
-from .schemas import game_view, load_move, move_body
+from .legal_moves_view import move_fragment
+from .schemas import game_view, load_move
 
 bp = Blueprint("moves", __name__)
 
@@ -54,7 +55,8 @@ def _history_entry(number: int, seat: int, move) -> str:
     if isinstance(move, Buy):
         mask = resolve_placement(move.patch_id, move.placement)
         move = Buy(move.patch_id, canonical_placement(move.patch_id, mask))
-    return _compact({"number": number, "seat": seat, **move_body(move)})
+    # The move's own fields, encoded once per process (as for legal moves).
+    return f'{{"number":{number},"seat":{seat},{move_fragment(move)[1:]}'
 
 
 class MoveRequest:
