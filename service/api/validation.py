@@ -21,11 +21,8 @@ import yaml
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
-try:
-    # A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
-    import jsonschema_rs
-except ImportError:  # pragma: no cover - then jsonschema does all the work
-    jsonschema_rs = None
+# A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
+import jsonschema_rs
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # Keywords that may sit beside a $ref without changing what it validates.
@@ -258,8 +255,8 @@ def coerce_parameter(text: str, types: tuple[str, ...]) -> Any:
     return text
 
 
-def _quick_check(schema: dict) -> Callable[[Any], bool] | None:
-    """A compiled (jsonschema_rs) test that an instance is valid; None without jsonschema_rs.
+def _quick_check(schema: dict) -> Callable[[Any], bool]:
+    """A compiled (jsonschema_rs) test that an instance is valid.
 
     Most requests are valid, and jsonschema takes 5-80 us to say so, as much
     as the rest of a move's own work; the compiled test takes 1-2 us. Only
@@ -268,8 +265,6 @@ def _quick_check(schema: dict) -> Callable[[Any], bool] | None:
     matches before a final newline in Python, not in Rust) the compiled
     test is the stricter one.
     """
-    if jsonschema_rs is None:
-        return None
     validator = jsonschema_rs.Draft202012Validator(schema)
 
     def is_valid(instance: Any) -> bool:
@@ -286,10 +281,10 @@ class _Parameter:
     required: bool
     types: tuple[str, ...]
     validator: SchemaValidator
-    quick: Callable[[Any], bool] | None
+    quick: Callable[[Any], bool]
 
     def messages(self, value: Any) -> list[str]:
-        if self.quick is not None and self.quick(value):
+        if self.quick(value):
             return []
         return [error["message"] for error in schema_errors(self.validator, value)]
 
@@ -305,7 +300,7 @@ class _Body:
         self._branches = [SchemaValidator(b) for b in schema["oneOf"]] if discriminated else None
 
     def errors(self, body: Any) -> list[dict]:
-        if self._quick is not None and self._quick(body):
+        if self._quick(body):
             return []
         if self._branches is None or not isinstance(body, dict):
             return schema_errors(self._validator, body)
