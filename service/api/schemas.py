@@ -64,27 +64,48 @@ def load_create_game(body: dict) -> dict:
     return _CREATE_GAME.load(body)
 
 
+class PlacementSchema(_Loader):
+    row = fields.Integer(allow_none=True)
+    col = fields.Integer(allow_none=True)
+    rotation = fields.Integer(allow_none=True)
+    flipped = fields.Boolean(allow_none=True)
+    cells = fields.List(fields.Tuple((fields.Integer(), fields.Integer())), allow_none=True)
+
+    @post_load
+    def _to_placement(self, data: dict, **_kwargs) -> Placement:
+        cells = data.get("cells")
+        if cells is not None:
+            return Placement(None, None, 0, False, tuple(sorted(cells)))
+        return Placement(data["row"], data["col"], data.get("rotation") or 0,
+                         bool(data.get("flipped")), None)
+
+
+class BuySchema(_Loader):
+    patch_id = fields.Integer(required=True)
+    placement = fields.Nested(PlacementSchema, required=True)
+
+    @post_load
+    def _to_move(self, data: dict, **_kwargs) -> Buy:
+        return Buy(data["patch_id"], data["placement"])
+
+
+class PlaceLeatherSchema(_Loader):
+    row = fields.Integer(required=True)
+    col = fields.Integer(required=True)
+
+    @post_load
+    def _to_move(self, data: dict, **_kwargs) -> PlaceLeather:
+        return PlaceLeather(data["row"], data["col"])
+
+
+_MOVE_LOADERS = {"buy": BuySchema(), "place_leather": PlaceLeatherSchema()}
+_ADVANCE = Advance()
+
+
 def load_move(body: dict):
-    """The engine move for a validated move body.
-
-    Plain code rather than marshmallow schemas: it runs on every move, and
-    after the spec validator there is only conversion left to do (1.0 to 1,
-    null or absent to the default).
-    """
-    action = body["action"]
-    if action == "buy":
-        return Buy(int(body["patch_id"]), _load_placement(body["placement"]))
-    if action == "place_leather":
-        return PlaceLeather(int(body["row"]), int(body["col"]))
-    return Advance()
-
-
-def _load_placement(data: dict) -> Placement:
-    cells = data.get("cells")
-    if cells is not None:
-        return Placement(None, None, 0, False, tuple(sorted((int(r), int(c)) for r, c in cells)))
-    return Placement(int(data["row"]), int(data["col"]), int(data.get("rotation") or 0),
-                     bool(data.get("flipped")), None)
+    """The engine move for a validated move body (its schema chosen by `action`)."""
+    loader = _MOVE_LOADERS.get(body["action"])
+    return _ADVANCE if loader is None else loader.load(body)
 
 
 # --- views -----------------------------------------------------------------
