@@ -12,6 +12,7 @@ Why these values (see README "Running in production"):
   fields; bodies are capped at 64 KiB by the app itself.
 """
 
+import logging
 import os
 
 from service.config import Settings
@@ -29,22 +30,21 @@ keepalive = 5
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
-_access_log = os.environ.get("ACCESS_LOG", "").strip().lower() in ("1", "true", "yes", "on")
-accesslog = "-" if _access_log else None
+accesslog = "-" if os.environ.get("ACCESS_LOG", "").strip().lower() in ("1", "true", "yes", "on") else None
 errorlog = "-"
 # gunicorn 24+ opens a control socket in the user's home by default; several
 # instances on one host (tests, a blue/green switch) would fight over it.
 control_socket_disable = True
 
-# The app's own loggers (e.g. "store unavailable") go to stderr in gunicorn's
-# format, with time, pid and level; gunicorn's loggers keep their handlers
-# and stop propagating, so nothing is printed twice.
-logconfig_dict = {
-    "root": {"level": "INFO", "handlers": ["error_console"]},
-    "loggers": {
-        "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False,
-                           "qualname": "gunicorn.error"},
-        "gunicorn.access": {"level": "INFO", "handlers": ["console"] if _access_log else [],
-                            "propagate": False, "qualname": "gunicorn.access"},
-    },
-}
+
+def post_worker_init(worker):
+    """Send the app's log records (e.g. "store unavailable") through gunicorn's error log.
+
+    Same destination and format as gunicorn's own lines (time, pid, level).
+    Done with a hook rather than `logconfig_dict`, which makes gunicorn build
+    an access-log record for every request even when the access log is off.
+    """
+    app_log = logging.getLogger("service")
+    app_log.handlers = list(worker.log.error_log.handlers)
+    app_log.setLevel(logging.INFO)
+    app_log.propagate = False
