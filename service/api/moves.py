@@ -33,10 +33,10 @@ from .incoming import (
     read_move_number,
     read_query,
 )
+from .legal_moves_view import move_fragment
 from .problems import ApiProblem, from_rule_error, problem_response
 from .records import GameRecord
 from .responses import json_response, not_modified
-from .legal_moves_view import move_fragment
 from .schemas import game_view, load_move
 
 bp = Blueprint("moves", __name__)
