@@ -16,8 +16,8 @@ from .problems import PROBLEM_MIMETYPE
 from .records import token_hash
 from .responses import JSON_MIMETYPE
 
-# API.md: these answers are recorded; 400/401/404/413/415/5xx are not.
-RECORDED_STATUSES = frozenset({201, 409, 412, 422})
+# API.md records 201, 409, 412 and 422 answers (moves.py does, at the commit
+# and in _refuse); 400/401/404/413/415/5xx are never recorded.
 
 
 def scoped_key(token: str, key: str) -> str:

@@ -67,12 +67,12 @@ def read_query(operation_id: str) -> dict:
     return values
 
 
-def read_move_number(raw: str) -> int:
-    """The {number} path segment of /moves/{number}: an integer >= 1, else 400."""
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
-        raise invalid_request("The move number must be a whole number from 1.",
-                              [{"parameter": "number", "message": f"{raw!r} is not an integer >= 1"}])
-    return int(raw)
+def read_path(operation_id: str) -> dict:
+    """The route's path parameters, converted to their declared types; 400 when malformed."""
+    values, errors = services().validator.path_errors(operation_id, request.view_args or {})
+    if errors:
+        raise invalid_request("A path parameter does not match the API: see errors.", errors)
+    return values
 
 
 def bearer_token() -> str | None:

@@ -30,7 +30,7 @@ from .incoming import (
     check_body,
     check_headers,
     read_json_object,
-    read_move_number,
+    read_path,
     read_query,
 )
 from .legal_moves_view import move_fragment
@@ -184,7 +184,7 @@ def list_moves(game_id: str):
 @bp.get("/games/<game_id>/moves/<number>")
 def get_move(game_id: str, number: str):
     check_headers("getMove")
-    n = read_move_number(number)
+    n = read_path("getMove")["number"]
     found = services().store.load_moves(game_id, n - 1, n - 1)
     if found is None:
         raise game_not_found(game_id)

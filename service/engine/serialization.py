@@ -11,6 +11,7 @@ from .track import TIME_BOARDS, TRACK_END
 FORMAT_VERSION = 1
 _MAX_MASK = 1 << CELL_COUNT
 
+
 def state_to_dict(state: GameState) -> dict:
     """A compact JSON-ready dict of the state; masks are hex strings (JSON-safe)."""
     return {
@@ -27,6 +28,7 @@ def state_to_dict(state: GameState) -> dict:
         "players": [_player_to_dict(player) for player in state.players],
     }
 
+
 def _player_to_dict(player: PlayerState) -> dict:
     return {
         "buttons": player.buttons,
@@ -35,6 +37,7 @@ def _player_to_dict(player: PlayerState) -> dict:
         "leather_to_place": player.leather_to_place,
         "pieces": [[patch_id, format(mask, "x")] for patch_id, mask in player.pieces],
     }
+
 
 def state_from_dict(data: dict) -> GameState:
     """The state a dict of state_to_dict describes; StateFormatError if it cannot be read."""
@@ -62,6 +65,7 @@ def state_from_dict(data: dict) -> GameState:
         raise StateFormatError("state dict needs two players and a known time_board")
     return state
 
+
 def _player_from_dict(data: dict) -> PlayerState:
     # One pass over the pieces: every game state is read back on every move.
     pieces = []
@@ -81,10 +85,12 @@ def _player_from_dict(data: dict) -> PlayerState:
         quilt=quilt, pieces=tuple(pieces),
         leather_to_place=_int(data["leather_to_place"], "leather_to_place", 0, None))
 
+
 def _int(value, name: str, low: int, high: int | None) -> int:
     if type(value) is not int or value < low or (high is not None and value > high):
         raise StateFormatError(f"{name} {value!r} is not an integer in {low}..{high or ''}")
     return value
+
 
 def _ints(values, name: str, low: int, high: int) -> tuple[int, ...]:
     """A tuple of ints in low..high (checked in one loop rather than a call each)."""
@@ -94,8 +100,10 @@ def _ints(values, name: str, low: int, high: int) -> tuple[int, ...]:
             _int(value, name, low, high)
     return values
 
+
 def _optional_seat(value, name: str) -> int | None:
     return None if value is None else _int(value, name, 0, 1)
+
 
 def replay(moves, *, seed: int | None = None, patch_order=None, first_player: int = 0,
            time_board: str = "revised") -> GameState:
