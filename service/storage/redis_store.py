@@ -174,12 +174,10 @@ class RedisGameStore(GameStore):
         """The stored game, or None when there is none (one round trip)."""
         keys = self._keys(game_id)
         with _storage_errors():
-            version, state, view = self._redis().command(
-                "HMGET", keys.game, "version", "state", "view"
-            )
+            version, state = self._redis().command("HMGET", keys.game, "version", "state")
         if version is None:
             return None
-        return StoredGame(int(version), state, view)
+        return StoredGame(int(version), state)
 
     def load_view(self, game_id: str) -> tuple[int, str] | None:
         """(version, view) for the read path, or None (one round trip)."""
@@ -207,11 +205,11 @@ class RedisGameStore(GameStore):
             )
         if found is None:
             return None, None
-        game = StoredGame(int(found[0]), found[1], found[2])
-        if len(found) == 3:
+        game = StoredGame(int(found[0]), found[1])
+        if len(found) == 2:
             return game, None
-        answer = found[4]
-        return game, IdempotencyRecord(answer is None, found[3], answer)
+        answer = found[3]
+        return game, IdempotencyRecord(answer is None, found[2], answer)
 
     def commit_move(
         self,

@@ -33,17 +33,17 @@ return 1
 """
 
 # KEYS: game, record. ARGV: fingerprint, marker_ttl_ms.
-# Returns nil (no game, nothing claimed), {version, state, view} after
-# claiming the key, or {version, state, view, fingerprint, answer-or-nil}
-# when a record (in progress or answered) already holds the key.
+# Returns nil (no game, nothing claimed), {version, state} after claiming
+# the key, or {version, state, fingerprint, answer-or-nil} when a record (in
+# progress or answered) already holds the key.
 LOAD_FOR_MOVE = """
-local game = redis.call('HMGET', KEYS[1], 'version', 'state', 'view')
+local game = redis.call('HMGET', KEYS[1], 'version', 'state')
 if not game[1] then
     return nil
 end
 local record = redis.call('HMGET', KEYS[2], 'fingerprint', 'answer')
 if record[1] then
-    return {game[1], game[2], game[3], record[1], record[2]}
+    return {game[1], game[2], record[1], record[2]}
 end
 redis.call('HSET', KEYS[2], 'fingerprint', ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])

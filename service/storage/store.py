@@ -19,11 +19,14 @@ class StorageError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:
-    """One game as stored: its version and the caller's two JSON texts."""
+    """One game as loaded to be changed: its version and the caller's state text.
+
+    The stored view is left out: only reads serve it (`load_view`), and
+    fetching it with every move would be wasted bytes on the busiest path.
+    """
 
     version: int  # 1 at creation, +1 per committed move
     state: str  # caller's JSON text (engine state + metadata)
-    view: str  # caller's JSON text of the public Game body at this version
 
 
 @dataclass(frozen=True, slots=True)

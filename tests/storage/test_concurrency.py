@@ -24,7 +24,8 @@ def test_one_commit_wins_among_many_at_the_same_version(store: GameStore) -> Non
 
     assert results.count(True) == 1
     winner = results.index(True)
-    assert store.load_game("g1") == StoredGame(2, f"s-{winner}", f"v-{winner}")
+    assert store.load_game("g1") == StoredGame(2, f"s-{winner}")
+    assert store.load_view("g1") == (2, f"v-{winner}")
     assert store.load_moves("g1") == (2, [f"m-{winner}"])
 
 
@@ -56,4 +57,5 @@ def test_threads_racing_through_a_game_never_both_win_a_version(store: GameStore
     history = [wins[version][0] for version in range(1, MOVES + 1)]
     assert store.load_moves("g1") == (MOVES + 1, history)
     last = history[-1]
-    assert store.load_game("g1") == StoredGame(MOVES + 1, f"state after {last}", f"view after {last}")
+    assert store.load_game("g1") == StoredGame(MOVES + 1, f"state after {last}")
+    assert store.load_view("g1") == (MOVES + 1, f"view after {last}")

@@ -49,7 +49,8 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
     assert second.start() == url
     try:
         store = open_store(url)
-        assert store.load_game("g1") == StoredGame(2, "s2", "v2")
+        assert store.load_game("g1") == StoredGame(2, "s2")
+        assert store.load_view("g1") == (2, "v2")
         assert store.load_moves("g1") == (2, ["m1"])
         assert store.load_for_move("g1", "0:key", "fp")[1].answer == "answer"
         store.close()

@@ -98,7 +98,7 @@ def test_a_hung_redis_raises_storage_error_within_the_deadline_and_the_store_rec
             store.ping()
             cold.ping()
             # A commit sent while Redis hung may still have run once it woke up.
-            assert store.load_game("g1") in (StoredGame(1, "s", "v"), StoredGame(2, "s2", "v2"))
+            assert store.load_game("g1") in (StoredGame(1, "s"), StoredGame(2, "s2"))
             version, moves = store.load_moves("g1") or (0, [])
             assert len(moves) == version - 1
             assert cold.commit_move("g1", version, "s3", "v3", "m") is True

@@ -16,7 +16,7 @@ def test_the_first_load_claims_the_key_with_an_in_progress_marker(store: GameSto
 
     game, record = store.load_for_move("g1", "0:key", "fp-1")
 
-    assert (game, record) == (StoredGame(1, "s1", "v1"), None)
+    assert (game, record) == (StoredGame(1, "s1"), None)
     assert redis.hgetall(RECORD) == {"fingerprint": "fp-1"}
     assert 0 < redis.pttl(RECORD) <= MARKER_MS
 
@@ -27,7 +27,7 @@ def test_a_second_load_sees_the_claim_unchanged(store: GameStore, redis: Redis) 
 
     game, record = store.load_for_move("g1", "0:key", "fp-2")
 
-    assert game == StoredGame(1, "s1", "v1")
+    assert game == StoredGame(1, "s1")
     assert record == IdempotencyRecord(in_progress=True, fingerprint="fp-1", answer=None)
     assert redis.hgetall(RECORD) == {"fingerprint": "fp-1"}
 
@@ -39,7 +39,7 @@ def test_a_commit_records_the_answer_for_replay(store: GameStore, redis: Redis) 
     assert store.commit_move("g1", 1, "s2", "v2", "m1", "0:key", "fp-1", "answer-201")
     game, record = store.load_for_move("g1", "0:key", "fp-1")
 
-    assert game == StoredGame(2, "s2", "v2")
+    assert game == StoredGame(2, "s2")
     assert record == IdempotencyRecord(in_progress=False, fingerprint="fp-1", answer="answer-201")
     # The default game lives 30 days: the record keeps its own 24 h cap.
     assert DAY_MS - 60_000 < redis.pttl(RECORD) <= DAY_MS
@@ -52,7 +52,7 @@ def test_a_refusal_is_recorded_without_touching_the_game(store: GameStore, redis
     store.record_answer("g1", "0:key", "fp-1", "answer-409")
 
     assert store.load_for_move("g1", "0:key", "fp-1") == (
-        StoredGame(1, "s1", "v1"),
+        StoredGame(1, "s1"),
         IdempotencyRecord(in_progress=False, fingerprint="fp-1", answer="answer-409"),
     )
     assert store.load_moves("g1") == (1, [])
@@ -121,7 +121,7 @@ def test_releasing_drops_the_marker_so_the_key_can_be_claimed_again(store: GameS
     store.release_key("g1", "0:key")
 
     assert not redis.exists(RECORD)
-    assert store.load_for_move("g1", "0:key", "fp-2") == (StoredGame(1, "s1", "v1"), None)
+    assert store.load_for_move("g1", "0:key", "fp-2") == (StoredGame(1, "s1"), None)
     assert redis.hgetall(RECORD) == {"fingerprint": "fp-2"}
 
 
@@ -142,7 +142,7 @@ def test_keys_are_independent_and_a_load_without_key_claims_nothing(store: GameS
 
     assert store.load_for_move("g1", "1:key", "fp-1")[1] is None
     assert store.load_for_move("g2", "0:key", "fp-1")[1] is None
-    assert store.load_for_move("g1", None, None) == (StoredGame(1, "s1", "v1"), None)
+    assert store.load_for_move("g1", None, None) == (StoredGame(1, "s1"), None)
     assert sorted(redis.keys("*:idem:*")) == [
         "patchwork:{g1}:idem:0:key",
         "patchwork:{g1}:idem:1:key",
