@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidSetup
 from .patches import PATCHES
-from .quilt import BOARD_SIZE, cells_of_mask, empty_cell_count
+from .quilt import BOARD_SIZE, CELL_COUNT, cell_indexes, empty_cell_count
 from .track import LEATHER_SPACES, TIME_BOARDS, TRACK_END
 
 START_BUTTONS = 5
@@ -120,11 +120,11 @@ class GameState:
 
     def quilt_grid(self, seat: int) -> list[list[int | None]]:
         """9 rows of 9: None for an empty cell, 0 for leather, else the covering patch id."""
-        grid: list[list[int | None]] = [[None] * BOARD_SIZE for _ in range(BOARD_SIZE)]
+        cells: list[int | None] = [None] * CELL_COUNT
         for patch_id, mask in self.players[seat].pieces:
-            for row, col in cells_of_mask(mask):
-                grid[row][col] = patch_id
-        return grid
+            for index in cell_indexes(mask):
+                cells[index] = patch_id
+        return [cells[start:start + BOARD_SIZE] for start in range(0, CELL_COUNT, BOARD_SIZE)]
 
     def has_bonus(self, seat: int) -> bool:
         """True when seat holds the 7x7 bonus tile."""
