@@ -8,12 +8,11 @@ get the same shape and a stable code here. Anything else is left to gunicorn.
 
 from __future__ import annotations
 
-import json
-
 from gunicorn.http import errors
 from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
 
+from service.api.jsontext import compact
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
 
 # Parse errors that are the app's or the server's fault, or have a status of
@@ -43,7 +42,7 @@ def problem_for_parse_error(exc: Exception) -> ApiProblem | None:
 
 def encode_problem_response(problem: ApiProblem) -> bytes:
     """A whole HTTP/1.1 response carrying `problem`, closing the connection."""
-    body = json.dumps(problem.body(), separators=(",", ":")).encode("utf-8")
+    body = compact(problem.body()).encode("utf-8")
     head = (f"HTTP/1.1 {problem.status} {_REASONS[problem.status]}\r\n"
             f"Connection: close\r\n"
             f"Content-Type: {PROBLEM_MIMETYPE}\r\n"

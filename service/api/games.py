@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 
 from flask import Blueprint
@@ -11,6 +10,7 @@ from service.engine import InvalidSetup, legal_moves, new_game
 
 from .context import services
 from .incoming import check_body, check_headers, read_json_object, read_query
+from .jsontext import compact
 from .legal_moves_view import legal_moves_text
 from .problems import ApiProblem, invalid_request
 from .records import GameRecord, create_record
@@ -49,9 +49,9 @@ def create_game():
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None
     record, tokens = create_record(state, params["names"])
-    view = json.dumps(game_view(record, 1), separators=(",", ":"))
+    view = compact(game_view(record, 1))
     services().store.create_game(record.id, record.encode(), view)
-    text = f'{{"game":{view},"tokens":{json.dumps(tokens)}}}'
+    text = f'{{"game":{view},"tokens":{compact(tokens)}}}'
     return json_response(text, 201, version=1, location=f"/games/{record.id}")
 
 

@@ -12,6 +12,7 @@ import json
 
 from flask import Response
 
+from .jsontext import compact, parse
 from .problems import PROBLEM_MIMETYPE
 from .records import token_hash
 from .responses import JSON_MIMETYPE
@@ -27,18 +28,20 @@ def scoped_key(token: str, key: str) -> str:
 
 def fingerprint(body: dict) -> str:
     """A digest that is equal for equal JSON bodies, whatever their key order."""
+    # The standard library's form, not jsontext's: fingerprints recorded by
+    # an instance must match the ones the next version computes.
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def encode_answer(status: int, body: str, headers: dict[str, str]) -> str:
     """The recorded form of an answer."""
-    return json.dumps({"status": status, "body": body, "headers": headers}, separators=(",", ":"))
+    return compact({"status": status, "body": body, "headers": headers})
 
 
 def answer_response(answer: str) -> Response:
     """The response a recorded answer stands for."""
-    doc = json.loads(answer)
+    doc = parse(answer)
     status = doc["status"]
     mimetype = JSON_MIMETYPE if status < 400 else PROBLEM_MIMETYPE
     resp = Response(doc["body"], status=status, mimetype=mimetype)

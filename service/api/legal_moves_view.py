@@ -8,8 +8,7 @@ the encoded fragment of each is cached for the life of the process.
 
 from __future__ import annotations
 
-import json
-
+from .jsontext import compact
 from .schemas import move_body
 
 _FRAGMENTS: dict = {}
@@ -19,12 +18,12 @@ def move_fragment(move) -> str:
     """The encoded request-body form of an engine move (canonical placement)."""
     text = _FRAGMENTS.get(move)
     if text is None:
-        text = json.dumps(move_body(move), separators=(",", ":"))
+        text = compact(move_body(move))
         _FRAGMENTS[move] = text
     return text
 
 
 def legal_moves_text(version: int, turn: int | None, phase: str | None, moves) -> str:
     """GET /games/{id}/legal-moves body."""
-    head = json.dumps({"version": version, "turn": turn, "phase": phase}, separators=(",", ":"))
+    head = compact({"version": version, "turn": turn, "phase": phase})
     return f'{head[:-1]},"moves":[{",".join(move_fragment(m) for m in moves)}]}}'

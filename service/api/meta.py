@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response
 
 from service.storage import StorageError
 
 from .context import services
+from .jsontext import compact
 from .problems import storage_unavailable
 from .responses import json_response
 from .schemas import patches_view
 
 bp = Blueprint("meta", __name__)
 
-_PATCHES_TEXT = json.dumps(patches_view())
+_PATCHES_TEXT = compact(patches_view())
 
 
 @bp.get("/patches")

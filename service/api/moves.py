@@ -8,8 +8,6 @@ client: without If-Match the move is judged again against the new state.
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, request
 
 from service.engine import (
@@ -33,6 +31,7 @@ from .incoming import (
     read_path,
     read_query,
 )
+from .jsontext import compact
 from .legal_moves_view import move_fragment
 from .problems import ApiProblem, from_rule_error, problem_response
 from .records import GameRecord
@@ -44,10 +43,6 @@ bp = Blueprint("moves", __name__)
 # Two seats, one of them in turn: losing the compare-and-set more than a few
 # times in a row means something is hammering the game.
 MAX_COMMIT_ATTEMPTS = 8
-
-
-def _compact(doc: dict) -> str:
-    return json.dumps(doc, separators=(",", ":"))
 
 
 def _history_entry(number: int, seat: int, move) -> str:
@@ -140,7 +135,7 @@ class MoveRequest:
     def _refuse(self, problem: ApiProblem, version: int) -> Response:
         """A recorded refusal (409, 412, 422) carrying the current ETag."""
         problem.headers["ETag"] = etag(version)
-        text = _compact(problem.body())
+        text = compact(problem.body())
         if self.key is not None:
             self.store.record_answer(self.game_id, self.key, self.fingerprint,
                                      encode_answer(problem.status, text, problem.headers))
@@ -150,7 +145,7 @@ class MoveRequest:
         """Store the new state; None when another request moved the game first."""
         version = stored.version + 1
         number = record.state.moves_played
-        view = _compact(game_view(record, version))
+        view = compact(game_view(record, version))
         location = f"/games/{self.game_id}/moves/{number}"
         answer = None
         if self.key is not None:

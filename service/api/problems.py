@@ -7,7 +7,6 @@ and no request, however malformed, ends in an HTML page or a 500.
 
 from __future__ import annotations
 
-import json
 import logging
 
 from flask import Flask, Response
@@ -15,6 +14,8 @@ from werkzeug.exceptions import HTTPException
 
 from service.engine import RuleError
 from service.storage import StorageError
+
+from .jsontext import compact
 
 PROBLEM_TYPE_BASE = "https://patchwork.example/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -89,7 +90,7 @@ class ApiProblem(Exception):
 
     def response(self) -> Response:
         """A Flask response carrying this problem."""
-        return problem_response(self.status, json.dumps(self.body(), separators=(",", ":")), self.headers)
+        return problem_response(self.status, compact(self.body()), self.headers)
 
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 import time
 from dataclasses import dataclass
 
 from service.engine import GameState, state_from_dict, state_to_dict
+
+from .jsontext import compact, parse
 
 RECORD_FORMAT = 1
 DEFAULT_NAMES = ("Player 1", "Player 2")
@@ -67,7 +68,7 @@ class GameRecord:
 
     def encode(self) -> str:
         """The stored text."""
-        return json.dumps({
+        return compact({
             "format": RECORD_FORMAT,
             "id": self.id,
             "names": list(self.names),
@@ -75,12 +76,12 @@ class GameRecord:
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "engine": state_to_dict(self.state),
-        }, separators=(",", ":"))
+        })
 
     @classmethod
     def decode(cls, text: str) -> "GameRecord":
         """Read the stored text back."""
-        doc = json.loads(text)
+        doc = parse(text)
         if doc.get("format") != RECORD_FORMAT:
             raise ValueError(f"unknown game record format {doc.get('format')!r}")
         return cls(

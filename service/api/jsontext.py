@@ -1,0 +1,24 @@
+"""Encoding the service's JSON texts: every response body and stored text.
+
+orjson encodes a game view in about 2 us where the standard library takes
+about 27, and every move encodes the view, the stored record and often an
+answer to record. Request bodies are still parsed by the standard library
+(incoming.py): orjson refuses integers beyond 64 bits, and such a number in
+a request must reach the spec check and its pointed 400, not invalid_json.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+def compact(doc: Any) -> str:
+    """`doc` as compact JSON text: no spaces, keys in insertion order, UTF-8 unescaped."""
+    return orjson.dumps(doc).decode("utf-8")
+
+
+def parse(text: str | bytes) -> Any:
+    """A JSON text the service wrote itself (a stored record or answer) read back."""
+    return orjson.loads(text)
