@@ -30,6 +30,8 @@ around it. The ratios are the figures to compare between machines and
 commits: absolute rates move with the machine and whatever else runs on it. "unexpected" counts answers whose status was
 not the expected one (200, 304 or 201) and must be 0. "Redis round trips
 per move" is counted with MONITOR on a separate, sequential set of moves.
+A second table gives the CPU time per answer that the workers, Redis and
+the generator spent (httpbench/cpuuse.py): where each endpoint's cost goes.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchm
 sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
+import dataclasses  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
 import tempfile  # noqa: E402
@@ -52,9 +55,10 @@ import urllib.request  # noqa: E402
 
 from benchmarks.httpbench import pyload, wrk_runner  # noqa: E402
 from benchmarks.httpbench.balance import MAX_WORKER_SHARE, busiest_share, cpu_seconds, worker_pids  # noqa: E402
+from benchmarks.httpbench.cpuuse import CpuReading  # noqa: E402
 from benchmarks.httpbench.plans import GetPlan, MovePlan, move_script, script_mix  # noqa: E402
 from benchmarks.httpbench.prepare import create_games, play  # noqa: E402
-from benchmarks.httpbench.results import RunResult, summarize, table  # noqa: E402
+from benchmarks.httpbench.results import RunResult, cpu_table, summarize, table  # noqa: E402
 from benchmarks.httpbench.roundtrips import round_trips_per_move  # noqa: E402
 from tests.live_service import LiveService  # noqa: E402
 from tests.redis_servers import ThrowawayRedis  # noqa: E402
@@ -91,10 +95,11 @@ def parse_args() -> argparse.Namespace:
 class Bench:
     """The running service and the load generator chosen for it."""
 
-    def __init__(self, args: argparse.Namespace, service: LiveService, redis_url: str):
+    def __init__(self, args: argparse.Namespace, service: LiveService, redis: ThrowawayRedis):
         self.args = args
         self.service = service
-        self.redis_url = redis_url
+        self.redis = redis
+        self.redis_url = redis.url
         self.host, self.port = "127.0.0.1", service.port
         use_wrk = args.generator == "wrk" or (args.generator == "auto" and wrk_runner.wrk_path())
         if use_wrk and not wrk_runner.wrk_path():
@@ -118,17 +123,25 @@ class Bench:
         """
         for attempt in range(1, MAX_ATTEMPTS + 1):
             pids = worker_pids(self.service.process.pid)
-            run = self._start(make_plan(), duration)
+            plan = make_plan()
+            started = CpuReading.now(pids, self.redis.pid)
+            run = self._start(plan, duration)
             if len(pids) < 2 or attempt == MAX_ATTEMPTS:
-                return run.result()
+                return self._finish(run, pids, started)
             time.sleep(max(0.0, run.load_starts - time.time()) + BALANCE_WINDOW[0])
             before = cpu_seconds(pids)
             time.sleep(BALANCE_WINDOW[1])
             if busiest_share(before, cpu_seconds(pids)) <= MAX_WORKER_SHARE:
-                return run.result()
+                return self._finish(run, pids, started)
             run.abort()
             self.repeated_runs += 1
         raise AssertionError("unreachable")
+
+    def _finish(self, run, pids: list[int], started: CpuReading) -> RunResult:
+        """The run's figures, with the CPU time each part spent per answered request."""
+        result = run.result()
+        spent = CpuReading.now(pids, self.redis.pid).per_request_us(started, result.requests)
+        return dataclasses.replace(result, cpu_us=spent)
 
     def _start(self, plan, duration: float):
         a = self.args
@@ -169,7 +182,7 @@ def main() -> None:
             env = {"RATE_LIMIT_CREATE": "0", "RATE_LIMIT_MOVES": "0", "ACCESS_LOG": "0"}
             with LiveService(redis.url, scratch_dir / "service.log", workers=args.workers, env=env) as service:
                 try:
-                    measure(Bench(args, service, redis.url))
+                    measure(Bench(args, service, redis))
                 except BaseException:
                     print(service.log()[-3000:], file=sys.stderr)
                     raise
@@ -224,6 +237,8 @@ def measure(bench: Bench) -> None:
               f"had accepted (nearly) every connection, leaving the other idle.\n")
     rows = [summarize(name, runs[name], ratios[name]) for name in SHORT]
     print(table(rows, TARGETS))
+    print("\nCPU time per answered request, in microseconds (medians; Linux /proc and getrusage):\n")
+    print(cpu_table(rows, HEALTHZ))
     if any(row.unexpected for row in rows):
         print("\nSome answers had an unexpected status: the figures above are not valid.")
         sys.exit(1)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .cpuuse import PARTS
 
 
 @dataclass(frozen=True)
@@ -15,6 +17,7 @@ class RunResult:
     p50_ms: float
     p99_ms: float
     unexpected: int  # answers whose status was not the one the plan expects
+    cpu_us: dict[str, float] = field(default_factory=dict)  # per request, by part (cpuuse.PARTS)
 
     @property
     def rps(self) -> float:
@@ -40,6 +43,7 @@ class Summary:
     ratio: float
     unexpected: int
     requests: int
+    cpu_us: dict[str, float]
 
 
 def summarize(name: str, runs: list[RunResult], ratios: list[float]) -> Summary:
@@ -52,6 +56,7 @@ def summarize(name: str, runs: list[RunResult], ratios: list[float]) -> Summary:
         ratio=statistics.median(ratios) if ratios else 0.0,
         unexpected=sum(run.unexpected for run in runs),
         requests=sum(run.requests for run in runs),
+        cpu_us={part: statistics.median(run.cpu_us.get(part, 0.0) for run in runs) for part in PARTS},
     )
 
 
@@ -67,4 +72,18 @@ def table(rows: list[Summary], targets: dict[str, float]) -> str:
             "ok" if row.ratio >= target else f"MISSED ({row.ratio:.3f})")
         lines.append(f"| {row.name} | {row.rps:,.0f} | {row.p50_ms:.2f} | {row.p99_ms:.2f} | "
                      f"{row.ratio:.2f} | {goal} | {row.unexpected} of {row.requests:,} |")
+    return "\n".join(lines)
+
+
+def cpu_table(rows: list[Summary], baseline: str) -> str:
+    """CPU microseconds per request by part, and each total beyond the baseline endpoint's."""
+    base = next(sum(row.cpu_us.values()) for row in rows if row.name == baseline)
+    lines = [
+        "| endpoint | " + " | ".join(PARTS) + f" | total | beyond {baseline} |",
+        "| --- |" + " ---: |" * (len(PARTS) + 2),
+    ]
+    for row in rows:
+        total = sum(row.cpu_us.values())
+        cells = " | ".join(f"{row.cpu_us[part]:,.0f}" for part in PARTS)
+        lines.append(f"| {row.name} | {cells} | {total:,.0f} | {total - base:+,.0f} |")
     return "\n".join(lines)
