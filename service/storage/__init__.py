@@ -1,6 +1,6 @@
 """Game storage: the GameStore interface and its Redis implementation."""
 
 from .redis_store import open_store
-from .store import GameStore, IdempotencyRecord, StorageError, StoredGame
+from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, StoredGame
 
-__all__ = ["GameStore", "IdempotencyRecord", "StorageError", "StoredGame", "open_store"]
+__all__ = ["CommitResult", "GameStore", "IdempotencyRecord", "StorageError", "StoredGame", "open_store"]

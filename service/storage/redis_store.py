@@ -16,6 +16,7 @@ so no stray answer can be left on it for the next one.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import weakref
 from collections.abc import Callable, Iterator
@@ -31,7 +32,7 @@ from redis.retry import Retry
 
 from . import scripts
 from .keys import GameKeys, check_prefix
-from .store import GameStore, IdempotencyRecord, StorageError, StoredGame
+from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, StoredGame
 
 # An answer is replayed for 24 h at most (API.md), never longer than its game.
 RECORD_TTL_CAP_MS = 24 * 3600 * 1000
@@ -44,6 +45,12 @@ _INDEX_MIN, _INDEX_MAX = -(2**63), 2**63 - 1
 
 def _list_index(index: int) -> int:
     return min(max(index, _INDEX_MIN), _INDEX_MAX)
+
+
+def _new_revision() -> str:
+    # Random rather than counted: instances share nothing, and forked
+    # workers would share a counter's state.
+    return secrets.token_hex(8)
 
 
 @contextmanager
@@ -165,7 +172,7 @@ class RedisGameStore(GameStore):
             redis = self._redis()
             created = redis.create_game(
                 keys=[keys.game, keys.moves, keys.idempotency_index],
-                args=[state, view, self._ttl_ms],
+                args=[state, view, self._ttl_ms, _new_revision()],
             )
         if not created:
             raise ValueError(f"a game with id {game_id!r} already exists")
@@ -174,10 +181,11 @@ class RedisGameStore(GameStore):
         """The stored game, or None when there is none (one round trip)."""
         keys = self._keys(game_id)
         with _storage_errors():
-            version, state = self._redis().command("HMGET", keys.game, "version", "state")
+            version, revision, state = self._redis().command(
+                "HMGET", keys.game, "version", "revision", "state")
         if version is None:
             return None
-        return StoredGame(int(version), state)
+        return StoredGame(int(version), state, revision or "")
 
     def load_view(self, game_id: str) -> tuple[int, str] | None:
         """(version, view) for the read path, or None (one round trip)."""
@@ -205,11 +213,11 @@ class RedisGameStore(GameStore):
             )
         if found is None:
             return None, None
-        game = StoredGame(int(found[0]), found[1])
-        if len(found) == 2:
+        game = StoredGame(int(found[0]), found[2], found[1])
+        if len(found) == 3:
             return game, None
-        answer = found[3]
-        return game, IdempotencyRecord(answer is None, found[2], answer)
+        answer = found[4]
+        return game, IdempotencyRecord(answer is None, found[3], answer)
 
     def commit_move(
         self,
@@ -221,12 +229,16 @@ class RedisGameStore(GameStore):
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
         answer: str | None = None,
-    ) -> bool:
-        """Compare-and-set: store the move if the game is still at `expected_version`."""
+        *,
+        expected_revision: str | None = None,
+    ) -> CommitResult:
+        """Compare-and-set on version (and revision): store the move, or say what is stored now."""
         keys = self._keys(game_id)
         script_keys = [keys.game, keys.moves, keys.idempotency_index]
+        revision = _new_revision()
         args: list[Any] = [
-            expected_version, state, view, move, self._ttl_ms, RECORD_TTL_CAP_MS,
+            expected_version, expected_revision or "", revision, state, view, move,
+            self._ttl_ms, RECORD_TTL_CAP_MS,
         ]
         if idempotency_key is not None:
             if fingerprint is None or answer is None:
@@ -235,7 +247,12 @@ class RedisGameStore(GameStore):
             args += [idempotency_key, fingerprint, answer]
         with _storage_errors():
             redis = self._redis()
-            cut_short = redis.commit_move(keys=script_keys, args=args)
+            found = redis.commit_move(keys=script_keys, args=args)
+            if found is None:
+                return CommitResult()
+            if found[0] == "moved":
+                return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+            cut_short = found[1:]
             if cut_short:
                 # Only when the game TTL is under 24 h: records made under an
                 # earlier, shorter game lifetime follow the game's new one.
@@ -244,7 +261,7 @@ class RedisGameStore(GameStore):
                     + [keys.idempotency(key) for key in cut_short],
                     args=cut_short,
                 )
-        return cut_short is not None
+        return CommitResult(revision=revision)
 
     def record_answer(
         self, game_id: str, idempotency_key: str, fingerprint: str, answer: str

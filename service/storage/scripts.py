@@ -5,7 +5,8 @@ hash tag, so each script runs on the single Redis Cluster node that owns the
 game. Times come from the server's clock (TIME), not from the app instances,
 whose clocks may disagree.
 
-Shared layout of KEYS: 1 = the game hash (version, state, view), 2 = the
+Shared layout of KEYS: 1 = the game hash (version, revision, state, view;
+a game stored before revisions existed has none, read as ''), 2 = the
 move list, 3 = the index of recorded idempotency keys (a sorted set: member =
 the caller's key, score = the millisecond deadline 24 h after recording),
 4.. = idempotency record hashes (fingerprint, answer; no answer = in progress).
@@ -19,7 +20,7 @@ local function now_ms()
 end
 """
 
-# KEYS: game, moves, index. ARGV: state, view, ttl_ms.
+# KEYS: game, moves, index. ARGV: state, view, ttl_ms, revision.
 # Returns 1, or 0 when a game already lives under the id (nothing changed).
 CREATE_GAME = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -27,71 +28,88 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 -- leftovers of an expired game of the same id must not leak into this one
 redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('HSET', KEYS[1], 'version', 1, 'state', ARGV[1], 'view', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', ARGV[1], 'view', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
 # KEYS: game, record. ARGV: fingerprint, marker_ttl_ms.
-# Returns nil (no game, nothing claimed), {version, state} after claiming
-# the key, or {version, state, fingerprint, answer-or-nil} when a record (in
-# progress or answered) already holds the key.
+# Returns nil (no game, nothing claimed), {version, revision, state} after
+# claiming the key, or {version, revision, state, fingerprint, answer-or-nil}
+# when a record (in progress or answered) already holds the key.
 LOAD_FOR_MOVE = """
-local game = redis.call('HMGET', KEYS[1], 'version', 'state')
+local game = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
 if not game[1] then
     return nil
 end
+local revision = game[2] or ''
 local record = redis.call('HMGET', KEYS[2], 'fingerprint', 'answer')
 if record[1] then
-    return {game[1], game[2], record[1], record[2]}
+    return {game[1], revision, game[3], record[1], record[2]}
 end
 redis.call('HSET', KEYS[2], 'fingerprint', ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return game
+return {game[1], revision, game[3]}
 """
 
-# KEYS: game, moves, index[, record]. ARGV: expected_version, state, view,
-# move, ttl_ms, record_ttl_cap_ms[, idempotency key, fingerprint, answer].
-# Returns nil when the version differs (nothing changed); otherwise the
-# idempotency keys whose records the old game expiry cut short of their 24 h,
-# which the caller renews with RENEW_RECORDS (none while the game TTL is at
-# least 24 h, the default).
+# KEYS: game, moves, index[, record]. ARGV: expected_version,
+# expected_revision ('' = any), new_revision, state, view, move, ttl_ms,
+# record_ttl_cap_ms[, idempotency key, fingerprint, answer].
+# Returns nil when there is no game, and {'moved', version, revision, state}
+# when it is not at the expected version and revision (nothing changed in
+# either case). Otherwise {'stored', key...}: the idempotency keys whose
+# records the old game expiry cut short of their 24 h, which the caller
+# renews with RENEW_RECORDS (none while the game TTL is at least 24 h, the
+# default).
 COMMIT_MOVE = _NOW_MS + """
-local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
-if version == nil or version ~= tonumber(ARGV[1]) then
+local found = redis.call('HMGET', KEYS[1], 'version', 'revision')
+if not found[1] then
     return nil
 end
+local version = tonumber(found[1])
+local revision = found[2] or ''
+if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '' and revision ~= ARGV[2]) then
+    return {'moved', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
+end
+local ttl = tonumber(ARGV[7])
+redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3],
+    'state', ARGV[4], 'view', ARGV[5])
+redis.call('RPUSH', KEYS[2], ARGV[6])
+local stored = {'stored'}
+-- Most games never see an Idempotency-Key: no index to keep, and the
+-- clock and the old expiry are not needed.
+if not KEYS[4] and redis.call('EXISTS', KEYS[3]) == 0 then
+    redis.call('PEXPIRE', KEYS[1], ttl)
+    redis.call('PEXPIRE', KEYS[2], ttl)
+    return stored
+end
 local now = now_ms()
-local ttl = tonumber(ARGV[5])
-local cap = tonumber(ARGV[6])
+local cap = tonumber(ARGV[8])
 local old_ttl = redis.call('PTTL', KEYS[1])
-redis.call('HSET', KEYS[1], 'version', version + 1, 'state', ARGV[2], 'view', ARGV[3])
-redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 if KEYS[4] then
     redis.call('DEL', KEYS[4])
-    redis.call('HSET', KEYS[4], 'fingerprint', ARGV[8], 'answer', ARGV[9])
+    redis.call('HSET', KEYS[4], 'fingerprint', ARGV[10], 'answer', ARGV[11])
     redis.call('PEXPIRE', KEYS[4], math.min(cap, ttl))
-    redis.call('ZADD', KEYS[3], string.format('%d', now + cap), ARGV[7])
+    redis.call('ZADD', KEYS[3], string.format('%d', now + cap), ARGV[9])
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))
 if redis.call('EXISTS', KEYS[3]) == 0 then
-    return {}
+    return stored
 end
 redis.call('PEXPIRE', KEYS[3], ttl)
 if old_ttl < 0 then
-    return {}
+    return stored
 end
 local cut_short = redis.call('ZRANGEBYSCORE', KEYS[3],
     '(' .. string.format('%d', now + old_ttl), '+inf')
-local renew = {}
 for _, key in ipairs(cut_short) do
-    if key ~= ARGV[7] then
-        table.insert(renew, key)
+    if key ~= ARGV[9] then
+        table.insert(stored, key)
     end
 end
-return renew
+return stored
 """
 
 # KEYS: game, index, record... ARGV: the records' idempotency keys.

@@ -10,7 +10,7 @@ never import the backend's client library to catch its errors.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class StorageError(Exception):
@@ -27,6 +27,23 @@ class StoredGame:
 
     version: int  # 1 at creation, +1 per committed move
     state: str  # caller's JSON text (engine state + metadata)
+    # Random, new with every write. A caller that keeps a game between
+    # requests commits against version and revision: should Redis ever lose
+    # acknowledged writes and the game reach the same version again by other
+    # moves, the revision differs. A token, not content: not compared.
+    revision: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CommitResult:
+    """What a compare-and-set commit did."""
+
+    revision: str | None = None  # stored: the game's new revision
+    current: StoredGame | None = None  # not stored: the game as it is now (None: there is none)
+
+    @property
+    def committed(self) -> bool:
+        return self.revision is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +93,17 @@ class GameStore(ABC):
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
         answer: str | None = None,
-    ) -> bool:
-        """Compare-and-set: store the move if the game is still at `expected_version`.
+        *,
+        expected_revision: str | None = None,
+    ) -> CommitResult:
+        """Compare-and-set: store the move if the game is still at `expected_version`
+        (and `expected_revision`, when given), in one round trip.
 
-        False (and nothing changed) when the version differs or the game is
-        gone. Otherwise the version goes up by one, `move` is appended to the
-        history, the answer is recorded under the idempotency key (if any) and
-        the TTL of every key of the game is renewed.
+        Stored: the version goes up by one, the game gets a new revision,
+        `move` is appended to the history, the answer is recorded under the
+        idempotency key (if any) and the TTL of every key of the game is
+        renewed. Not stored (nothing changed): the result carries the game as
+        it is now, so the caller can judge the move again without loading it.
         """
 
     @abstractmethod

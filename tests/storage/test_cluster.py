@@ -36,8 +36,8 @@ def keys_of(game_id: str) -> set[str]:
 def play_through_every_operation(store: GameStore, game_id: str) -> None:
     store.create_game(game_id, "s1", "v1")
     assert store.load_for_move(game_id, "0:key", "fp") == (StoredGame(1, "s1"), None)
-    assert store.commit_move(game_id, 1, "s2", "v2", "m1", "0:key", "fp", "answer-201")
-    assert not store.commit_move(game_id, 1, "stale", "stale", "stale")
+    assert store.commit_move(game_id, 1, "s2", "v2", "m1", "0:key", "fp", "answer-201").committed
+    assert not store.commit_move(game_id, 1, "stale", "stale", "stale").committed
     store.load_for_move(game_id, "1:key", "fp")
     store.release_key(game_id, "1:key")
     store.record_answer(game_id, "1:key", "fp", "answer-409")

@@ -17,7 +17,7 @@ def test_one_commit_wins_among_many_at_the_same_version(store: GameStore) -> Non
 
     def commit(thread: int) -> bool:
         start.wait()
-        return store.commit_move("g1", 1, f"s-{thread}", f"v-{thread}", f"m-{thread}")
+        return store.commit_move("g1", 1, f"s-{thread}", f"v-{thread}", f"m-{thread}").committed
 
     with ThreadPoolExecutor(THREADS) as pool:
         results = list(pool.map(commit, range(THREADS)))
@@ -45,7 +45,7 @@ def test_threads_racing_through_a_game_never_both_win_a_version(store: GameStore
                 return
             move = f"t{thread}-a{attempt}"
             attempt += 1
-            if store.commit_move("g1", game.version, f"state after {move}", f"view after {move}", move):
+            if store.commit_move("g1", game.version, f"state after {move}", f"view after {move}", move).committed:
                 with lock:
                     wins.setdefault(game.version, []).append(move)
 

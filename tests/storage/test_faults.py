@@ -50,7 +50,7 @@ def test_a_stopped_redis_raises_storage_error_and_the_store_recovers(
     # The same store objects serve again; this server keeps nothing across a restart.
     assert store.load_game("g1") is None
     store.create_game("g1", "s", "v")
-    assert store.commit_move("g1", 1, "s2", "v2", "m1")
+    assert store.commit_move("g1", 1, "s2", "v2", "m1").committed
     assert fresh.load_moves("g1") == (2, ["m1"])
     store.close()
     fresh.close()
@@ -101,7 +101,7 @@ def test_a_hung_redis_raises_storage_error_within_the_deadline_and_the_store_rec
             assert store.load_game("g1") in (StoredGame(1, "s"), StoredGame(2, "s2"))
             version, moves = store.load_moves("g1") or (0, [])
             assert len(moves) == version - 1
-            assert cold.commit_move("g1", version, "s3", "v3", "m") is True
+            assert cold.commit_move("g1", version, "s3", "v3", "m").committed
         finally:
             store.close()
             cold.close()

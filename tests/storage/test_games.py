@@ -49,8 +49,8 @@ def test_an_unknown_game_loads_as_none_and_leaves_no_trace(store: GameStore, red
 def test_a_commit_at_the_stored_version_applies(store: GameStore) -> None:
     store.create_game("g1", "s1", "v1")
 
-    assert store.commit_move("g1", 1, "s2", "v2", "m1") is True
-    assert store.commit_move("g1", 2, "s3", "v3", "m2") is True
+    assert store.commit_move("g1", 1, "s2", "v2", "m1").committed
+    assert store.commit_move("g1", 2, "s3", "v3", "m2").committed
 
     assert store.load_game("g1") == StoredGame(3, "s3")
     assert store.load_view("g1") == (3, "v3")
@@ -62,22 +62,71 @@ def test_a_commit_against_an_old_version_changes_nothing(store: GameStore, redis
     store.commit_move("g1", 1, "s2", "v2", "m1")
     before = snapshot(redis)
 
-    assert store.commit_move("g1", 1, "stale", "stale", "stale", "0:k", "fp", "answer") is False
-    assert store.commit_move("g1", 3, "ahead", "ahead", "ahead") is False
+    stale = store.commit_move("g1", 1, "stale", "stale", "stale", "0:k", "fp", "answer")
+    ahead = store.commit_move("g1", 3, "ahead", "ahead", "ahead")
 
     assert snapshot(redis) == before
-    assert store.load_game("g1") == StoredGame(2, "s2")
+    current = store.load_game("g1")
+    assert current == StoredGame(2, "s2")
+    # The refusal carries the game as it is now, revision included.
+    for refused in (stale, ahead):
+        assert not refused.committed
+        assert refused.current == current
+        assert refused.current.revision == current.revision
 
 
 def test_a_commit_on_a_missing_game_changes_nothing(store: GameStore, redis: Redis) -> None:
-    assert store.commit_move("gone", 1, "s", "v", "m", "0:k", "fp", "answer") is False
+    result = store.commit_move("gone", 1, "s", "v", "m", "0:k", "fp", "answer")
+
+    assert not result.committed and result.current is None
     assert redis.keys("*") == []
+
+
+def test_every_write_gives_the_game_a_new_revision(store: GameStore) -> None:
+    store.create_game("g1", "s1", "v1")
+    created = store.load_game("g1").revision
+    result = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=created)
+
+    assert result.committed
+    assert len({created, result.revision}) == 2 and "" not in (created, result.revision)
+    assert store.load_game("g1").revision == result.revision
+    assert store.load_for_move("g1", "0:key", "fp")[0].revision == result.revision
+
+
+def test_a_commit_at_the_right_version_but_another_revision_changes_nothing(
+    store: GameStore, redis: Redis
+) -> None:
+    # A caller kept the game at version 2; then Redis lost that write and
+    # other moves brought the game to version 2 again, in another state.
+    store.create_game("g1", "s1", "v1")
+    kept = store.commit_move("g1", 1, "s2", "v2", "m1").revision
+    redis.hset("patchwork:{g1}:game", mapping={"state": "other s2", "revision": "other"})
+    before = snapshot(redis)
+
+    result = store.commit_move("g1", 2, "s3", "v3", "m2", expected_revision=kept)
+
+    assert not result.committed
+    assert result.current == StoredGame(2, "other s2") and result.current.revision == "other"
+    assert snapshot(redis) == before
+
+
+def test_a_game_stored_without_a_revision_commits_by_version(store: GameStore, redis: Redis) -> None:
+    # Games written before revisions existed: read as revision "", matched by version alone.
+    store.create_game("g1", "s1", "v1")
+    redis.hdel("patchwork:{g1}:game", "revision")
+    loaded = store.load_game("g1")
+    assert loaded == StoredGame(1, "s1") and loaded.revision == ""
+
+    result = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=loaded.revision)
+
+    assert result.committed
+    assert store.load_game("g1").revision == result.revision != ""
 
 
 def test_history_slices_follow_lrange_and_match_the_version(store: GameStore) -> None:
     store.create_game("g1", "s", "v")
     for version in range(1, 6):
-        assert store.commit_move("g1", version, f"s{version}", f"v{version}", f"m{version}")
+        assert store.commit_move("g1", version, f"s{version}", f"v{version}", f"m{version}").committed
 
     assert store.load_moves("g1") == (6, ["m1", "m2", "m3", "m4", "m5"])
     assert store.load_moves("g1", 1, 2) == (6, ["m2", "m3"])
@@ -107,7 +156,8 @@ def test_keys_carry_the_prefix_and_the_game_id_as_hash_tag(store: GameStore, red
         "patchwork:{abc-123}:idem-index",
     }
     assert len({key_slot(key.encode()) for key in keys}) == 1
-    assert redis.hgetall("patchwork:{abc-123}:game") == {"version": "2", "state": "s2", "view": "v2"}
+    game = redis.hgetall("patchwork:{abc-123}:game")
+    assert game == {"version": "2", "revision": game["revision"], "state": "s2", "view": "v2"}
     assert redis.lrange("patchwork:{abc-123}:moves", 0, -1) == ["m1"]
 
 

@@ -36,7 +36,7 @@ def test_a_commit_records_the_answer_for_replay(store: GameStore, redis: Redis) 
     store.create_game("g1", "s1", "v1")
     store.load_for_move("g1", "0:key", "fp-1")
 
-    assert store.commit_move("g1", 1, "s2", "v2", "m1", "0:key", "fp-1", "answer-201")
+    assert store.commit_move("g1", 1, "s2", "v2", "m1", "0:key", "fp-1", "answer-201").committed
     game, record = store.load_for_move("g1", "0:key", "fp-1")
 
     assert game == StoredGame(2, "s2")
