@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
+# Games each worker keeps decoded after storing them (api/recent_games.py):
+# about 4 KB each.
+DEFAULT_RECENT_GAMES = 1000
 
 
 class ConfigError(ValueError):
@@ -81,6 +84,7 @@ class Settings:
     rate_limit_create: RateLimit = RateLimit()
     rate_limit_moves: RateLimit = RateLimit()
     trust_proxy_headers: int = 0
+    recent_games: int = DEFAULT_RECENT_GAMES
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -103,4 +107,5 @@ class Settings:
             rate_limit_create=RateLimit(_int(env, "RATE_LIMIT_CREATE", 0), window),
             rate_limit_moves=RateLimit(_int(env, "RATE_LIMIT_MOVES", 0), window),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
+            recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
         )

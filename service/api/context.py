@@ -9,6 +9,7 @@ from flask import current_app
 from service.config import Settings
 from service.storage import GameStore
 
+from .recent_games import RecentGames
 from .validation import RequestValidator
 
 EXTENSION_KEY = "patchwork"
@@ -20,6 +21,7 @@ class Services:
     store: GameStore
     validator: RequestValidator
     spec_text: bytes
+    recent_games: RecentGames
 
 
 def services() -> Services:
