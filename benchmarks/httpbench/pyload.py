@@ -14,6 +14,7 @@ import selectors
 import socket
 import time
 from array import array
+from collections import deque
 
 from .plans import GetPlan, MovePlan, request_text
 from .results import RunResult, percentile
@@ -38,31 +39,58 @@ class _GetFeed:
         pass
 
 
-class _MoveFeed:
-    """One game at a time, move after move of the script; the next game when it ends."""
+class _GamePool:
+    """One process's games, handed from connection to connection as players take turns.
 
-    def __init__(self, plan: MovePlan, host: str, games: list):
+    A game whose move was answered joins the back of a queue that is kept
+    at least `hold_back` games long, so its next move goes out on whichever
+    connection is free next, not on the one that sent the last: the two
+    seats of a game are two clients, who reach the service on connections
+    of their own.
+    """
+
+    def __init__(self, games: list, hold_back: int):
+        self.fresh = iter(games)
+        self.ready: deque[list] = deque()  # [game, next step]
+        self.hold_back = hold_back
+
+    def take(self) -> list | None:
+        if len(self.ready) > self.hold_back:
+            return self.ready.popleft()
+        game = next(self.fresh, None)
+        if game is not None:
+            return [game, 0]
+        return self.ready.popleft() if self.ready else None
+
+    def give_back(self, entry: list) -> None:
+        self.ready.append(entry)
+
+
+class _MoveFeed:
+    """The next move of a game from the process's pool; the game goes back to it once answered."""
+
+    def __init__(self, plan: MovePlan, host: str, pool: _GamePool):
         self.expect = plan.expect
         self.host = host
         self.script = plan.script
-        self.games = iter(games)
-        self.game = next(self.games, None)
-        self.step = 0
+        self.pool = pool
+        self.current: list | None = None
 
     def next_request(self) -> bytes | None:
-        if self.game is None:
-            return None  # out of fresh games: this connection stops
-        move = self.script[self.step]
+        self.current = self.pool.take()
+        if self.current is None:
+            return None  # out of games: this connection stops
+        game, step = self.current
+        move = self.script[step]
         headers = {"Content-Type": "application/json",
-                   "Authorization": f"Bearer {self.game.tokens[move.seat]}"}
-        return request_text("POST", f"/games/{self.game.id}/moves", self.host, headers, move.body)
+                   "Authorization": f"Bearer {game.tokens[move.seat]}"}
+        return request_text("POST", f"/games/{game.id}/moves", self.host, headers, move.body)
 
     def answered(self, status: int) -> None:
         # A refused move leaves the game where it was; retrying it would refuse again.
-        self.step += 1
-        if status != 201 or self.step == len(self.script):
-            self.game = next(self.games, None)
-            self.step = 0
+        game, step = self.current
+        if status == 201 and step + 1 < len(self.script):
+            self.pool.give_back([game, step + 1])
 
 
 class _Connection:
@@ -147,8 +175,11 @@ class PythonRun:
         processes = max(1, min(processes, connections))
         hostname = f"{host}:{port}"
         if isinstance(plan, MovePlan):
-            # Each connection plays its own games: no two requests on one game at once.
-            feeds = [_MoveFeed(plan, hostname, plan.games[i::connections]) for i in range(connections)]
+            # Process i drives connections i, i + processes, ...; they share its pool of
+            # games, so a game is never in flight twice.
+            pools = [_GamePool(plan.games[i::processes], hold_back=connections // processes)
+                     for i in range(processes)]
+            feeds = [_MoveFeed(plan, hostname, pools[i % processes]) for i in range(connections)]
         else:
             feeds = [_GetFeed(plan, hostname, i * 7) for i in range(connections)]
         context = multiprocessing.get_context("fork")

@@ -1,12 +1,16 @@
 -- wrk script for benchmarks/http.py: replays one plan file and counts answers
 -- whose status is not the expected one.
---   wrk ... -s wrk_plan.lua URL -- PLAN_FILE MODE EXPECTED_STATUS THREADS
+--   wrk ... -s wrk_plan.lua URL -- PLAN_FILE MODE EXPECTED_STATUS THREADS CONNECTIONS
 -- MODE "get": the file holds ready-made requests ("<length>\n<bytes>"), sent
 --   round-robin.
 -- MODE "move": the file holds "<n>" then n script lines "<seat>\t<body>", then
 --   one line per game "<id>\t<token0>\t<token1>". Each request is the next
 --   move of a game with no request in flight; the 201 body names the game
---   ("id"), which makes it ready for its next move.
+--   ("id"), which makes it ready for its next move. Ready games queue up,
+--   at least as many as the thread has connections, so a game's next move
+--   goes out on whichever connection is free next rather than the one that
+--   sent the last: the two seats of a game are two clients, with
+--   connections of their own.
 
 local threads = {}
 local counter = 0
@@ -23,6 +27,7 @@ local script, games = {}, {}
 local fresh = 0               -- games[1..fresh] are used up
 local ready, head, tail = {}, 1, 0
 local in_flight = {}
+local hold_back = 0           -- ready games kept queued: the thread's connections
 unexpected = 0
 starved = 0
 
@@ -67,6 +72,7 @@ function init(args)
       next_request = index % #requests
    else
       read_move_plan(file, index, tonumber(args[4]))
+      hold_back = math.floor(tonumber(args[5]) / tonumber(args[4]))
    end
    file:close()
 end
@@ -83,7 +89,8 @@ function request()
       return requests[next_request]
    end
    local game
-   if head <= tail then
+   local queued = tail - head + 1
+   if queued > hold_back or (queued > 0 and fresh == #games) then
       game = ready[head]
       ready[head] = nil
       head = head + 1

@@ -56,7 +56,7 @@ class WrkRun:
             wrk_path() or "wrk", f"--threads={threads}", f"--connections={connections}",
             f"--duration={max(1, round(duration))}s", "--timeout=5s",
             f"--script={LUA_SCRIPT}", f"http://{host}:{port}/",
-            "--", str(plan_file), mode, str(plan.expect), str(threads),
+            "--", str(plan_file), mode, str(plan.expect), str(threads), str(connections),
         ]
         self.load_starts = time.time()
         self._process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
