@@ -19,6 +19,7 @@ from flask import Blueprint, Response, request
 
 from service.engine import (
     Buy,
+    GameState,
     RuleError,
     apply_move,
     canonical_placement,
@@ -150,7 +151,7 @@ class MoveRequest:
         raise ApiProblem(503, "storage_unavailable", "The game is changing too fast; try again.",
                          headers={"Retry-After": "1"})
 
-    def _judge(self, game: LoadedGame):
+    def _judge(self, game: LoadedGame) -> tuple[int, GameState]:
         """(seat, state after the move), in API.md's order: token, If-Match, the move."""
         seat = self._seat(game.record)
         if self.if_match is not None and not if_match_holds(self.if_match, game.version):
