@@ -1,0 +1,79 @@
+"""Kept copies under real gunicorn: random games whose every request may reach any worker.
+
+Two instances with two workers each, and every move on a new connection to
+a random instance: a game's moves land on workers whose kept copy of it
+(service/api/recent_games.py) is current or out of date at random. Every
+answer must be the one the rules give on the game as stored: the same state
+after a legal move, the same refusal for a move by the seat not in turn or
+of a patch not in the market, never what an out-of-date copy would say.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from service.engine import Buy, Placement, PlaceLeather, RuleError, apply_move, legal_moves, new_game
+from tests.live_service import LiveService
+
+from .history_check import assert_history_replays, assert_view_is_state
+from .service_client import ServiceClient
+
+GAMES = 3
+# Problem status per rule error code, as API.md gives them.
+REFUSAL_STATUS = {"game_finished": 409, "not_your_turn": 409, "wrong_phase": 409,
+                  "patch_not_available": 422, "cannot_afford": 422, "does_not_fit": 422,
+                  "cell_occupied": 422}
+
+
+def request_body(move) -> dict:
+    if isinstance(move, Buy):
+        p = move.placement
+        return {"action": "buy", "patch_id": move.patch_id,
+                "placement": {"row": p.row, "col": p.col, "rotation": p.rotation, "flipped": p.flipped}}
+    if isinstance(move, PlaceLeather):
+        return {"action": "place_leather", "row": move.row, "col": move.col}
+    return {"action": "advance"}
+
+
+def attempt(state, rng: random.Random) -> tuple[int, object]:
+    """(seat, move): mostly a legal move, sometimes one by the wrong seat or of a patch not on offer."""
+    legal = legal_moves(state)
+    roll = rng.random()
+    if roll < 0.15:
+        return 1 - state.turn, rng.choice(legal)
+    unavailable = [pid for pid in state.circle if pid not in state.market]
+    if roll < 0.3 and unavailable:
+        return state.turn, Buy(rng.choice(unavailable), Placement(0, 0, 0, False))
+    return state.turn, rng.choice(legal)
+
+
+def test_every_answer_is_the_stored_games_whichever_worker_kept_what(redis_url, tmp_path):
+    rng = random.Random(2026)
+    statuses: Counter[int] = Counter()
+    with LiveService(redis_url, tmp_path / "a.log") as first, \
+            LiveService(redis_url, tmp_path / "b.log") as second:
+        urls = [first.url, second.url]
+        for seed in range(GAMES):
+            with ServiceClient(urls[0]) as setup:
+                game_id, tokens = setup.create_game(seed)
+            state = new_game(seed=seed)
+            while not state.finished:
+                seat, move = attempt(state, rng)
+                with ServiceClient(rng.choice(urls)) as client:  # a new connection: any worker
+                    resp = client.post(f"/games/{game_id}/moves", json=request_body(move),
+                                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+                statuses[resp.status_code] += 1
+                try:
+                    after = apply_move(state, move, seat)
+                except RuleError as refused:
+                    assert resp.status_code == REFUSAL_STATUS[refused.code], resp.text
+                    assert resp.json()["code"] == refused.code
+                    assert resp.headers["ETag"] == f'"{state.moves_played + 1}"'
+                    continue
+                assert resp.status_code == 201, resp.text
+                state = after
+                assert_view_is_state(resp.json(), state)
+            with ServiceClient(urls[1]) as reader:
+                assert_history_replays(reader, game_id)
+    assert statuses[201] > 100 and statuses[409] > 10 and statuses[422] > 10, statuses
