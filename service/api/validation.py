@@ -13,6 +13,7 @@ import functools
 import importlib.resources
 import itertools
 import re
+from decimal import Decimal
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,10 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 _ANNOTATIONS = frozenset({"description", "title", "summary", "examples", "default", "$comment"})
 # OpenAPI ignores header parameters by these names; a bad token is the code's 401, not a 400.
 _UNCHECKED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-_INTEGER_TEXT = re.compile(r"-?[0-9]+\Z")
+# JSON's number grammar (leading zeros allowed, as int() allows them).
+_NUMBER_TEXT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
+# int()'s own limit on the digits it reads from text: beyond it a number stays text.
+_MAX_INTEGER_DIGITS = 4300
 # Parameter types whose text coerce_parameter knows how to read.
 _PARAMETER_TYPES = frozenset({"string", "integer"})
 # Faults reported per request at most: a 64 KiB body can break a rule thousands of times.
@@ -246,13 +250,20 @@ def describe(error: ValidationError) -> str:
 
 
 def coerce_parameter(text: str, types: tuple[str, ...]) -> Any:
-    """Parameter text as an integer when declared and spelt as one ("7" -> 7); else the text, to fail as such."""
-    if "integer" in types and _INTEGER_TEXT.match(text):
-        try:
-            return int(text)
-        except ValueError:  # more digits than int() converts
-            return text
-    return text
+    """Parameter text as an integer when declared and spelt as a whole number; else the text, to fail as such.
+
+    "7" -> 7, and like a body's 7.0, "7.0" or "7e0" -> 7: JSON Schema's
+    integers are the numbers with no fraction, whatever their spelling.
+    """
+    if "integer" not in types or not _NUMBER_TEXT.match(text):
+        return text
+    number = Decimal(text)
+    if number.is_zero():
+        return 0
+    # Checked before int(): "1e999999999" is short text but a huge integer.
+    if number.adjusted() >= _MAX_INTEGER_DIGITS or number != number.to_integral_value():
+        return text
+    return int(number)
 
 
 def _quick_check(schema: dict) -> Callable[[Any], bool]:

@@ -164,7 +164,12 @@ def test_a_long_array_of_unsortable_items_is_refused_by_its_length(validator):
     ({"since": ["0"]}, {"since": 0}, []),
     ({}, {}, []),
     ({"since": ["abc"]}, {}, [("since", "'abc' is not of type 'integer'")]),
-    ({"since": ["1.0"]}, {}, [("since", "'1.0' is not of type 'integer'")]),
+    ({"since": ["1.0"]}, {"since": 1}, []),  # like a body's 1.0: a whole number
+    ({"since": ["2e1"]}, {"since": 20}, []),
+    ({"since": ["0e999999999"]}, {"since": 0}, []),
+    ({"since": ["1.5"]}, {}, [("since", "'1.5' is not of type 'integer'")]),
+    ({"since": ["1e999999999"]}, {}, [("since", "'1e999999999' is not of type 'integer'")]),
+    ({"since": ["NaN"]}, {}, [("since", "'NaN' is not of type 'integer'")]),
     ({"since": [""]}, {}, [("since", "'' is not of type 'integer'")]),
     ({"since": ["-1"]}, {}, [("since", "-1 is less than the minimum of 0")]),
     ({"since": ["1", "2"]}, {}, [("since", "must be given at most once")]),
