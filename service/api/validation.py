@@ -13,9 +13,9 @@ import functools
 import importlib.resources
 import itertools
 import re
-from decimal import Decimal
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import yaml

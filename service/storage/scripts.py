@@ -76,18 +76,17 @@ redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3],
     'state', ARGV[4], 'view', ARGV[5])
 redis.call('RPUSH', KEYS[2], ARGV[6])
 local stored = {'stored'}
--- Most games never see an Idempotency-Key: no index to keep, and the
--- clock and the old expiry are not needed.
-if not KEYS[4] and redis.call('EXISTS', KEYS[3]) == 0 then
-    redis.call('PEXPIRE', KEYS[1], ttl)
-    redis.call('PEXPIRE', KEYS[2], ttl)
+-- Most games never see an Idempotency-Key: no index to keep, and the old
+-- expiry (read before it is renewed) and the clock are not needed.
+local indexed = KEYS[4] or redis.call('EXISTS', KEYS[3]) == 1
+local old_ttl = indexed and redis.call('PTTL', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+if not indexed then
     return stored
 end
 local now = now_ms()
 local cap = tonumber(ARGV[8])
-local old_ttl = redis.call('PTTL', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ttl)
-redis.call('PEXPIRE', KEYS[2], ttl)
 if KEYS[4] then
     redis.call('DEL', KEYS[4])
     redis.call('HSET', KEYS[4], 'fingerprint', ARGV[10], 'answer', ARGV[11])
