@@ -1,4 +1,4 @@
-"""openapi.yaml itself: a valid OpenAPI 3.1 document that says what API.md says, and the response checker on it."""
+"""openapi.yaml itself: a valid OpenAPI 3.1 document that says what docs/api-guide.md says, and the response checker on it."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.api.contract import ResponseContract
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 
-# API.md's error table, copied by hand: status -> the codes it may carry.
+# The core error table of docs/api-guide.md#errors, copied by hand: status -> the codes it may carry.
 API_MD_CODES = {
     400: {"invalid_json", "invalid_request"},
     401: {"missing_token", "invalid_token"},
@@ -36,7 +36,7 @@ API_MD_CODES = {
 EXTENSION_CODES = {414: {"uri_too_long"}, 431: {"headers_too_large"}}
 REFUSED_BEFORE_ROUTING = {"414", "431"}
 
-# Every operation of API.md and the statuses API.md lets it answer (405 and unrouted 404s are global).
+# Every core operation (docs/api-guide.md#resources) and the statuses the contract lets it answer (405 and unrouted 404s are global).
 API_MD_OPERATIONS = {
     ("get", "/patches"): ("listPatches", {"200"}),
     ("post", "/games"): ("createGame", {"201", "400", "413", "415", "429", "503"}),
@@ -196,7 +196,7 @@ def test_request_examples_pass_the_request_validator(spec):
 
 
 def test_the_catalogue_example_is_self_consistent(spec):
-    # RULES.md's self-check: 166 cells and 38 income buttons over patches 1..33.
+    # The self-check of docs/rules.md#pieces: 166 cells and 38 income buttons over patches 1..33.
     example = spec["paths"]["/patches"]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
     patches = example["catalogue"]["value"]["patches"]
     assert [patch["id"] for patch in patches] == list(range(1, 34))

@@ -1,4 +1,4 @@
-"""Cross-origin access for browser frontends (API.md "Browsers").
+"""Cross-origin access for browser frontends (docs/api-guide.md#browsers-and-cors).
 
 Small enough to own rather than configure a plugin: every response carries
 the allow-origin headers, and a preflight is answered before routing, for any

@@ -17,7 +17,7 @@ from .problems import PROBLEM_MIMETYPE
 from .records import token_hash
 from .responses import JSON_MIMETYPE
 
-# API.md records 201, 409, 412 and 422 answers (moves.py does, at the commit
+# docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (moves.py does, at the commit
 # and in _refuse); 400/401/404/413/415/5xx are never recorded.
 
 

@@ -1,6 +1,6 @@
 """Reading a request: its JSON body, its headers and query, checked against the spec.
 
-The checks run in API.md's order for the request's form: 413 (size), 415
+The checks run in the order of docs/api-guide.md#order-of-checks for the request's form: 413 (size), 415
 (content type), then 400 (unparsable JSON, then anything the spec refuses).
 """
 

@@ -1,6 +1,6 @@
 """Making a move, and reading a game's history.
 
-A move is judged in API.md's order (form, game, token, idempotent replay,
+A move is judged in the order of docs/api-guide.md#order-of-checks (form, game, token, idempotent replay,
 If-Match, game state, the move itself) and committed with one atomic
 compare-and-set. Losing the race to another instance is not an error for the
 client: without If-Match the move is judged again against the new state,
@@ -152,7 +152,7 @@ class MoveRequest:
                          headers={"Retry-After": "1"})
 
     def _judge(self, game: LoadedGame) -> tuple[int, GameState]:
-        """(seat, state after the move), in API.md's order: token, If-Match, the move."""
+        """(seat, state after the move), in the order of docs/api-guide.md#order-of-checks: token, If-Match, the move."""
         seat = self._seat(game.record)
         if self.if_match is not None and not if_match_holds(self.if_match, game.version):
             raise ApiProblem(412, "version_mismatch",

@@ -111,7 +111,7 @@ def load_move(body: dict):
 # --- views -----------------------------------------------------------------
 
 def placement_view(placement: Placement) -> dict:
-    """Both forms of a canonical placement, as API.md shows them."""
+    """Both forms of a canonical placement, as docs/api-guide.md#placements-and-orientation shows them."""
     return {
         "row": placement.row,
         "col": placement.col,
@@ -157,7 +157,7 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict:
 
 
 def game_view(record: GameRecord, version: int) -> dict:
-    """The public `Game` body (API.md) of `record` at `version`, fields in the spec's order.
+    """The public `Game` body (docs/api-guide.md#resources) of `record` at `version`, fields in the spec's order.
 
     Built as a plain dict rather than dumped through a marshmallow schema:
     it is made on every move, and a schema dump cost more than the rest of

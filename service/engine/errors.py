@@ -1,6 +1,6 @@
 """Typed errors of the rules engine.
 
-Each rule error carries the stable `code` that API.md uses, so the HTTP layer
+Each rule error carries the stable `code` of docs/api-guide.md#errors, so the HTTP layer
 maps exceptions to responses without knowing the rules. Messages name the bad
 input.
 """

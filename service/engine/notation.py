@@ -1,4 +1,4 @@
-"""The ANU text form of moves (ANU-GAMES.md).
+"""The ANU text form of moves (docs/rules.md#notation).
 
 `.` advances; four characters buy a patch (patch letter, column, row,
 orientation) or place leather (`h`, column, row, any orientation letter,

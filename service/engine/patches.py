@@ -6,7 +6,7 @@ from importlib import resources
 
 LEATHER_PATCH_ID = 0
 ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
-# API.md's order for naming an orientation: unflipped first, then rotations.
+# The order for naming an orientation (docs/api-guide.md#placements-and-orientation): unflipped first, then rotations.
 ORIENTATION_ORDER: tuple[tuple[int, bool], ...] = tuple(
     (rotation, flipped) for flipped in (False, True) for rotation in ROTATIONS)
 

@@ -77,7 +77,7 @@ def canonical_buy(patch_id: int, mask: int) -> Buy:
 
 
 def canonical_placement(patch_id: int, mask: int) -> Placement:
-    """The placement covering mask with every field set, in API.md's canonical orientation."""
+    """The placement covering mask with every field set, in the canonical orientation (docs/api-guide.md#placements-and-orientation)."""
     return canonical_buy(patch_id, mask).placement
 
 

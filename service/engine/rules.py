@@ -1,4 +1,4 @@
-"""Legal moves and applying a move: every rule of RULES.md.
+"""Legal moves and applying a move: every rule of docs/rules.md.
 
 `legal_moves` and `apply_move` are the checked public path. `play_advance`,
 `play_buy` and `play_leather` are the unchecked transitions underneath, on

@@ -34,7 +34,7 @@ from . import scripts
 from .keys import GameKeys, check_prefix
 from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, StoredGame
 
-# An answer is replayed for 24 h at most (API.md), never longer than its game.
+# An answer is replayed for 24 h at most (docs/api-guide.md#idempotency), never longer than its game.
 RECORD_TTL_CAP_MS = 24 * 3600 * 1000
 # A claimed key whose request crashed frees itself after this long.
 MARKER_TTL_MS = 30_000

@@ -1,7 +1,7 @@
 """The ANU known-answer games (tests/data/anu-games.json) as HTTP request bodies.
 
 The notation is read here independently of the engine's own parser, so the
-HTTP test does not trust the code it checks (ANU-GAMES.md describes it).
+HTTP test does not trust the code it checks (docs/rules.md#notation describes it).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RequestValidator against hand-written requests: what API.md accepts, what it refuses, and where it points."""
+"""RequestValidator against hand-written requests: what the API accepts (docs/api-guide.md#strict-requests), what it refuses, and where it points."""
 
 from __future__ import annotations
 

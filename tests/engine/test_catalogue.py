@@ -1,4 +1,4 @@
-"""The patch catalogue, orientations and placements against RULES.md and API.md."""
+"""The patch catalogue, orientations and placements against docs/rules.md and docs/api-guide.md."""
 
 import pytest
 
@@ -11,7 +11,7 @@ def cells_mask(*cells):
 
 
 def test_catalogue_totals_match_rules():
-    # RULES.md "Components": 166 cells, 38 income buttons, cost 133, time 107.
+    # docs/rules.md#pieces: 166 cells, 38 income buttons, cost 133, time 107.
     assert sorted(PATCHES) == list(range(1, 34))
     assert sum(p.cells for p in PATCHES.values()) == 166
     assert sum(p.income for p in PATCHES.values()) == 38
@@ -69,7 +69,7 @@ def test_flip_mirrors_before_rotating():
 
 def test_canonical_placement_picks_first_orientation_in_api_order():
     # Patch 2 mirrored (X./XX) equals patch 2 turned 90 (X./XX): the canonical
-    # name is the unflipped one, which comes first in API.md's order.
+    # name is the unflipped one, which comes first in the order of docs/api-guide.md#placements-and-orientation.
     mask = resolve_placement(2, Placement(row=3, col=4, rotation=0, flipped=True))
     assert canonical_placement(2, mask) == Placement(
         row=3, col=4, rotation=90, flipped=False, cells=((3, 4), (4, 4), (4, 5)))
@@ -81,7 +81,7 @@ def test_canonical_placement_picks_first_orientation_in_api_order():
 
 def test_cells_form_resolves_in_any_order_and_as_lists():
     expected = cells_mask((0, 7), (0, 8), (1, 8), (2, 8), (3, 7), (3, 8))
-    # Patch 12 (XX/.X/.X/XX) unturned at row 0, col 7 (ANU-GAMES.md's example LHAA).
+    # Patch 12 (XX/.X/.X/XX) unturned at row 0, col 7 (the example LHAA of docs/rules.md#notation).
     assert resolve_placement(12, Placement(row=0, col=7)) == expected
     given = [[3, 8], [0, 7], [1, 8], [0, 8], [2, 8], [3, 7]]
     assert resolve_placement(12, Placement(cells=given)) == expected

@@ -1,4 +1,4 @@
-"""Refused moves: typed errors with API.md's codes, in API.md's order, naming the bad input."""
+"""Refused moves: typed errors with the API's codes, in the order of docs/rules.md#refused-moves, naming the bad input."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md's facts about whole games: the advance-only game and the longest game."""
+"""The facts about whole games of docs/rules.md#facts-to-check-against: the advance-only game and the longest game."""
 
 import pytest
 

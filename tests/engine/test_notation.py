@@ -1,4 +1,4 @@
-"""The ANU text form of moves (ANU-GAMES.md)."""
+"""The ANU text form of moves (docs/rules.md#notation)."""
 
 import re
 
@@ -10,7 +10,7 @@ from service.engine import (Advance, Buy, NotationError, PlaceLeather, Placement
 
 @pytest.mark.parametrize("text, move", [
     (".", Advance()),
-    # ANU-GAMES.md's example: patch 12 unturned, top-left on row 0, column 7
+    # The example of docs/rules.md#notation: patch 12 unturned, top-left on row 0, column 7
     ("LHAA", Buy(12, Placement(row=0, col=7, rotation=0, flipped=False))),
     ("aAIB", Buy(27, Placement(row=8, col=0, rotation=90, flipped=False))),
     ("gCDH", Buy(33, Placement(row=3, col=2, rotation=270, flipped=True))),

@@ -92,7 +92,7 @@ def candidate(rng, state):
 
 
 def expected_refusal(state, move):
-    """The error RULES.md and API.md's order give for a move that is not legal."""
+    """The error the order of docs/rules.md#refused-moves gives for a move that is not legal."""
     me = state.players[state.turn]
     if isinstance(move, PlaceLeather) != (state.phase == "place_leather"):
         return WrongPhase

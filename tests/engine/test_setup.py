@@ -10,7 +10,7 @@ ORDER = tuple(range(2, 34)) + (1,)
 
 
 def shuffled(seed):
-    """RULES.md / ENGINE_API: random.Random(seed) shuffles ids 2..33, then the 1x2 (id 1)."""
+    """docs/rules.md#setting-up: random.Random(seed) shuffles ids 2..33, then the 1x2 (id 1)."""
     ids = list(range(2, 34))
     random.Random(seed).shuffle(ids)
     return tuple(ids) + (1,)

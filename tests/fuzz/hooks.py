@@ -131,7 +131,7 @@ def filter_failure(context: HookContext, failure: Failure, case: Case, response:
     If-None-Match) it has no valid value and puts an invalid one (`If-Match:
     0`) into cases it still treats as valid: "valid data rejected" when the
     answer is 400, and "missing Authorization not answered 401" when the 400
-    for the bad header comes first, as API.md orders them. Judged here by the
+    for the bad header comes first, as docs/api-guide.md#order-of-checks orders them. Judged here by the
     spec's own parameter schemas, not by the service's validator.
     """
     return not (isinstance(failure, _ASSUME_VALID_REST) and _broken_headers(case))

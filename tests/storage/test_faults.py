@@ -14,7 +14,7 @@ import pytest
 from service.storage import GameStore, StorageError, StoredGame, open_store
 from tests.redis_servers import ThrowawayRedis
 
-# API.md: a request whose store does not answer gets its 503 within 2 s.
+# docs/api-guide.md#errors: a request whose store does not answer gets its 503 within 2 s.
 API_DEADLINE = 2.5  # the 2 s contract, plus slack for a busy 2-core machine
 
 

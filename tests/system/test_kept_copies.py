@@ -20,7 +20,7 @@ from .history_check import assert_history_replays, assert_view_is_state
 from .service_client import ServiceClient
 
 GAMES = 3
-# Problem status per rule error code, as API.md gives them.
+# Problem status per rule error code, as docs/api-guide.md#errors gives them.
 REFUSAL_STATUS = {"game_finished": 409, "not_your_turn": 409, "wrong_phase": 409,
                   "patch_not_available": 422, "cannot_afford": 422, "does_not_fit": 422,
                   "cell_occupied": 422}

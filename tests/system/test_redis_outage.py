@@ -1,7 +1,7 @@
 """Redis goes away under a live service (stopped, or hung by SIGSTOP) and comes back.
 
 While clients keep playing: every request that needs the store answers 503
-storage_unavailable with Retry-After, each within API.md's 2 seconds (plus
+storage_unavailable with Retry-After, each within the 2 seconds of docs/api-guide.md#errors (plus
 a little slack for this shared machine), none with 500; /readyz says 503 and
 /healthz 200. When Redis is back on the same port, the same gunicorn
 processes (arbiter and workers) serve again without a restart, and no move
@@ -23,7 +23,7 @@ from .history_check import assert_acks_in_history, assert_history_replays
 from .players import EXPECTED_STATUSES, BackgroundPlay
 from .service_client import ServiceClient, wait_until_ready
 
-PROMISE_SECONDS = 2.0  # API.md: a store that does not answer gets 503 within 2 s
+PROMISE_SECONDS = 2.0  # docs/api-guide.md#errors: a store that does not answer gets 503 within 2 s
 BOUND_SECONDS = PROMISE_SECONDS + 0.5  # slack for a noisy 2-core machine, not for a second timeout
 
 
