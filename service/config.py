@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
-# Games each worker keeps decoded after storing them (api/recent_games.py):
+# Games each worker keeps decoded after storing them (games/kept.py):
 # about 4 KB each.
 DEFAULT_RECENT_GAMES = 1000
 

@@ -12,7 +12,7 @@ from gunicorn.http import errors
 from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
 
-from service.api.jsontext import compact
+from service.games.jsontext import compact
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
 
 # Parse errors that are the app's or the server's fault, or have a status of

@@ -8,6 +8,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.config import ConfigError, Settings
+from service.games import GamePlay, KeptCopies
 from service.storage import GameStore, open_store
 
 from .context import EXTENSION_KEY, Services
@@ -15,7 +16,6 @@ from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
 from .problems import register_error_handlers
 from .ratelimit import install_rate_limits
-from .recent_games import RecentGames
 from .validation import RequestValidator, load_spec
 
 
@@ -37,7 +37,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         store=store,
         validator=RequestValidator(load_spec()),
         spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
-        recent_games=RecentGames(settings.recent_games),
+        play=GamePlay(store, KeptCopies(settings.recent_games)),
     )
 
     from . import games, meta, moves  # blueprints import the app's modules: keep them inside

@@ -1,4 +1,4 @@
-"""The per-app services (settings, store, validator) that views reach."""
+"""The per-app services (settings, store, game play, validator) that views reach."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from flask import current_app
 
 from service.config import Settings
+from service.games import GamePlay
 from service.storage import GameStore
 
-from .recent_games import RecentGames
 from .validation import RequestValidator
 
 EXTENSION_KEY = "patchwork"
@@ -21,7 +21,7 @@ class Services:
     store: GameStore
     validator: RequestValidator
     spec_text: bytes
-    recent_games: RecentGames
+    play: GamePlay
 
 
 def services() -> Services:

@@ -2,77 +2,52 @@
 
 from __future__ import annotations
 
-import secrets
-
 from flask import Blueprint
 
-from service.engine import InvalidSetup, legal_moves, new_game
+from service.engine import InvalidSetup, legal_moves
+from service.games.jsontext import compact
+from service.games.views import legal_moves_text
 
 from .context import services
 from .incoming import check_body, check_headers, read_json_object, read_query
-from .jsontext import compact
-from .legal_moves_view import legal_moves_text
-from .problems import ApiProblem, invalid_request
-from .records import GameRecord, create_record
+from .problems import invalid_request
 from .responses import json_response, not_modified
-from .schemas import game_view, load_create_game
+from .schemas import load_create_game
 
 bp = Blueprint("games", __name__)
-
-MAX_SEED = 2**53 - 1
-
-
-def game_not_found(game_id: str) -> ApiProblem:
-    """404 for an id that names no game (unknown, or expired)."""
-    return ApiProblem(404, "game_not_found", f"No game with id {game_id!r}.")
-
-
-def load_record(game_id: str):
-    """(stored version, GameRecord), or 404."""
-    stored = services().store.load_game(game_id)
-    if stored is None:
-        raise game_not_found(game_id)
-    return stored.version, GameRecord.decode(stored.state)
 
 
 @bp.post("/games")
 def create_game():
+    """Set up a game from the body's options (all optional) and hand out the seat tokens."""
     body = read_json_object(required=False) or {}
     check_body("createGame", body)
     params = load_create_game(body)
-    setup = params["setup"]
-    if setup["seed"] is None and setup["patch_order"] is None:
-        # Chosen here and reported in the game, so every game can be replayed.
-        setup["seed"] = secrets.randbelow(MAX_SEED + 1)
     try:
-        state = new_game(**setup)
+        created = services().play.create(params["names"], **params["setup"])
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None
-    record, tokens = create_record(state, params["names"])
-    view = compact(game_view(record, 1))
-    services().store.create_game(record.id, record.encode(), view)
-    text = f'{{"game":{view},"tokens":{compact(tokens)}}}'
-    return json_response(text, 201, version=1, location=f"/games/{record.id}")
+    text = f'{{"game":{created.view},"tokens":{compact(created.tokens)}}}'
+    return json_response(text, 201, version=1, location=f"/games/{created.game_id}")
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
+    """The game as stored, or 304 while the client's copy is current."""
     check_headers("getGame")
-    found = services().store.load_view(game_id)
-    if found is None:
-        raise game_not_found(game_id)
-    version, view = found
+    version, view = services().play.view(game_id)
     return not_modified(version) or json_response(view, version=version)
 
 
 @bp.get("/games/<game_id>/legal-moves")
 def list_legal_moves(game_id: str):
+    """Every legal move of the seat in turn, optionally of one patch."""
     check_headers("listLegalMoves")
     query = read_query("listLegalMoves")
-    version, record = load_record(game_id)
-    cached = not_modified(version)
+    game = services().play.load(game_id)
+    cached = not_modified(game.version)
     if cached is not None:
         return cached
-    state = record.state
+    state = game.record.state
     moves = legal_moves(state, query.get("patch_id"))
-    return json_response(legal_moves_text(version, state.turn, state.phase, moves), version=version)
+    return json_response(legal_moves_text(game.version, state.turn, state.phase, moves), version=game.version)

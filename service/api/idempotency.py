@@ -12,13 +12,14 @@ import json
 
 from flask import Response
 
-from .jsontext import compact, parse
+from service.games import token_hash
+from service.games.jsontext import compact, parse
+
 from .problems import PROBLEM_MIMETYPE
-from .records import token_hash
 from .responses import JSON_MIMETYPE
 
 # docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (moves.py does, at the commit
-# and in _refuse); 400/401/404/413/415/5xx are never recorded.
+# and on a refusal); 400/401/404/413/415/5xx never are.
 
 
 def scoped_key(token: str, key: str) -> str:

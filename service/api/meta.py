@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
+from service.games.jsontext import compact
 from service.storage import StorageError
 
 from .context import services
-from .jsontext import compact
 from .problems import storage_unavailable
 from .responses import json_response
 from .schemas import patches_view

@@ -1,7 +1,7 @@
 """Every failure becomes one shape: RFC 9457 problem+json with a stable `code`.
 
-Views raise `ApiProblem`; engine rule errors, storage outages and werkzeug's
-HTTP exceptions are translated here, so no other module builds error bodies
+Views raise `ApiProblem`; the game-play core's refusals, engine rule errors,
+storage outages and werkzeug's HTTP exceptions are translated here, so no other module builds error bodies
 and no request, however malformed, ends in an HTML page or a 500.
 """
 
@@ -13,9 +13,9 @@ from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
 from service.engine import RuleError
+from service.games import GameBusy, InvalidToken, MissingToken, Refusal
+from service.games.jsontext import compact
 from service.storage import StorageError
-
-from .jsontext import compact
 
 PROBLEM_TYPE_BASE = "https://patchwork.example/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -48,9 +48,15 @@ TITLES = {
     "internal_error": "Internal error",
 }
 
-# Rule errors are refusals of a well-formed move: 409 when the game's state
-# forbids moving at all, 422 when the move itself is illegal.
-RULE_STATUS = {
+# The game-play core's refusals by code. Rule errors are refusals of a
+# well-formed move: 409 when the game's state forbids moving at all, 422 when
+# the move itself is illegal.
+REFUSAL_STATUS = {
+    "game_not_found": 404,
+    "missing_token": 401,
+    "invalid_token": 401,
+    "version_mismatch": 412,
+    "storage_unavailable": 503,
     "game_finished": 409,
     "not_your_turn": 409,
     "wrong_phase": 409,
@@ -88,9 +94,13 @@ class ApiProblem(Exception):
             doc["errors"] = self.errors
         return doc
 
+    def text(self) -> str:
+        """The problem+json document, encoded."""
+        return compact(self.body())
+
     def response(self) -> Response:
         """A Flask response carrying this problem."""
-        return problem_response(self.status, compact(self.body()), self.headers)
+        return problem_response(self.status, self.text(), self.headers)
 
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
@@ -106,9 +116,16 @@ def invalid_request(detail: str, errors: list[dict]) -> ApiProblem:
     return ApiProblem(400, "invalid_request", detail, errors=errors)
 
 
-def from_rule_error(err: RuleError) -> ApiProblem:
-    """The API's answer to a move the engine refused."""
-    return ApiProblem(RULE_STATUS[err.code], err.code, str(err))
+def from_refusal(refusal: Refusal | RuleError) -> ApiProblem:
+    """The API's answer to a request the game-play core (or the engine) refused."""
+    problem = ApiProblem(REFUSAL_STATUS[refusal.code], refusal.code, str(refusal))
+    if isinstance(refusal, MissingToken):
+        problem.headers["WWW-Authenticate"] = "Bearer"
+    elif isinstance(refusal, InvalidToken):
+        problem.headers["WWW-Authenticate"] = 'Bearer error="invalid_token"'
+    elif isinstance(refusal, GameBusy):
+        problem.headers["Retry-After"] = RETRY_AFTER_SECONDS
+    return problem
 
 
 def storage_unavailable() -> ApiProblem:
@@ -145,9 +162,10 @@ def register_error_handlers(app: Flask) -> None:
     def _api_problem(exc: ApiProblem):
         return exc.response()
 
+    @app.errorhandler(Refusal)
     @app.errorhandler(RuleError)
-    def _rule_error(exc: RuleError):
-        return from_rule_error(exc).response()
+    def _refusal(exc: Refusal | RuleError):
+        return from_refusal(exc).response()
 
     @app.errorhandler(StorageError)
     def _storage_error(exc: StorageError):

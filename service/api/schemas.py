@@ -1,27 +1,17 @@
-"""Request bodies to engine values, engine state to response bodies.
+"""marshmallow schemas: request bodies to engine values, and the patch catalogue out.
 
 Requests reach these only after the spec validator accepted them, so loading
 is conversion (1.0 to 1, null to the default), not a second validation. The
-engine's state, the stored record and the public view stay separate: the view
-is built here and nowhere else.
+game's own view is the game-play core's (service/games/views.py): it is stored
+with every commit.
 """
 
 from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, fields, post_load
 
-from service.engine import (
-    INCOME_SPACES,
-    PATCHES,
-    TRACK_END,
-    Advance,
-    Buy,
-    GameState,
-    PlaceLeather,
-    Placement,
-)
-
-from .records import DEFAULT_NAMES, GameRecord
+from service.engine import PATCHES, Advance, Buy, PlaceLeather, Placement
+from service.games import DEFAULT_NAMES
 
 
 class _Loader(Schema):
@@ -108,28 +98,6 @@ def load_move(body: dict):
     return _ADVANCE if loader is None else loader.load(body)
 
 
-# --- views -----------------------------------------------------------------
-
-def placement_view(placement: Placement) -> dict:
-    """Both forms of a canonical placement, as docs/api-guide.md#placements-and-orientation shows them."""
-    return {
-        "row": placement.row,
-        "col": placement.col,
-        "rotation": placement.rotation,
-        "flipped": placement.flipped,
-        "cells": [list(cell) for cell in placement.cells],
-    }
-
-
-def move_body(move) -> dict:
-    """The request-body form of an engine move (canonical placement for buys)."""
-    if isinstance(move, Buy):
-        return {"action": "buy", "patch_id": move.patch_id, "placement": placement_view(move.placement)}
-    if isinstance(move, PlaceLeather):
-        return {"action": "place_leather", "row": move.row, "col": move.col}
-    return {"action": "advance"}
-
-
 class PatchSchema(Schema):
     id = fields.Integer()
     cost = fields.Integer()
@@ -140,52 +108,6 @@ class PatchSchema(Schema):
 
 
 PATCH_SCHEMA = PatchSchema(many=True)
-
-
-def _player_view(record: GameRecord, state: GameState, seat: int) -> dict:
-    player = state.players[seat]
-    return {
-        "name": record.names[seat],
-        "buttons": player.buttons,
-        "position": player.position,
-        "income": player.income,
-        "empty_cells": player.empty_cells,
-        "has_bonus": state.bonus_owner == seat,
-        "score": state.score(seat),
-        "quilt": state.quilt_grid(seat),
-    }
-
-
-def game_view(record: GameRecord, version: int) -> dict:
-    """The public `Game` body (docs/api-guide.md#resources) of `record` at `version`, fields in the spec's order.
-
-    Built as a plain dict rather than dumped through a marshmallow schema:
-    it is made on every move, and a schema dump cost more than the rest of
-    the move's Python work together.
-    """
-    state: GameState = record.state
-    outcome = state.result
-    return {
-        "id": record.id,
-        "version": version,
-        "status": "finished" if outcome is not None else "active",
-        "seed": state.seed,
-        "time_board": state.time_board,
-        "first_player": state.first_player,
-        "turn": state.turn,
-        "phase": state.phase,
-        "circle": list(state.circle),
-        "market": list(state.market),
-        "track_length": TRACK_END,
-        "income_spaces": list(INCOME_SPACES),
-        "leather_spaces": list(state.leather_spaces),
-        "bonus_owner": state.bonus_owner,
-        "players": [_player_view(record, state, 0), _player_view(record, state, 1)],
-        "moves_played": state.moves_played,
-        "result": None if outcome is None else {"scores": list(outcome.scores), "winner": outcome.winner},
-        "created_at": record.created_at,
-        "updated_at": record.updated_at,
-    }
 
 
 def patches_view() -> dict:

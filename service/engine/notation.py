@@ -12,7 +12,7 @@ import string
 from .errors import NotationError
 from .moves import Advance, Buy, Move, PlaceLeather, Placement
 from .patches import ORIENTATION_ORDER, PATCHES
-from .placements import canonical_placement, resolve_placement
+from .placements import canonical_move
 from .quilt import BOARD_SIZE
 
 ADVANCE_TOKEN = "."
@@ -62,8 +62,7 @@ def format_move(move: Move) -> str:
     if isinstance(move, Buy):
         placement = move.placement
         if not placement.has_orientation:
-            placement = canonical_placement(
-                move.patch_id, resolve_placement(move.patch_id, placement))
+            placement = canonical_move(move).placement
         orientation = ORIENTATION_ORDER.index((placement.rotation, placement.flipped))
         return (_PATCH_LETTERS[move.patch_id - 1] + _CELL_LETTERS[placement.col]
                 + _CELL_LETTERS[placement.row] + _ORIENTATION_LETTERS[orientation])

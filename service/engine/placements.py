@@ -91,15 +91,29 @@ def resolve_placement(patch_id: int, placement: Placement) -> int:
         mask = _mask_from_orientation(patch_id, placement)
         if placement.cells is not None and placement.cells != cells_of_mask(mask):
             raise DoesNotFit(f"cells {_show(placement.cells)} are not the cells of patch "
-                             f"{patch_id} at {_describe(placement)}")
+                             f"{patch_id} at {describe_placement(placement)}")
         return mask
     if placement.cells is None:
         raise DoesNotFit("placement gives neither row/col nor cells")
     return _mask_from_cells(patch_id, placement.cells)
 
 
-def _describe(p: Placement) -> str:
-    return f"row {p.row}, col {p.col}, rotation {p.rotation}, flipped {str(p.flipped).lower()}"
+def canonical_move(move):
+    """`move` as the service records and shows it: a buy's placement in canonical form, both forms set.
+
+    Raises DoesNotFit for a placement that is not one of the patch's; other
+    moves come back as they are.
+    """
+    if isinstance(move, Buy):
+        return canonical_buy(move.patch_id, resolve_placement(move.patch_id, move.placement))
+    return move
+
+
+def describe_placement(p: Placement) -> str:
+    """A placement in words, for error messages: its orientation, else its cells."""
+    if p.has_orientation:
+        return f"row {p.row}, col {p.col}, rotation {p.rotation}, flipped {str(p.flipped).lower()}"
+    return f"cells {_show(p.cells)}"
 
 
 def _show(cells) -> str:
@@ -116,7 +130,7 @@ def _mask_from_orientation(patch_id: int, p: Placement) -> int:
     o = ORIENTATIONS[patch_id][p.rotation, p.flipped]
     if not (0 <= p.row <= BOARD_SIZE - o.height and 0 <= p.col <= BOARD_SIZE - o.width):
         raise DoesNotFit(
-            f"patch {patch_id} at {_describe(p)} would cover rows {p.row}..{p.row + o.height - 1}"
+            f"patch {patch_id} at {describe_placement(p)} would cover rows {p.row}..{p.row + o.height - 1}"
             f" and cols {p.col}..{p.col + o.width - 1}: off the 9x9 board")
     return o.mask << (p.row * BOARD_SIZE + p.col)
 

@@ -9,7 +9,7 @@ from .errors import (CannotAfford, CellOccupied, DoesNotFit, GameFinished, NotYo
                      PatchNotAvailable, WrongPhase)
 from .moves import Advance, Buy, Move, PlaceLeather
 from .patches import LEATHER_PATCH_ID, PATCHES
-from .placements import BUYS, resolve_placement
+from .placements import BUYS, describe_placement, resolve_placement
 from .quilt import BOARD_SIZE, CELL_COUNT, FULL_QUILT, covers_seven_window, on_board
 from .state import CHOOSE, MARKET_SIZE, PLACE_LEATHER, GameState, PlayerState
 from .track import TRACK_END, income_spaces_passed
@@ -73,20 +73,13 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
                            f"seat {turn} has {player.buttons}")
     mask = resolve_placement(patch_id, move.placement)
     if mask & player.quilt:
-        raise DoesNotFit(f"patch {patch_id} at {_where(move)} overlaps patches already "
+        raise DoesNotFit(f"patch {patch_id} at {describe_placement(move.placement)} overlaps patches already "
                          f"on seat {turn}'s quilt")
     return play_buy(state, patch_id, mask)
 
 
 def _action(move) -> str:
     return getattr(move, "action", "move").replace("_", " ")
-
-
-def _where(move: Buy) -> str:
-    p = move.placement
-    if p.has_orientation:
-        return f"row {p.row}, col {p.col}, rotation {p.rotation}, flipped {str(p.flipped).lower()}"
-    return f"cells {[list(cell) for cell in p.cells]}"
 
 
 def play_advance(state: GameState) -> GameState:

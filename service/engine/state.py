@@ -126,10 +126,6 @@ class GameState:
                 cells[index] = patch_id
         return [cells[start:start + BOARD_SIZE] for start in range(0, CELL_COUNT, BOARD_SIZE)]
 
-    def has_bonus(self, seat: int) -> bool:
-        """True when seat holds the 7x7 bonus tile."""
-        return self.bonus_owner == seat
-
 
 def seeded_patch_order(seed: int) -> tuple[int, ...]:
     """The circle a seed makes: random.Random(seed) shuffles 2..33, then the 1x2 (id 1)."""

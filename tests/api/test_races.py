@@ -5,7 +5,7 @@ import threading
 
 from service.api import create_app
 from service.engine import Advance, replay
-from service.api.records import GameRecord
+from service.games import GameRecord
 
 from .conftest import make_settings
 

@@ -2,7 +2,7 @@
 
 Two instances with two workers each, and every move on a new connection to
 a random instance: a game's moves land on workers whose kept copy of it
-(service/api/recent_games.py) is current or out of date at random. Every
+(service/games/kept.py) is current or out of date at random. Every
 answer must be the one the rules give on the game as stored: the same state
 after a legal move, the same refusal for a move by the seat not in turn or
 of a patch not in the market, never what an out-of-date copy would say.

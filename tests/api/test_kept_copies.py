@@ -1,7 +1,7 @@
 """Moves judged on the copy a process kept of the game it stored last.
 
-Two app instances share one Redis. Each keeps the games it stored
-(recent_games.py); these tests make that copy go out of date in each way it
+Two app instances share one Redis. Each keeps copies of the games it stored
+(service/games/kept.py); these tests make that copy go out of date in each way it
 can (the other instance moved, Redis lost a write, the game expired) and
 show that the answer is always the one the stored game gives, and how many
 round trips it costs.
@@ -16,8 +16,7 @@ import pytest
 from flask import Flask
 
 from service.api import create_app
-from service.api.recent_games import LoadedGame, RecentGames
-from service.api.records import GameRecord
+from service.games import GameCopy, GameRecord, KeptCopies
 from service.engine import Advance, replay
 from tests.redis_monitor import ClientCommands
 
@@ -176,29 +175,29 @@ def test_a_copy_of_a_game_that_expired_answers_404(apps, redis_server):
 
     assert (wrong_token.status_code, right_token.status_code) == (404, 404)
     assert right_token.get_json()["code"] == "game_not_found"
-    assert a.extensions["patchwork"].recent_games.get(game.id) is None
+    assert a.extensions["patchwork"].play.kept.get(game.id) is None
 
 
-def _loaded(version: int) -> LoadedGame:
-    return LoadedGame(version, f"rev-{version}", record=None)  # type: ignore[arg-type]
+def _copy(version: int) -> GameCopy:
+    return GameCopy(version, f"rev-{version}", record=None)  # type: ignore[arg-type]
 
 
-def test_recent_games_forget_the_least_recently_used_beyond_capacity():
-    recent = RecentGames(2)
-    recent.put("a", _loaded(1))
-    recent.put("b", _loaded(1))
-    assert recent.get("a") == _loaded(1)  # "a" is now the most recent
-    recent.put("c", _loaded(1))
+def test_kept_copies_forget_the_least_recently_used_beyond_capacity():
+    kept = KeptCopies(2)
+    kept.put("a", _copy(1))
+    kept.put("b", _copy(1))
+    assert kept.get("a") == _copy(1)  # "a" is now the most recent
+    kept.put("c", _copy(1))
 
-    assert recent.get("b") is None
-    assert recent.get("a") == _loaded(1) and recent.get("c") == _loaded(1)
-    recent.put("a", _loaded(2))
-    assert recent.get("a") == _loaded(2)
-    recent.drop("a")
-    assert recent.get("a") is None
+    assert kept.get("b") is None
+    assert kept.get("a") == _copy(1) and kept.get("c") == _copy(1)
+    kept.put("a", _copy(2))
+    assert kept.get("a") == _copy(2)
+    kept.drop("a")
+    assert kept.get("a") is None
 
 
-def test_recent_games_of_capacity_0_keep_nothing():
-    recent = RecentGames(0)
-    recent.put("a", _loaded(1))
-    assert recent.get("a") is None
+def test_kept_copies_of_capacity_0_keep_nothing():
+    kept = KeptCopies(0)
+    kept.put("a", _copy(1))
+    assert kept.get("a") is None

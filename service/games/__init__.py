@@ -1,0 +1,17 @@
+"""The game-play core: creating, reading and playing stored games, with no web framework.
+
+The HTTP API (service/api) and any other caller play through `GamePlay`;
+refusals come out as typed `Refusal`s carrying the API's stable code.
+"""
+
+from .kept import GameCopy, KeptCopies
+from .play import Committed, Created, GamePlay, IdempotencyClaim, VersionCondition
+from .records import DEFAULT_NAMES, GameRecord, token_hash
+from .refusals import (GameBusy, GameNotFound, InvalidToken, MissingToken, Refusal, RuleBroken,
+                       VersionMismatch)
+
+__all__ = [
+    "Committed", "Created", "DEFAULT_NAMES", "GameBusy", "GameCopy", "GameNotFound", "GamePlay",
+    "GameRecord", "IdempotencyClaim", "InvalidToken", "KeptCopies", "MissingToken", "Refusal",
+    "RuleBroken", "VersionCondition", "VersionMismatch", "token_hash",
+]

@@ -1,0 +1,202 @@
+"""Playing games on a store: create, read, and judge-then-commit a move, with no HTTP in sight.
+
+A move is judged in the order of docs/api-guide.md#order-of-checks (token,
+the expected version, the move itself) and committed with one compare-and-set on the game's version and
+revision. Losing the race to another process is not a refusal: the refused
+commit returns the stored game and the move is judged again on it. When this
+process kept a copy of the game (kept.py), the move is judged on that copy
+and committed without reading the game first; a refusal is never given on a
+kept copy, only on one just read from the store.
+
+`GamePlay._commit` is the one place every move is stored: the HTTP API and
+any other caller (a bot worker) go through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from service.engine import GameState, RuleError, apply_move, new_game
+from service.storage import GameStore, IdempotencyRecord
+
+from .jsontext import compact
+from .kept import GameCopy, KeptCopies
+from .records import create_record
+from .refusals import (
+    GameBusy,
+    GameNotFound,
+    InvalidToken,
+    MissingToken,
+    Refusal,
+    RuleBroken,
+    VersionMismatch,
+)
+from .views import game_view, history_entry
+
+# Two seats, one of them in turn: losing the compare-and-set more than a few
+# times in a row means something is hammering the game.
+MAX_COMMIT_ATTEMPTS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new game: its id, its Game view, and the seat tokens (shown once)."""
+
+    game_id: str
+    view: str
+    tokens: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """A stored move: the game after it and the move's number in the history."""
+
+    game_id: str
+    version: int
+    number: int
+    view: str  # the Game body after the move, as stored
+
+
+@dataclass(frozen=True, slots=True)
+class VersionCondition:
+    """The versions a move may apply to (an If-Match), and how the client wrote them."""
+
+    holds: Callable[[int], bool]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencyClaim:
+    """A claimed Idempotency-Key: the answer to record with the commit, made from the commit."""
+
+    key: str
+    fingerprint: str
+    answer_for: Callable[[Committed], str]
+
+
+class GamePlay:
+    """Creates games, reads them, and plays moves on them through one store."""
+
+    def __init__(self, store: GameStore, kept: KeptCopies):
+        self.store = store
+        self.kept = kept
+
+    # --- creating and reading -------------------------------------------
+
+    def create(self, names: tuple[str, str], **setup) -> Created:
+        """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong)."""
+        record, tokens = create_record(new_game(**setup), names)
+        view = compact(game_view(record, 1))
+        self.store.create_game(record.id, record.encode(), view)
+        return Created(record.id, view, tokens)
+
+    def load(self, game_id: str) -> GameCopy:
+        """The game as stored now."""
+        stored = self.store.load_game(game_id)
+        if stored is None:
+            self.kept.drop(game_id)
+            raise GameNotFound(game_id)
+        return GameCopy.of(stored)
+
+    def view(self, game_id: str) -> tuple[int, str]:
+        """(version, Game body) as stored."""
+        found = self.store.load_view(game_id)
+        if found is None:
+            raise GameNotFound(game_id)
+        return found
+
+    def history(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]]:
+        """(version, the stored Moves from index `start` to `stop`, as LRANGE counts)."""
+        found = self.store.load_moves(game_id, start, stop)
+        if found is None:
+            raise GameNotFound(game_id)
+        return found
+
+    # --- idempotency keys -------------------------------------------------
+
+    def claim(self, game_id: str, key: str, fingerprint: str) -> tuple[GameCopy, IdempotencyRecord | None]:
+        """The game as stored, and the record already under `key` (None: the key is now claimed)."""
+        stored, existing = self.store.load_for_move(game_id, key, fingerprint)
+        if stored is None:
+            raise GameNotFound(game_id)
+        return GameCopy.of(stored), existing
+
+    def record_refusal(self, game_id: str, key: str, fingerprint: str, answer: str) -> None:
+        """Record the answer to a refused move under its key, for retries."""
+        self.store.record_answer(game_id, key, fingerprint, answer)
+
+    def release(self, game_id: str, key: str) -> None:
+        """Free a key whose request ended without an answer to record."""
+        self.store.release_key(game_id, key)
+
+    # --- moves ------------------------------------------------------------
+
+    def play(self, game_id: str, move, token: str | None, *,
+             condition: VersionCondition | None = None,
+             claim: IdempotencyClaim | None = None,
+             start: GameCopy | None = None) -> Committed:
+        """Judge `move` by the holder of `token` and commit it, or raise the Refusal.
+
+        `start`: a copy just read from the store (with an idempotency claim);
+        without it a kept copy is tried first, then the store.
+        """
+        game = start
+        kept = False
+        if game is None:
+            game = self.kept.get(game_id)
+            kept = game is not None
+            if game is None:
+                game = self.load(game_id)
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            try:
+                seat, state = self._judge(game, move, token, condition)
+            except Refusal as refusal:
+                if kept:
+                    game, kept = self.load(game_id), False
+                    continue
+                refusal.version = game.version
+                raise
+            outcome = self._commit(game_id, game, state, seat, move, claim)
+            if isinstance(outcome, Committed):
+                return outcome
+            game, kept = outcome, False
+        raise GameBusy()
+
+    @staticmethod
+    def _judge(game: GameCopy, move, token: str | None,
+               condition: VersionCondition | None) -> tuple[int, GameState]:
+        """(seat, state after the move), in the API's order: token, expected version, the move."""
+        if token is None:
+            raise MissingToken()
+        seat = game.record.seat_of(token)
+        if seat is None:
+            raise InvalidToken()
+        if condition is not None and not condition.holds(game.version):
+            raise VersionMismatch(game.version, condition.text)
+        try:
+            return seat, apply_move(game.record.state, move, seat)
+        except RuleError as err:
+            raise RuleBroken(err) from None
+
+    def _commit(self, game_id: str, game: GameCopy, state: GameState, seat: int, move,
+                claim: IdempotencyClaim | None) -> Committed | GameCopy:
+        """Store the move: Committed, or the game as stored now when it had moved on."""
+        record = game.record.advanced(state)
+        version = game.version + 1
+        number = state.moves_played
+        view = compact(game_view(record, version))
+        committed = Committed(game_id, version, number, view)
+        result = self.store.commit_move(
+            game_id, game.version, record.encode(), view, history_entry(number, seat, move),
+            claim.key if claim else None,
+            claim.fingerprint if claim else None,
+            claim.answer_for(committed) if claim else None,
+            expected_revision=game.revision)
+        if result.committed:
+            self.kept.put(game_id, GameCopy(version, result.revision, record))
+            return committed
+        if result.current is None:
+            self.kept.drop(game_id)
+            raise GameNotFound(game_id)
+        return GameCopy.of(result.current)

@@ -1,0 +1,75 @@
+"""Why the game-play core turns a request down, as typed errors carrying the API's stable code.
+
+The API maps every `code` to its HTTP status and problem+json body; the
+engine's own `RuleError`s reach it as `RuleBroken`, with the engine's code.
+"""
+
+from __future__ import annotations
+
+from service.engine import RuleError
+
+
+class Refusal(Exception):
+    """A request the game-play core turns down."""
+
+    code = "refused"
+    # The version of the game the request was judged on, when it was judged
+    # on one (a refusal recorded for an Idempotency-Key carries its ETag).
+    version: int | None = None
+
+    def __init__(self, detail: str):
+        super().__init__(detail)
+        self.detail = detail
+
+
+class RuleBroken(Refusal):
+    """The engine refused the move (game finished, not your turn, cannot afford, ...)."""
+
+    def __init__(self, error: RuleError):
+        super().__init__(str(error))
+        self.code = error.code
+
+
+class GameNotFound(Refusal):
+    """No game has this id (never made, or expired)."""
+
+    code = "game_not_found"
+
+    def __init__(self, game_id: str):
+        super().__init__(f"No game with id {game_id!r}.")
+
+
+class MissingToken(Refusal):
+    """A move came without a seat token."""
+
+    code = "missing_token"
+
+    def __init__(self) -> None:
+        super().__init__("Send Authorization: Bearer <seat token>.")
+
+
+class InvalidToken(Refusal):
+    """The token is neither seat's token of this game."""
+
+    code = "invalid_token"
+
+    def __init__(self) -> None:
+        super().__init__("This token is not a seat token of this game.")
+
+
+class VersionMismatch(Refusal):
+    """The move was sent for versions the game is no longer at."""
+
+    code = "version_mismatch"
+
+    def __init__(self, version: int, expected: str):
+        super().__init__(f"The game is at version {version}, not {expected}.")
+
+
+class GameBusy(Refusal):
+    """The compare-and-set kept losing: something is hammering the game."""
+
+    code = "storage_unavailable"
+
+    def __init__(self) -> None:
+        super().__init__("The game is changing too fast; try again.")
