@@ -1,4 +1,4 @@
-"""`python -m service` and the `patchwork-service` console script: run under gunicorn."""
+"""`python -m service` and the `patchwork-service` console script: gunicorn (and Redis) under a supervisor."""
 
 from service.runner import main
 

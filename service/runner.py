@@ -1,38 +1,74 @@
-"""Run the service under gunicorn, with a private Redis when REDIS_URL is unset.
+"""`patchwork-service`: the parent of everything the service runs.
 
-The embedded Redis makes a fresh machine need nothing but Python: its data
-lives in PATCHWORK_DATA_DIR, it listens only on a Unix socket there, and it
-stops when the service stops. Workers learn its URL through REDIS_URL.
+It starts, as supervised children (service/supervisor.py):
+1. with REDIS_URL unset, a private Redis (storage/embedded.py): its data in
+   PATCHWORK_DATA_DIR, which it locks for its whole life, listening only on a
+   Unix socket there;
+2. gunicorn with the production config, told the Redis URL by REDIS_URL.
+A child that dies is restarted with backoff; SIGTERM stops the web first
+(requests in flight still reach Redis), then Redis (which flushes its
+append-only file), and exits 0.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
-
-from gunicorn.app.base import BaseApplication
+import urllib.error
+import urllib.request
 
 from service.config import ConfigError, Settings
-from service.storage.embedded import EmbeddedRedis
+from service.storage.embedded import DataDirInUse, DataDirRefused, EmbeddedRedis
+from service.storage.redis_process import answers_ping
+from service.supervisor import ChildSpec, Supervisor
 
 log = logging.getLogger("patchwork.runner")
 
+# gunicorn_conf's graceful_timeout is 10 s: this leaves it time to use it.
+_WEB_STOP_TIMEOUT = 15.0
 
-class _Gunicorn(BaseApplication):
-    """gunicorn with our config module and the app from service.wsgi."""
 
-    def load_config(self):
-        from service import gunicorn_conf
+def _local_address(host: str) -> str:
+    """Where to reach a server bound to `host` from this machine."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
 
-        for name in dir(gunicorn_conf):
-            if name in self.cfg.settings and not name.startswith("_"):
-                self.cfg.set(name, getattr(gunicorn_conf, name))
 
-    def load(self):
-        from service.wsgi import app
+def _answers_health(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
 
-        return app
+
+def web_spec(settings: Settings, env: dict[str, str]) -> ChildSpec:
+    """gunicorn with service/gunicorn_conf.py, ready once /healthz answers."""
+    url = f"http://{_local_address(settings.host)}:{settings.port}"
+    return ChildSpec(
+        name="web",
+        argv=[sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf", "service.wsgi:app"],
+        env=env,
+        ready=lambda: _answers_health(url),
+        stop_timeout=_WEB_STOP_TIMEOUT,
+        forward=(signal.SIGHUP,),  # gunicorn reloads its config and workers
+    )
+
+
+def redis_spec(embedded: EmbeddedRedis) -> ChildSpec:
+    """The embedded redis-server (SIGTERM makes it flush its append-only file), ready once it answers PING."""
+    return ChildSpec(
+        name="redis",
+        argv=embedded.command(),
+        output=embedded.log_path,
+        ready=lambda: answers_ping(embedded.url, timeout=0.2),
+        ready_timeout=60.0,  # it loads the whole append-only file first
+    )
 
 
 def main() -> None:
@@ -42,17 +78,23 @@ def main() -> None:
         settings = Settings.from_env()
     except ConfigError as err:
         sys.exit(f"patchwork-service: {err}")
+    env = dict(os.environ)
+    children = []
     embedded = None
-    arbiter_pid = os.getpid()
     if settings.redis_url is None:
         embedded = EmbeddedRedis(settings.data_dir)
-        os.environ["REDIS_URL"] = embedded.start()
-        log.info("embedded Redis for data in %s", settings.data_dir)
+        try:
+            embedded.claim()
+        except (DataDirInUse, DataDirRefused, FileNotFoundError) as err:
+            sys.exit(f"patchwork-service: {err}")
+        log.info("embedded Redis on %s, data in %s", embedded.socket_path, settings.data_dir)
+        env["REDIS_URL"] = embedded.url
+        children.append(redis_spec(embedded))
+    children.append(web_spec(settings, env))
+    log.info("serving on http://%s:%d", settings.host, settings.port)
     try:
-        log.info("serving on http://%s:%d", settings.host, settings.port)
-        _Gunicorn().run()
+        code = Supervisor(children).run()
     finally:
-        # gunicorn's forked workers leave through this frame too: only the
-        # arbiter that started the embedded Redis may stop it.
-        if embedded is not None and os.getpid() == arbiter_pid:
-            embedded.stop()
+        if embedded is not None:
+            embedded.release()
+    sys.exit(code)

@@ -7,6 +7,7 @@ throwaway servers, so both start and stop Redis the same careful way.
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 import subprocess
 import time
@@ -33,6 +34,16 @@ def find_redis_server() -> str:
     )
 
 
+def redis_server_version(binary: str) -> tuple[int, int, int]:
+    """What `redis-server --version` says, e.g. (6, 2, 14) for "Redis server v=6.2.14 sha=..."."""
+    said = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10).stdout
+    found = re.search(r"v=(\d+)\.(\d+)\.(\d+)", said)
+    if found is None:
+        raise RuntimeError(f"{binary} --version did not say its version: {said!r}")
+    major, minor, patch = (int(part) for part in found.groups())
+    return major, minor, patch
+
+
 def answers_ping(url: str, timeout: float = 0.5) -> bool:
     """Whether a Redis server answers PING at `url`."""
     client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
@@ -40,6 +51,17 @@ def answers_ping(url: str, timeout: float = 0.5) -> bool:
         return bool(client.ping())
     except (RedisError, OSError):
         return False
+    finally:
+        client.close()
+
+
+def ask_to_shut_down(url: str) -> None:
+    """Send SHUTDOWN, which flushes the append-only file first; the caller waits for the exit."""
+    client = Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0)
+    try:
+        client.shutdown()
+    except (RedisError, OSError):
+        pass  # it may be gone already; the caller's wait decides
     finally:
         client.close()
 
@@ -96,13 +118,7 @@ class RedisServerProcess:
         if self._process is None:
             return
         if self._process.poll() is None:
-            client = Redis.from_url(self.url, socket_timeout=1.0, socket_connect_timeout=1.0)
-            try:
-                client.shutdown()  # flushes the append-only file when there is one
-            except (RedisError, OSError):
-                pass  # it may be gone already; the wait below decides
-            finally:
-                client.close()
+            ask_to_shut_down(self.url)
             try:
                 self._process.wait(timeout)
             except subprocess.TimeoutExpired:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import stat
 from pathlib import Path
 
 import pytest
 from redis import Redis
 
 from service.storage import StoredGame, open_store
-from service.storage.embedded import EmbeddedRedis, find_redis_server
-from service.storage.redis_process import answers_ping
+from service.storage.embedded import VERSION_FILE, DataDirInUse, DataDirRefused, EmbeddedRedis, find_redis_server
+from service.storage.redis_process import answers_ping, redis_server_version
 
 
 def config(url: str, name: str) -> str:
@@ -69,37 +70,53 @@ def test_it_listens_only_on_a_socket_in_the_data_dir_and_appends_every_second(tm
     assert not answers_ping(redis.url)
 
 
-def test_a_server_still_running_on_the_socket_is_reused_and_left_running(tmp_path: Path) -> None:
+def test_a_second_claim_on_the_data_dir_is_refused_naming_the_holder(tmp_path: Path) -> None:
     owner = EmbeddedRedis(tmp_path)
     url = owner.start()
     try:
         pid = server_pid(url)
-        borrower = EmbeddedRedis(tmp_path)
-        assert borrower.start() == url
+        with pytest.raises(DataDirInUse, match=rf"pid {os.getpid()}\b"):
+            EmbeddedRedis(tmp_path).start()
         assert server_pid(url) == pid
-        borrower.stop()
-        assert answers_ping(url)
     finally:
         owner.stop()
     assert not answers_ping(url)
+    with EmbeddedRedis(tmp_path):  # released with the stop
+        pass
 
 
-def test_a_data_dir_too_deep_for_a_socket_path_falls_back_to_a_short_one(
+def test_a_server_left_running_on_the_socket_is_shut_down_before_the_next_start(tmp_path: Path) -> None:
+    # As a service killed where nothing stops its children would leave it.
+    leftover = EmbeddedRedis(tmp_path)
+    url = leftover.start()
+    leftover.release()
+    old_pid = server_pid(url)
+    try:
+        with EmbeddedRedis(tmp_path) as redis:
+            assert server_pid(redis.url) != old_pid
+        assert not leftover._process.running
+    finally:
+        leftover.stop()
+
+
+def test_a_data_dir_too_deep_for_a_socket_path_gets_a_private_socket_dir(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     with caplog.at_level(logging.WARNING, logger="service.storage.embedded"):
-        redis = EmbeddedRedis(deep)
-    assert len(os.fsencode(redis.socket_path)) <= 100
-    assert redis.socket_path.parent != deep
-    assert str(redis.socket_path) in caplog.text
-    with redis:
-        store = open_store(redis.url)
-        store.create_game("g1", "s", "v")
-        assert store.load_view("g1") == (1, "v")
-        store.close()
-        assert config(redis.url, "dir") == str(deep)
-    assert not redis.socket_path.exists()
+        with EmbeddedRedis(deep) as redis:
+            private = redis.socket_path.parent
+            assert len(os.fsencode(redis.socket_path)) <= 100
+            assert private != deep
+            assert stat.S_IMODE(private.stat().st_mode) == 0o700
+            assert private.stat().st_uid == os.getuid()
+            assert str(redis.socket_path) in caplog.text
+            store = open_store(redis.url)
+            store.create_game("g1", "s", "v")
+            assert store.load_view("g1") == (1, "v")
+            store.close()
+            assert config(redis.url, "dir") == str(deep)
+    assert not private.exists()
 
 
 def test_a_socket_left_by_a_killed_server_does_not_block_the_next_start(tmp_path: Path) -> None:
@@ -116,3 +133,30 @@ def test_a_socket_left_by_a_killed_server_does_not_block_the_next_start(tmp_path
     finally:
         replacement.stop()
         crashed.stop()
+
+
+def _version() -> str:
+    return ".".join(str(part) for part in redis_server_version(find_redis_server()))
+
+
+def test_the_version_that_ran_on_the_data_dir_is_recorded_and_an_older_data_dir_upgraded(tmp_path: Path) -> None:
+    (tmp_path / VERSION_FILE).write_text("5.0.0\n")
+    with EmbeddedRedis(tmp_path) as redis:
+        assert answers_ping(redis.url)
+    assert (tmp_path / VERSION_FILE).read_text() == f"{_version()}\n"
+
+
+def test_a_data_dir_of_redis_7_without_a_record_is_refused_by_redis_6(tmp_path: Path, monkeypatch) -> None:
+    # Redis 6 would not look in appendonlydir/ and start empty. The stand-in
+    # only answers --version: the check refuses before anything runs it.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    old = bin_dir / "redis-server"
+    old.write_text("#!/bin/sh\necho 'Redis server v=6.2.14 sha=00000000:0 malloc=libc bits=64'\n")
+    old.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    data = tmp_path / "data"
+    (data / "appendonlydir").mkdir(parents=True)
+    with pytest.raises(DataDirRefused, match=r"Redis 7 or newer .*appendonlydir.* 6\.2\.14"):
+        EmbeddedRedis(data).start()
+    assert not (data / VERSION_FILE).exists()
