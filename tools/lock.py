@@ -57,6 +57,12 @@ def recorded_fingerprint(lock: Path) -> str | None:
     return None
 
 
+def stamp(lock: Path, fingerprint: str) -> None:
+    """Make `fingerprint` the lock's recorded one (its first line)."""
+    kept = [line for line in lock.read_text().splitlines(keepends=True) if not line.startswith(FINGERPRINT_PREFIX)]
+    lock.write_text(FINGERPRINT_PREFIX + fingerprint + "\n" + "".join(kept))
+
+
 def pins(lock: Path) -> dict[str, tuple[str, str | None]]:
     """{normalized name: (version, environment marker or None)} of a lock's pinned lines."""
     found = {}
@@ -117,10 +123,9 @@ def write(root: Path, uv: str, upgrade: bool) -> int:
             print(f"lock: uv could not resolve {lock} (above); the locks stay stale", file=sys.stderr)
             return resolved.returncode
     # Only once both resolved: a half-written pair stays stale for the check.
-    stamp = FINGERPRINT_PREFIX + fingerprint(root / "pyproject.toml") + "\n"
     for lock in (DEV, RUNTIME):
         path = root / lock
-        path.write_text(stamp + path.read_text())
+        stamp(path, fingerprint(root / "pyproject.toml"))
         print(f"lock: wrote {lock} ({len(pins(path))} pinned packages)", file=sys.stderr)
     return 0
 
