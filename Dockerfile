@@ -1,5 +1,8 @@
 # Patchwork game-state service. Needs a Redis: set REDIS_URL (and REDIS_CLUSTER=1 for a cluster).
-FROM python:3.11-slim
+# A full version tag, so a rebuild gets the same Python. To pin the exact image as well,
+# append its digest: `docker buildx imagetools inspect python:3.11.14-slim-bookworm`
+# prints it; then FROM python:3.11.14-slim-bookworm@sha256:<digest>.
+FROM python:3.11.14-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -10,18 +13,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, in their own layer: they change far less often than the code.
-COPY pyproject.toml README.md ./
-RUN mkdir -p service \
-    && touch service/__init__.py \
-    && pip install . \
-    && pip uninstall --yes patchwork-service
+# Dependencies first, in their own layer, exactly as locked (versions and hashes):
+# they change far less often than the code. `./dev lock` rewrites the lock.
+COPY requirements/runtime.txt ./requirements/
+RUN pip install --require-hashes -r requirements/runtime.txt
 
-COPY openapi.yaml ./
+COPY pyproject.toml README.md openapi.yaml ./
 COPY service ./service
+# The lock already holds every dependency and the build backend: nothing else is fetched.
 RUN rm -f service/openapi.yaml \
     && cp openapi.yaml service/openapi.yaml \
-    && pip install --no-deps . \
+    && pip install --no-deps --no-build-isolation . \
     && useradd --system --uid 10001 --no-create-home patchwork
 
 USER 10001

@@ -6,6 +6,7 @@ the lines that decide how the container runs say what they must.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -69,13 +70,23 @@ def test_listens_beyond_the_container_loopback():
     assert env["PORT"].isdigit()
 
 
-def test_slim_base_and_dependencies_in_a_layer_before_the_code():
+def test_base_is_a_slim_python_of_a_full_version():
+    # python:3.11 or python:3.11-slim would move under a rebuild; a digest may follow the tag.
     steps = instructions()
-    assert steps[0][0] == "FROM" and steps[0][1].split(":")[1].endswith("-slim")
+    assert steps[0][0] == "FROM"
+    assert re.fullmatch(r"python:3\.11\.\d+-slim(-[a-z]+)?(@sha256:[0-9a-f]{64})?", steps[0][1]), steps[0][1]
+
+
+def test_dependencies_come_from_the_runtime_lock_in_a_layer_before_the_code():
+    steps = instructions()
     copies = [args for name, args in steps if name == "COPY"]
     first_code = next(i for i, args in enumerate(copies) if args.split()[0] == "service")
-    first_deps = next(i for i, args in enumerate(copies) if "pyproject.toml" in args.split())
-    assert first_deps < first_code, "a code change would rebuild the dependency layer"
+    first_lock = next(i for i, args in enumerate(copies) if "requirements/runtime.txt" in args.split())
+    assert first_lock < first_code, "a code change would rebuild the dependency layer"
+    installs = [args for name, args in steps if name == "RUN" and "pip install" in args]
+    # The lock's pins and hashes, then the project alone: pip may fetch nothing unlocked.
+    assert "--require-hashes -r requirements/runtime.txt" in installs[0]
+    assert all("--no-deps" in args for args in installs[1:]), installs
 
 
 def test_the_build_context_leaves_out_local_state():

@@ -1,0 +1,1 @@
+"""Project tooling that is not part of the service (run from the repository root)."""
