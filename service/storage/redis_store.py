@@ -34,8 +34,12 @@ from . import scripts
 from .keys import GameKeys, check_prefix
 from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, StoredGame
 
-# An answer is replayed for 24 h at most (API.md), never longer than its game.
-RECORD_TTL_CAP_MS = 24 * 3600 * 1000
+# An answer is replayed for 24 h (API.md). A record keeps this expiry from
+# the moment it is answered, whatever the game's own TTL: renewing records
+# with every move would make a move's cost grow with the game's history.
+# One outliving its game is never replayed (the game is read first) and
+# goes when its 24 h are up.
+RECORD_TTL_MS = 24 * 3600 * 1000
 # A claimed key whose request crashed frees itself after this long.
 MARKER_TTL_MS = 30_000
 # Redis list indexes are signed 64-bit: one beyond is past the end of any
@@ -59,7 +63,15 @@ def _storage_errors() -> Iterator[None]:
     try:
         yield
     except (RedisError, RedisClusterException, OSError) as error:
-        raise StorageError(f"{type(error).__name__}: {error}") from error
+        raise StorageError(_describe(error)) from error
+
+
+def _describe(error: Exception) -> str:
+    text = f"{type(error).__name__}: {error}"
+    if "OOM command not allowed" in text:
+        # At maxmemory with noeviction: reads go on, writes fail until memory frees.
+        return f"Redis is full (maxmemory), writes refused: {text}"
+    return text
 
 
 class _Connection:
@@ -80,7 +92,6 @@ class _Connection:
         self.create_game = self._script(scripts.CREATE_GAME)
         self.load_for_move = self._script(scripts.LOAD_FOR_MOVE)
         self.commit_move = self._script(scripts.COMMIT_MOVE)
-        self.renew_records = self._script(scripts.RENEW_RECORDS)
         self.record_answer = self._script(scripts.RECORD_ANSWER)
         self.release_key = self._script(scripts.RELEASE_KEY)
         self.load_moves = self._script(scripts.LOAD_MOVES)
@@ -171,7 +182,7 @@ class RedisGameStore(GameStore):
         with _storage_errors():
             redis = self._redis()
             created = redis.create_game(
-                keys=[keys.game, keys.moves, keys.idempotency_index],
+                keys=[keys.game, keys.moves],
                 args=[state, view, self._ttl_ms, _new_revision()],
             )
         if not created:
@@ -234,45 +245,34 @@ class RedisGameStore(GameStore):
     ) -> CommitResult:
         """Compare-and-set on version (and revision): store the move, or say what is stored now."""
         keys = self._keys(game_id)
-        script_keys = [keys.game, keys.moves, keys.idempotency_index]
+        script_keys = [keys.game, keys.moves]
         revision = _new_revision()
         args: list[Any] = [
-            expected_version, expected_revision or "", revision, state, view, move,
-            self._ttl_ms, RECORD_TTL_CAP_MS,
+            expected_version, expected_revision or "", revision, state, view, move, self._ttl_ms,
         ]
         if idempotency_key is not None:
             if fingerprint is None or answer is None:
                 raise ValueError("recording under an idempotency key needs fingerprint and answer")
             script_keys.append(keys.idempotency(idempotency_key))
-            args += [idempotency_key, fingerprint, answer]
+            args += [RECORD_TTL_MS, fingerprint, answer]
         with _storage_errors():
-            redis = self._redis()
-            found = redis.commit_move(keys=script_keys, args=args)
-            if found is None:
-                return CommitResult()
-            if found[0] == "moved":
-                return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
-            cut_short = found[1:]
-            if cut_short:
-                # Only when the game TTL is under 24 h: records made under an
-                # earlier, shorter game lifetime follow the game's new one.
-                redis.renew_records(
-                    keys=[keys.game, keys.idempotency_index]
-                    + [keys.idempotency(key) for key in cut_short],
-                    args=cut_short,
-                )
+            found = self._redis().commit_move(keys=script_keys, args=args)
+        if found is None:
+            return CommitResult()
+        if found[0] == "moved":
+            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
         return CommitResult(revision=revision)
 
     def record_answer(
         self, game_id: str, idempotency_key: str, fingerprint: str, answer: str
     ) -> None:
-        """Record a refusal under the key, for 24 h at most and never past the game."""
+        """Record a refusal under the key for 24 h; nothing when the game is gone."""
         keys = self._keys(game_id)
         with _storage_errors():
             redis = self._redis()
             redis.record_answer(
-                keys=[keys.game, keys.idempotency_index, keys.idempotency(idempotency_key)],
-                args=[idempotency_key, fingerprint, answer, RECORD_TTL_CAP_MS],
+                keys=[keys.game, keys.idempotency(idempotency_key)],
+                args=[fingerprint, answer, RECORD_TTL_MS],
             )
 
     def release_key(self, game_id: str, idempotency_key: str) -> None:

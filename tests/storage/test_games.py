@@ -153,7 +153,6 @@ def test_keys_carry_the_prefix_and_the_game_id_as_hash_tag(store: GameStore, red
         "patchwork:{abc-123}:game",
         "patchwork:{abc-123}:moves",
         "patchwork:{abc-123}:idem:0:key",
-        "patchwork:{abc-123}:idem-index",
     }
     assert len({key_slot(key.encode()) for key in keys}) == 1
     game = redis.hgetall("patchwork:{abc-123}:game")
