@@ -15,6 +15,8 @@ from redis import Redis
 
 from service.storage import GameStore, IdempotencyRecord, StorageError, StoredGame
 
+from .contents import snapshot
+
 
 @pytest.fixture
 def full(redis: Redis) -> Iterator[Redis]:
@@ -26,22 +28,6 @@ def full(redis: Redis) -> Iterator[Redis]:
         yield fill
     finally:
         redis.config_set("maxmemory", 0)  # the session server is shared with other tests
-
-
-def snapshot(redis: Redis) -> dict[str, object]:
-    """Every key with its value, to show that nothing changed."""
-    found: dict[str, object] = {}
-    for key in redis.keys("*"):
-        kind = redis.type(key)
-        if kind == "hash":
-            found[key] = redis.hgetall(key)
-        elif kind == "list":
-            found[key] = redis.lrange(key, 0, -1)
-        elif kind == "zset":
-            found[key] = redis.zrange(key, 0, -1, withscores=True)
-        else:
-            found[key] = redis.get(key)
-    return found
 
 
 def test_creating_games_stops_with_a_storage_error_once_redis_is_full(
