@@ -30,7 +30,14 @@ from service.storage import GameStore, IdempotencyRecord, StorageError, StoredGa
 from .conditions import etag, if_match_holds
 from .context import services
 from .games import game_not_found
-from .idempotency import answer_response, encode_answer, fingerprint, scoped_key
+from .idempotency import (
+    answer_response,
+    encode_answer,
+    encode_refusal,
+    fingerprint,
+    refusal_problem,
+    scoped_key,
+)
 from .incoming import (
     bearer_token,
     check_body,
@@ -41,7 +48,7 @@ from .incoming import (
 )
 from .jsontext import compact
 from .legal_moves_view import move_fragment
-from .problems import ApiProblem, from_rule_error, problem_response
+from .problems import ApiProblem, from_rule_error
 from .recent_games import LoadedGame, RecentGames
 from .records import GameRecord
 from .responses import json_response, not_modified
@@ -156,7 +163,8 @@ class MoveRequest:
         seat = self._seat(game.record)
         if self.if_match is not None and not if_match_holds(self.if_match, game.version):
             raise ApiProblem(412, "version_mismatch",
-                             f"The game is at version {game.version}, not {self.if_match}.")
+                             # Not echoing If-Match: a recorded refusal must stay small.
+                             f"The game is at version {game.version}, which If-Match does not name.")
         return seat, apply_move(game.record.state, self.move, seat)
 
     def _seat(self, record: GameRecord) -> int:
@@ -171,12 +179,10 @@ class MoveRequest:
 
     def _refuse(self, problem: ApiProblem, version: int) -> Response:
         """A recorded refusal (409, 412, 422) carrying the current ETag."""
-        problem.headers["ETag"] = etag(version)
-        text = compact(problem.body())
         if self.key is not None:
             self.store.record_answer(self.game_id, self.key, self.fingerprint,
-                                     encode_answer(problem.status, text, problem.headers))
-        return problem_response(problem.status, text, problem.headers)
+                                     encode_refusal(problem, version))
+        return refusal_problem(problem, version).response()
 
     def _commit(self, game: LoadedGame, record: GameRecord, seat: int) -> Response | LoadedGame:
         """Store the new state: the 201, or the game as stored now when it had moved on."""

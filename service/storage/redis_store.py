@@ -51,6 +51,18 @@ def _list_index(index: int) -> int:
     return min(max(index, _INDEX_MIN), _INDEX_MAX)
 
 
+def _record(fingerprint: str, answer: str) -> str:
+    """The stored form of an answered record (scripts.py): fingerprint, newline, answer."""
+    if "\n" in fingerprint:
+        raise ValueError("a fingerprint must not contain a newline")
+    return f"{fingerprint}\n{answer}"
+
+
+def _parse_record(record: str) -> IdempotencyRecord:
+    fingerprint, answered, answer = record.partition("\n")
+    return IdempotencyRecord(not answered, fingerprint, answer if answered else None)
+
+
 def _new_revision() -> str:
     # Random rather than counted: instances share nothing, and forked
     # workers would share a counter's state.
@@ -213,8 +225,8 @@ class RedisGameStore(GameStore):
         """Load the game and claim the idempotency key, atomically, in one round trip."""
         if idempotency_key is None:
             return self.load_game(game_id), None
-        if fingerprint is None:
-            raise ValueError("claiming an idempotency key needs the request's fingerprint")
+        if fingerprint is None or "\n" in fingerprint:
+            raise ValueError("claiming an idempotency key needs a one-line fingerprint")
         keys = self._keys(game_id)
         with _storage_errors():
             redis = self._redis()
@@ -227,8 +239,7 @@ class RedisGameStore(GameStore):
         game = StoredGame(int(found[0]), found[2], found[1])
         if len(found) == 3:
             return game, None
-        answer = found[4]
-        return game, IdempotencyRecord(answer is None, found[3], answer)
+        return game, _parse_record(found[3])
 
     def commit_move(
         self,
@@ -254,7 +265,7 @@ class RedisGameStore(GameStore):
             if fingerprint is None or answer is None:
                 raise ValueError("recording under an idempotency key needs fingerprint and answer")
             script_keys.append(keys.idempotency(idempotency_key))
-            args += [RECORD_TTL_MS, fingerprint, answer]
+            args += [RECORD_TTL_MS, _record(fingerprint, answer)]
         with _storage_errors():
             found = self._redis().commit_move(keys=script_keys, args=args)
         if found is None:
@@ -272,7 +283,7 @@ class RedisGameStore(GameStore):
             redis = self._redis()
             redis.record_answer(
                 keys=[keys.game, keys.idempotency(idempotency_key)],
-                args=[fingerprint, answer, RECORD_TTL_MS],
+                args=[_record(fingerprint, answer), RECORD_TTL_MS],
             )
 
     def release_key(self, game_id: str, idempotency_key: str) -> None:

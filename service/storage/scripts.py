@@ -6,17 +6,43 @@ game.
 
 Shared layout of KEYS: 1 = the game hash (version, revision, state, view;
 a game stored before revisions existed has none, read as ''), 2 = the
-move list; idempotency record hashes (fingerprint, answer; no answer = in
-progress) come after them.
+move list; idempotency records come after them.
+
+An idempotency record is one string: the request's fingerprint while the
+first request runs, then the fingerprint, a newline and the answer. A
+string, not a hash: a hash with a value over 64 bytes leaves Redis's compact
+encoding and costs about 230 bytes more per record. Records written as
+hashes (fingerprint, answer) by earlier versions are still read; they are
+gone 24 h after the upgrade.
 
 Out of memory. Under `maxmemory` with `noeviction`, Redis checks a script
 only at its first write command, and refuses it there only if that command
-is one that can grow memory (HSET, RPUSH, INCR...; not DEL or PEXPIRE). Once
+is one that can grow memory (SET, HSET, RPUSH, INCR...; not DEL or PEXPIRE). Once
 a script has written, it runs to its end, past the limit. So every script
 that may grow memory makes such a command its first write: under the limit
 it runs whole, over it Redis refuses it whole, with nothing changed (an OOM
 error, which the store reports as StorageError). The `#!lua` flags that
 would declare this up front need Redis 7; this works on 6.2 as well.
+"""
+
+# The record under `key` in its string form, or false when there is none.
+_READ_RECORD = """
+local function read_record(key)
+    local value = redis.pcall('GET', key)
+    if type(value) ~= 'table' then
+        return value
+    end
+    -- WRONGTYPE: a hash record of an earlier version
+    local old = redis.call('HMGET', key, 'fingerprint', 'answer')
+    if old[1] and old[2] then
+        return old[1] .. '\\n' .. old[2]
+    end
+    return old[1]
+end
+
+local function answered(record)
+    return record and string.find(record, '\\n', 1, true) ~= nil
+end
 """
 
 # KEYS: game, moves. ARGV: state, view, ttl_ms, revision.
@@ -34,26 +60,25 @@ return 1
 
 # KEYS: game, record. ARGV: fingerprint, marker_ttl_ms.
 # Returns nil (no game, nothing claimed), {version, revision, state} after
-# claiming the key, or {version, revision, state, fingerprint, answer-or-nil}
-# when a record (in progress or answered) already holds the key.
-LOAD_FOR_MOVE = """
+# claiming the key, or {version, revision, state, record} when a record (in
+# progress or answered) already holds the key.
+LOAD_FOR_MOVE = _READ_RECORD + """
 local game = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
 if not game[1] then
     return nil
 end
 local revision = game[2] or ''
-local record = redis.call('HMGET', KEYS[2], 'fingerprint', 'answer')
-if record[1] then
-    return {game[1], revision, game[3], record[1], record[2]}
+local record = read_record(KEYS[2])
+if record then
+    return {game[1], revision, game[3], record}
 end
-redis.call('HSET', KEYS[2], 'fingerprint', ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return {game[1], revision, game[3]}
 """
 
 # KEYS: game, moves[, record]. ARGV: expected_version, expected_revision
 # ('' = any), new_revision, state, view, move, ttl_ms[, record_ttl_ms,
-# fingerprint, answer].
+# record].
 # Returns nil when there is no game, and {'moved', version, revision, state}
 # when it is not at the expected version and revision (nothing changed in
 # either case); {'stored'} otherwise. A fixed number of commands whatever the
@@ -74,27 +99,25 @@ redis.call('RPUSH', KEYS[2], ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 redis.call('PEXPIRE', KEYS[2], ARGV[7])
 if KEYS[3] then
-    redis.call('HSET', KEYS[3], 'fingerprint', ARGV[9], 'answer', ARGV[10])
-    redis.call('PEXPIRE', KEYS[3], ARGV[8])
+    redis.call('SET', KEYS[3], ARGV[9], 'PX', ARGV[8])
 end
 return {'stored'}
 """
 
-# KEYS: game, record. ARGV: fingerprint, answer, record_ttl_ms. Keeps an
-# answer that is already recorded (the first answer wins) and records
-# nothing for a game that is gone.
-RECORD_ANSWER = """
-if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[2], 'answer') == 1 then
+# KEYS: game, record. ARGV: record, record_ttl_ms. Keeps an answer that is
+# already recorded (the first answer wins) and records nothing for a game
+# that is gone.
+RECORD_ANSWER = _READ_RECORD + """
+if redis.call('EXISTS', KEYS[1]) == 0 or answered(read_record(KEYS[2])) then
     return 0
 end
-redis.call('HSET', KEYS[2], 'fingerprint', ARGV[1], 'answer', ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return 1
 """
 
 # KEYS: record. Drops it only while in progress: a recorded answer stays.
-RELEASE_KEY = """
-if redis.call('HEXISTS', KEYS[1], 'answer') == 0 then
+RELEASE_KEY = _READ_RECORD + """
+if not answered(read_record(KEYS[1])) then
     redis.call('DEL', KEYS[1])
 end
 return 0

@@ -19,7 +19,7 @@ def test_the_first_load_claims_the_key_with_an_in_progress_marker(store: GameSto
     game, record = store.load_for_move("g1", "0:key", "fp-1")
 
     assert (game, record) == (StoredGame(1, "s1"), None)
-    assert redis.hgetall(RECORD) == {"fingerprint": "fp-1"}
+    assert redis.get(RECORD) == "fp-1"
     assert 0 < redis.pttl(RECORD) <= MARKER_MS
 
 
@@ -31,7 +31,7 @@ def test_a_second_load_sees_the_claim_unchanged(store: GameStore, redis: Redis) 
 
     assert game == StoredGame(1, "s1")
     assert record == IdempotencyRecord(in_progress=True, fingerprint="fp-1", answer=None)
-    assert redis.hgetall(RECORD) == {"fingerprint": "fp-1"}
+    assert redis.get(RECORD) == "fp-1"
 
 
 def test_a_commit_records_the_answer_for_replay(store: GameStore, redis: Redis) -> None:
@@ -139,7 +139,7 @@ def test_releasing_drops_the_marker_so_the_key_can_be_claimed_again(store: GameS
 
     assert not redis.exists(RECORD)
     assert store.load_for_move("g1", "0:key", "fp-2") == (StoredGame(1, "s1"), None)
-    assert redis.hgetall(RECORD) == {"fingerprint": "fp-2"}
+    assert redis.get(RECORD) == "fp-2"
 
 
 def test_releasing_keeps_a_recorded_answer(store: GameStore) -> None:
@@ -165,3 +165,19 @@ def test_keys_are_independent_and_a_load_without_key_claims_nothing(store: GameS
         "patchwork:{g1}:idem:1:key",
         "patchwork:{g2}:idem:0:key",
     ]
+
+
+def test_a_record_is_one_string_and_records_of_the_hash_era_still_count(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    store.record_answer("g1", "0:key", "fp-1", "answer-409")
+    assert redis.get(RECORD) == "fp-1\nanswer-409"
+    # As an earlier version stored them: one answered, one in progress.
+    redis.hset("patchwork:{g1}:idem:0:old", mapping={"fingerprint": "fp-1", "answer": "answer-422"})
+    redis.hset("patchwork:{g1}:idem:0:running", mapping={"fingerprint": "fp-2"})
+
+    store.record_answer("g1", "0:old", "fp-1", "second")
+    store.release_key("g1", "0:old")
+    assert store.load_for_move("g1", "0:old", "fp-1")[1] == IdempotencyRecord(False, "fp-1", "answer-422")
+    assert store.load_for_move("g1", "0:running", "fp-1")[1] == IdempotencyRecord(True, "fp-2", None)
+    store.release_key("g1", "0:running")
+    assert not redis.exists("patchwork:{g1}:idem:0:running")
