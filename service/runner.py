@@ -45,7 +45,7 @@ def main() -> None:
     embedded = None
     arbiter_pid = os.getpid()
     if settings.redis_url is None:
-        embedded = EmbeddedRedis(settings.data_dir)
+        embedded = EmbeddedRedis(settings.data_dir, settings.embedded_redis_maxmemory)
         os.environ["REDIS_URL"] = embedded.start()
         log.info("embedded Redis for data in %s", settings.data_dir)
     try:

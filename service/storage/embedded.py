@@ -3,6 +3,9 @@
 It listens only on a Unix socket in the data directory (no TCP port, so
 nothing else on the machine can reach it) and keeps an append-only file
 there, fsynced every second, so games survive a restart of the service.
+Its memory is bounded (`maxmemory`) and never evicts: past the limit it
+refuses writes, which the service answers 503, instead of growing until the
+machine kills it or dropping games.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import logging
 import os
 import tempfile
 from pathlib import Path
+
+from service.config import DEFAULT_EMBEDDED_REDIS_MAXMEMORY
 
 from .redis_process import RedisServerProcess, answers_ping, find_redis_server
 
@@ -40,8 +45,10 @@ def _socket_path(data_dir: Path) -> Path:
 class EmbeddedRedis:
     """A redis-server on a Unix socket in data_dir, with append-only persistence there."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY):
+        """`maxmemory` as Redis takes it (`256mb`; `0`: no limit)."""
         self.data_dir = Path(data_dir).absolute()
+        self.maxmemory = maxmemory
         self.socket_path = _socket_path(self.data_dir)
         self.url = f"unix://{self.socket_path}"
         self._process: RedisServerProcess | None = None
@@ -62,6 +69,8 @@ class EmbeddedRedis:
                 "--appendonly", "yes",
                 "--appendfsync", "everysec",
                 "--save", "",
+                "--maxmemory", self.maxmemory,
+                "--maxmemory-policy", "noeviction",
                 "--daemonize", "no",
             ],
             self.url,
