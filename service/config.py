@@ -8,6 +8,7 @@ instead of on the first request.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +16,11 @@ DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
 # Games each worker keeps decoded after storing them (games/kept.py):
 # about 4 KB each.
 DEFAULT_RECENT_GAMES = 1000
+# The embedded Redis's memory limit (refusing writes past it, never evicting):
+# about 35,000 finished games (7 KB each) or 700,000 recorded refusals, and
+# no more than a small machine can spare next to the service.
+DEFAULT_EMBEDDED_REDIS_MAXMEMORY = "256mb"
+_REDIS_MEMORY = re.compile(r"\d+(b|k|kb|m|mb|g|gb)?", re.IGNORECASE)
 
 
 class ConfigError(ValueError):
@@ -45,6 +51,16 @@ def _float(env: dict[str, str], name: str, default: float) -> float:
     if value <= 0:
         raise ConfigError(f"{name} must be positive, got {raw}")
     return value
+
+
+def _redis_memory(env: dict[str, str], name: str, default: str) -> str:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not _REDIS_MEMORY.fullmatch(raw):
+        raise ConfigError(f"{name} must be a size as Redis takes it (e.g. 256mb, 2gb; 0 = no limit), "
+                          f"got {raw!r}")
+    return raw.lower()
 
 
 def _flag(env: dict[str, str], name: str) -> bool:
@@ -85,6 +101,7 @@ class Settings:
     rate_limit_moves: RateLimit = RateLimit()
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
+    embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -108,4 +125,6 @@ class Settings:
             rate_limit_moves=RateLimit(_int(env, "RATE_LIMIT_MOVES", 0), window),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
+            embedded_redis_maxmemory=_redis_memory(
+                env, "EMBEDDED_REDIS_MAXMEMORY", DEFAULT_EMBEDDED_REDIS_MAXMEMORY),
         )

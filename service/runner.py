@@ -82,7 +82,7 @@ def main() -> None:
     children = []
     embedded = None
     if settings.redis_url is None:
-        embedded = EmbeddedRedis(settings.data_dir)
+        embedded = EmbeddedRedis(settings.data_dir, settings.embedded_redis_maxmemory)
         try:
             embedded.claim()
         except (DataDirInUse, DataDirRefused, FileNotFoundError) as err:

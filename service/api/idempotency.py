@@ -1,8 +1,11 @@
 """Idempotency-Key: recording a move's answer and replaying it to retries.
 
 A key belongs to one game and one seat token, so the store key is scoped by a
-hash of the token (never the token itself). What is recorded is the whole
-answer (status, body, headers), so a replay is byte-for-byte the first one.
+hash of the token (never the token itself). A replay is byte-for-byte the
+first answer. A 201 is recorded whole (status, body, headers). A refusal is
+recorded as only what varies (status, code, detail, version) and rebuilt
+from it: any client can have one kept for 24 h with each fresh key, so it
+must stay small (about a fifth of the whole answer).
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from flask import Response
 from service.games import token_hash
 from service.games.jsontext import compact, parse
 
-from .problems import PROBLEM_MIMETYPE
+from .conditions import etag
+from .problems import PROBLEM_MIMETYPE, ApiProblem
 from .responses import JSON_MIMETYPE
 
 # docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (moves.py does, at the commit
@@ -36,13 +40,27 @@ def fingerprint(body: dict) -> str:
 
 
 def encode_answer(status: int, body: str, headers: dict[str, str]) -> str:
-    """The recorded form of an answer."""
+    """The recorded form of a whole answer."""
     return compact({"status": status, "body": body, "headers": headers})
+
+
+def encode_refusal(problem: ApiProblem, version: int) -> str:
+    """The recorded form of a refusal (no headers but the ETag of `version`)."""
+    return compact([problem.status, problem.code, problem.detail, version])
+
+
+def refusal_problem(problem: ApiProblem, version: int) -> ApiProblem:
+    """The refusal as answered and replayed: the problem with the game's ETag."""
+    return ApiProblem(problem.status, problem.code, problem.detail,
+                      headers={"ETag": etag(version)})
 
 
 def answer_response(answer: str) -> Response:
     """The response a recorded answer stands for."""
     doc = parse(answer)
+    if isinstance(doc, list):
+        status, code, detail, version = doc
+        return refusal_problem(ApiProblem(status, code, detail), version).response()
     status = doc["status"]
     mimetype = JSON_MIMETYPE if status < 400 else PROBLEM_MIMETYPE
     resp = Response(doc["body"], status=status, mimetype=mimetype)

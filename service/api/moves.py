@@ -22,7 +22,14 @@ from service.storage import IdempotencyRecord, StorageError
 
 from .conditions import etag, if_match_holds
 from .context import services
-from .idempotency import answer_response, encode_answer, fingerprint, scoped_key
+from .idempotency import (
+    answer_response,
+    encode_answer,
+    encode_refusal,
+    fingerprint,
+    refusal_problem,
+    scoped_key,
+)
 from .incoming import (
     bearer_token,
     check_body,
@@ -31,7 +38,7 @@ from .incoming import (
     read_path,
     read_query,
 )
-from .problems import ApiProblem, from_refusal, problem_response
+from .problems import ApiProblem, from_refusal
 from .responses import json_response, not_modified
 from .schemas import load_move
 
@@ -92,11 +99,9 @@ class MoveRequest:
             problem = from_refusal(refusal)
             if problem.status not in RECORDED_REFUSALS:
                 raise
-            problem.headers["ETag"] = etag(refusal.version)
-            text = problem.text()
             self.play.record_refusal(self.game_id, self.claim.key, self.claim.fingerprint,
-                                     encode_answer(problem.status, text, problem.headers))
-            return problem_response(problem.status, text, problem.headers)
+                                     encode_refusal(problem, refusal.version))
+            return refusal_problem(problem, refusal.version).response()
         return _created(committed)
 
     def _release(self) -> None:
@@ -120,7 +125,7 @@ def _version_condition() -> VersionCondition | None:
     header = request.headers.get("If-Match")
     if header is None:
         return None
-    return VersionCondition(lambda version: if_match_holds(header, version), header)
+    return VersionCondition(lambda version: if_match_holds(header, version), "If-Match")
 
 
 @bp.post("/games/<game_id>/moves")

@@ -60,10 +60,10 @@ class Committed:
 
 @dataclass(frozen=True, slots=True)
 class VersionCondition:
-    """The versions a move may apply to (an If-Match), and how the client wrote them."""
+    """The versions a move may apply to, and what named them (for the refusal's message)."""
 
     holds: Callable[[int], bool]
-    text: str
+    source: str  # "If-Match"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +173,7 @@ class GamePlay:
         if seat is None:
             raise InvalidToken()
         if condition is not None and not condition.holds(game.version):
-            raise VersionMismatch(game.version, condition.text)
+            raise VersionMismatch(game.version, condition.source)
         try:
             return seat, apply_move(game.record.state, move, seat)
         except RuleError as err:

@@ -62,8 +62,9 @@ class VersionMismatch(Refusal):
 
     code = "version_mismatch"
 
-    def __init__(self, version: int, expected: str):
-        super().__init__(f"The game is at version {version}, not {expected}.")
+    def __init__(self, version: int, source: str):
+        # What the client sent is not echoed: a recorded refusal must stay small.
+        super().__init__(f"The game is at version {version}, which {source} does not name.")
 
 
 class GameBusy(Refusal):

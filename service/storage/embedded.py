@@ -3,6 +3,9 @@
 It listens only on a Unix socket in the data directory (no TCP port, so
 nothing else on the machine can reach it) and keeps an append-only file
 there, fsynced every second, so games survive a restart of the service.
+Its memory is bounded (`maxmemory`) and never evicts: past the limit it
+refuses writes, which the service answers 503, instead of growing until the
+machine kills it or dropping games.
 
 Before a server starts on the directory, `claim()` makes it this process's:
 - an flock on the directory (dir_lock.py), so a second service refuses
@@ -28,6 +31,8 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+
+from service.config import DEFAULT_EMBEDDED_REDIS_MAXMEMORY
 
 from .dir_lock import DataDirInUse, DataDirLock
 from .redis_process import (
@@ -103,8 +108,10 @@ class EmbeddedRedis:
     claim and run the server in this process's care.
     """
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY):
+        """`maxmemory` as Redis takes it (`256mb`; `0`: no limit)."""
         self.data_dir = Path(data_dir).absolute()
+        self.maxmemory = maxmemory
         self.log_path = self.data_dir / "redis.log"
         # Set by claim(): where the server listens.
         self.socket_path: Path | None = None
@@ -163,6 +170,8 @@ class EmbeddedRedis:
             "--appendonly", "yes",
             "--appendfsync", "everysec",
             "--save", "",
+            "--maxmemory", self.maxmemory,
+            "--maxmemory-policy", "noeviction",
             "--daemonize", "no",
         ]
 

@@ -34,8 +34,12 @@ from . import scripts
 from .keys import GameKeys, check_prefix
 from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, StoredGame
 
-# An answer is replayed for 24 h at most (docs/api-guide.md#idempotency), never longer than its game.
-RECORD_TTL_CAP_MS = 24 * 3600 * 1000
+# An answer is replayed for 24 h (docs/api-guide.md#idempotency). A record keeps this expiry from
+# the moment it is answered, whatever the game's own TTL: renewing records
+# with every move would make a move's cost grow with the game's history.
+# One outliving its game is never replayed (the game is read first) and
+# goes when its 24 h are up.
+RECORD_TTL_MS = 24 * 3600 * 1000
 # A claimed key whose request crashed frees itself after this long.
 MARKER_TTL_MS = 30_000
 # Redis list indexes are signed 64-bit: one beyond is past the end of any
@@ -45,6 +49,18 @@ _INDEX_MIN, _INDEX_MAX = -(2**63), 2**63 - 1
 
 def _list_index(index: int) -> int:
     return min(max(index, _INDEX_MIN), _INDEX_MAX)
+
+
+def _record(fingerprint: str, answer: str) -> str:
+    """The stored form of an answered record (scripts.py): fingerprint, newline, answer."""
+    if "\n" in fingerprint:
+        raise ValueError("a fingerprint must not contain a newline")
+    return f"{fingerprint}\n{answer}"
+
+
+def _parse_record(record: str) -> IdempotencyRecord:
+    fingerprint, answered, answer = record.partition("\n")
+    return IdempotencyRecord(not answered, fingerprint, answer if answered else None)
 
 
 def _new_revision() -> str:
@@ -59,7 +75,15 @@ def _storage_errors() -> Iterator[None]:
     try:
         yield
     except (RedisError, RedisClusterException, OSError) as error:
-        raise StorageError(f"{type(error).__name__}: {error}") from error
+        raise StorageError(_describe(error)) from error
+
+
+def _describe(error: Exception) -> str:
+    text = f"{type(error).__name__}: {error}"
+    if "OOM command not allowed" in text:
+        # At maxmemory with noeviction: reads go on, writes fail until memory frees.
+        return f"Redis is full (maxmemory), writes refused: {text}"
+    return text
 
 
 class _Connection:
@@ -80,7 +104,6 @@ class _Connection:
         self.create_game = self._script(scripts.CREATE_GAME)
         self.load_for_move = self._script(scripts.LOAD_FOR_MOVE)
         self.commit_move = self._script(scripts.COMMIT_MOVE)
-        self.renew_records = self._script(scripts.RENEW_RECORDS)
         self.record_answer = self._script(scripts.RECORD_ANSWER)
         self.release_key = self._script(scripts.RELEASE_KEY)
         self.load_moves = self._script(scripts.LOAD_MOVES)
@@ -171,7 +194,7 @@ class RedisGameStore(GameStore):
         with _storage_errors():
             redis = self._redis()
             created = redis.create_game(
-                keys=[keys.game, keys.moves, keys.idempotency_index],
+                keys=[keys.game, keys.moves],
                 args=[state, view, self._ttl_ms, _new_revision()],
             )
         if not created:
@@ -202,8 +225,8 @@ class RedisGameStore(GameStore):
         """Load the game and claim the idempotency key, atomically, in one round trip."""
         if idempotency_key is None:
             return self.load_game(game_id), None
-        if fingerprint is None:
-            raise ValueError("claiming an idempotency key needs the request's fingerprint")
+        if fingerprint is None or "\n" in fingerprint:
+            raise ValueError("claiming an idempotency key needs a one-line fingerprint")
         keys = self._keys(game_id)
         with _storage_errors():
             redis = self._redis()
@@ -216,8 +239,7 @@ class RedisGameStore(GameStore):
         game = StoredGame(int(found[0]), found[2], found[1])
         if len(found) == 3:
             return game, None
-        answer = found[4]
-        return game, IdempotencyRecord(answer is None, found[3], answer)
+        return game, _parse_record(found[3])
 
     def commit_move(
         self,
@@ -234,45 +256,34 @@ class RedisGameStore(GameStore):
     ) -> CommitResult:
         """Compare-and-set on version (and revision): store the move, or say what is stored now."""
         keys = self._keys(game_id)
-        script_keys = [keys.game, keys.moves, keys.idempotency_index]
+        script_keys = [keys.game, keys.moves]
         revision = _new_revision()
         args: list[Any] = [
-            expected_version, expected_revision or "", revision, state, view, move,
-            self._ttl_ms, RECORD_TTL_CAP_MS,
+            expected_version, expected_revision or "", revision, state, view, move, self._ttl_ms,
         ]
         if idempotency_key is not None:
             if fingerprint is None or answer is None:
                 raise ValueError("recording under an idempotency key needs fingerprint and answer")
             script_keys.append(keys.idempotency(idempotency_key))
-            args += [idempotency_key, fingerprint, answer]
+            args += [RECORD_TTL_MS, _record(fingerprint, answer)]
         with _storage_errors():
-            redis = self._redis()
-            found = redis.commit_move(keys=script_keys, args=args)
-            if found is None:
-                return CommitResult()
-            if found[0] == "moved":
-                return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
-            cut_short = found[1:]
-            if cut_short:
-                # Only when the game TTL is under 24 h: records made under an
-                # earlier, shorter game lifetime follow the game's new one.
-                redis.renew_records(
-                    keys=[keys.game, keys.idempotency_index]
-                    + [keys.idempotency(key) for key in cut_short],
-                    args=cut_short,
-                )
+            found = self._redis().commit_move(keys=script_keys, args=args)
+        if found is None:
+            return CommitResult()
+        if found[0] == "moved":
+            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
         return CommitResult(revision=revision)
 
     def record_answer(
         self, game_id: str, idempotency_key: str, fingerprint: str, answer: str
     ) -> None:
-        """Record a refusal under the key, for 24 h at most and never past the game."""
+        """Record a refusal under the key for 24 h; nothing when the game is gone."""
         keys = self._keys(game_id)
         with _storage_errors():
             redis = self._redis()
             redis.record_answer(
-                keys=[keys.game, keys.idempotency_index, keys.idempotency(idempotency_key)],
-                args=[idempotency_key, fingerprint, answer, RECORD_TTL_CAP_MS],
+                keys=[keys.game, keys.idempotency(idempotency_key)],
+                args=[_record(fingerprint, answer), RECORD_TTL_MS],
             )
 
     def release_key(self, game_id: str, idempotency_key: str) -> None:

@@ -101,8 +101,8 @@ class GameStore(ABC):
 
         Stored: the version goes up by one, the game gets a new revision,
         `move` is appended to the history, the answer is recorded under the
-        idempotency key (if any) and the TTL of every key of the game is
-        renewed. Not stored (nothing changed): the result carries the game as
+        idempotency key (if any) for 24 h, and the TTL of the game and its
+        history is renewed (records keep their own). Not stored (nothing changed): the result carries the game as
         it is now, so the caller can judge the move again without loading it.
         """
 
@@ -110,7 +110,13 @@ class GameStore(ABC):
     def record_answer(
         self, game_id: str, idempotency_key: str, fingerprint: str, answer: str
     ) -> None:
-        """Record a refusal under the key, for 24 h at most and never past the game."""
+        """Record a refusal under the key for 24 h; nothing when the game is gone.
+
+        A record is only ever read with its game (`load_for_move`), so one
+        that outlives the game is never replayed; it goes when its 24 h are
+        up. Callers scope keys so that a later game under the same id could
+        not meet it either (the API scopes them by seat token).
+        """
 
     @abstractmethod
     def release_key(self, game_id: str, idempotency_key: str) -> None:

@@ -51,6 +51,40 @@ def test_refusals_are_recorded_too(client, table):
     assert post(client, t, ADVANCE, 0, "s", **{"If-Match": '"7"'}).get_data() == stale.get_data()
 
 
+def test_every_recorded_refusal_replays_with_the_same_status_body_and_etag(client, table):
+    t = table({"patch_order": ORDER})
+    refusals = {  # status: body, headers, sent by the seat in turn
+        409: (ADVANCE, {}, False),
+        412: (ADVANCE, {"If-Match": '"7"'}, True),
+        422: ({"action": "buy", "patch_id": 9, "placement": {"row": 0, "col": 0}}, {}, True),
+    }
+    for status, (body, headers, in_turn) in refusals.items():
+        turn = t.state()["turn"]
+        seat = turn if in_turn else 1 - turn
+        first = post(client, t, body, seat, f"key-{status}", **headers)
+        assert first.status_code == status
+        t.play(ADVANCE)  # the game moves on
+        again = post(client, t, body, seat, f"key-{status}", **headers)
+        assert (again.status_code, again.get_data()) == (status, first.get_data())
+        assert again.headers["ETag"] == first.headers["ETag"] != client.get(f"/games/{t.id}").headers["ETag"]
+        assert again.content_type == first.content_type == "application/problem+json"
+
+
+def test_a_refusal_record_stays_small_whatever_the_request_carries(client, table, backend):
+    t = table({"patch_order": ORDER})
+    # A client may send kilobytes of If-Match; the record must not keep them for 24 h.
+    long_if_match = ", ".join(['"999999"'] * 500)
+    assert post(client, t, ADVANCE, 0, "k" * 64, **{"If-Match": long_if_match}).status_code == 412
+    assert post(client, t, ADVANCE, 1, "x" * 64).status_code == 409
+
+    # A record is the request's fingerprint, a newline and the answer (storage/scripts.py).
+    answers = [node.get(key).partition("\n")[2] for node in backend.nodes
+               for key in node.scan_iter(f"*{{{t.id}}}:idem:*")]
+    assert len(answers) == 2
+    # The whole problem document was over 300 bytes; its type and title are rebuilt.
+    assert all(len(answer) < 100 for answer in answers), answers
+
+
 def test_same_key_other_body_is_422_reused(client, table):
     t = table({"patch_order": ORDER})
     assert post(client, t, ADVANCE, 0, "k").status_code == 201

@@ -29,7 +29,7 @@ def keys_of(game_id: str) -> set[str]:
     """The keys that play_through_every_operation leaves for a game."""
     return {
         f"patchwork:{{{game_id}}}:{suffix}"
-        for suffix in ("game", "moves", "idem-index", "idem:0:key", "idem:1:key")
+        for suffix in ("game", "moves", "idem:0:key", "idem:1:key")
     }
 
 

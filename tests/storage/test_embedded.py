@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from redis import Redis
 
+from service.config import ConfigError, Settings
 from service.storage import StoredGame, open_store
 from service.storage.embedded import VERSION_FILE, DataDirInUse, DataDirRefused, EmbeddedRedis, find_redis_server
 from service.storage.redis_process import answers_ping, redis_server_version
@@ -68,6 +69,23 @@ def test_it_listens_only_on_a_socket_in_the_data_dir_and_appends_every_second(tm
         assert config(redis.url, "dir") == str(tmp_path)
         assert (tmp_path / "redis.sock").is_socket()
     assert not answers_ping(redis.url)
+
+
+def test_its_memory_is_bounded_and_full_means_refusing_writes_not_evicting(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "default") as redis:
+        assert config(redis.url, "maxmemory") == str(256 * 1024 * 1024)
+        assert config(redis.url, "maxmemory-policy") == "noeviction"
+    with EmbeddedRedis(tmp_path / "set", maxmemory="64mb") as redis:
+        assert config(redis.url, "maxmemory") == str(64 * 1024 * 1024)
+
+
+def test_the_memory_setting_takes_redis_sizes_and_refuses_anything_else() -> None:
+    assert Settings().embedded_redis_maxmemory == "256mb"
+    assert Settings.from_env({"EMBEDDED_REDIS_MAXMEMORY": " 2GB "}).embedded_redis_maxmemory == "2gb"
+    assert Settings.from_env({"EMBEDDED_REDIS_MAXMEMORY": "0"}).embedded_redis_maxmemory == "0"
+    for wrong in ("lots", "1.5gb", "-1", "256 mb"):
+        with pytest.raises(ConfigError, match="EMBEDDED_REDIS_MAXMEMORY"):
+            Settings.from_env({"EMBEDDED_REDIS_MAXMEMORY": wrong})
 
 
 def test_a_second_claim_on_the_data_dir_is_refused_naming_the_holder(tmp_path: Path) -> None:
