@@ -1,0 +1,29 @@
+"""Pictures of a game: pure functions from a position to SVG or plain text, like python-chess's `chess.svg`.
+
+- `board_svg(game)`: the whole game (a `Game` view, the dict GET /games/{id}
+  serves) as a standalone SVG document.
+- `patch_svg(patch_id, rotation=0, flipped=False)`: one patch with its
+  printed buttons, cost and time.
+- `board_text(game)`: the same game as plain text for terminals.
+
+They import the engine and the standard library only, and know nothing of
+HTTP: routes wrap them.
+
+Why strings rather than an SVG library such as drawsvg: every picture is a
+few kinds of element (paths, rects, circles, text) in a fixed layout, which
+f-strings say directly; a board must cost no more than a few game reads
+(well under a millisecond), and most of it is fragments drawn once and
+cached (quilt grid, track spaces, each patch shape), which a library would
+rebuild as objects and serialize on every call; and the safety rules are
+easiest to prove in one place: the only text from a request is a player's
+name, which goes through `safe_text.svg_text` (escaped, controls replaced),
+everything else is numbers and our own words. The output has no script, no
+external reference and no stylesheet: presentation attributes only, so it
+works as an `<img>`, inline in a page, and under `default-src 'none'`.
+"""
+
+from .board import board_svg
+from .patch_picture import patch_svg
+from .text_board import board_text
+
+__all__ = ["board_svg", "board_text", "patch_svg"]

@@ -1,0 +1,272 @@
+"""The whole game as one SVG: both quilts, the time track between them, the circle of patches below.
+
+Input is the public `Game` view (the dict GET /games/{id} serves), so the
+route renders what it would serve, with no second read of the store.
+Layout (900 px wide): a title bar with whose turn it is or the result; per
+seat a header (name, buttons, income, score) over its quilt; the spiral
+track in the middle; the market's three patches, then the rest of the circle
+in order. What never changes with the game (the quilt grids, the track's
+spaces) is drawn once at import; a render joins cached fragments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+from service.engine import PATCHES
+
+from .patch_picture import hourglass_svg, price_svg, price_width, printed_cells
+from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, OUTLINE_COLOUR, button_svg, piece_svg, quilt_pieces
+from .safe_text import display_width, svg_text
+from .status import signed, status_line
+from .svg_document import TEXT_COLOUR, svg_document
+from .track_layout import SPACE_CELLS, TRACK_COLUMNS
+
+WIDTH = 900
+MARGIN = 30
+CELL = 32
+QUILT = 9 * CELL
+QUILT_X = (MARGIN, WIDTH - MARGIN - QUILT)
+TOP = 126
+TRACK_X = (WIDTH - TRACK_COLUMNS * CELL) // 2
+MARKET_Y = 484
+MARKET_CELL = 22
+MARKET_SLOT = 150
+LEGEND_X = MARGIN + 3 * MARKET_SLOT + 16
+CIRCLE_Y = 652
+CIRCLE_CELL = 9
+CIRCLE_SLOT = 56
+CIRCLE_PER_ROW = 15
+CIRCLE_ROW = 64
+HEIGHT = CIRCLE_Y + 2 * CIRCLE_ROW + 8
+SEAT_COLOURS = ("#d1495b", "#00798c")
+MUTED = "#7a6f64"
+TRACK_TILE = "#efe4cc"
+MINUS = "\u2212"
+
+
+def board_svg(game: Mapping) -> str:
+    """The game (a `Game` view as API.md defines it) drawn as a standalone SVG document."""
+    players = game["players"]
+    names = (svg_text(players[0]["name"]), svg_text(players[1]["name"]))
+    result = game.get("result")
+    body = [_STATIC, _title_bar(game, names, result)]
+    for seat in (0, 1):
+        body.append(_player(game, seat, names[seat], result))
+    body.append(_track(game))
+    body.append(_circle(game["circle"], len(game["market"])))
+    body.append(_legend(game["bonus_owner"] is None))
+    title = f"Patchwork: {names[0]} against {names[1]}, move {int(game['moves_played'])}"
+    return svg_document(WIDTH, HEIGHT, title, "".join(body))
+
+
+# --- title bar ---------------------------------------------------------------
+
+def _title_bar(game: Mapping, names: tuple[str, str], result: Mapping | None) -> str:
+    status = status_line(game, names, MINUS)
+    if result is not None:
+        return (f'<text class="result" data-winner="{int(result["winner"])}" x="{WIDTH - MARGIN}" '
+                f'y="29" font-size="16" font-weight="bold" text-anchor="end" fill="#fff6dd">'
+                f'{status}</text>')
+    seat = int(game["turn"])
+    return (f'<circle cx="{WIDTH - MARGIN - 6}" cy="23" r="7" fill="{SEAT_COLOURS[seat]}" '
+            f'stroke="#fff6dd" stroke-width="1.5"/>'
+            f'<text class="status" x="{WIDTH - MARGIN - 20}" y="28" font-size="15" text-anchor="end" '
+            f'fill="#fff6dd">{status}</text>')
+
+
+# --- players -----------------------------------------------------------------
+
+def _player(game: Mapping, seat: int, name: str, result: Mapping | None) -> str:
+    player = game["players"][seat]
+    x = QUILT_X[seat]
+    in_turn = result is None and game["turn"] == seat
+    parts = [f'<circle cx="{x + 8}" cy="78" r="8" fill="{SEAT_COLOURS[seat]}" '
+             f'stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/>',
+             _name_text(x + 24, 84, name, player["name"], QUILT - 24),
+             f'<g fill="{TEXT_COLOUR}" font-size="14">',
+             button_svg(x + 8, 104, 7),
+             f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
+             f'<tspan dx="14" fill="{MUTED}">income</tspan> {int(player["income"])}'
+             f'<tspan dx="14" fill="{MUTED}">score</tspan> '
+             f'<tspan font-weight="bold">{signed(int(player["score"]), MINUS)}</tspan></text></g>']
+    if in_turn:
+        parts.append(_badge(x + QUILT, 94, "to play", SEAT_COLOURS[seat]))
+    elif result is not None and int(result["winner"]) == seat:
+        parts.append(_badge(x + QUILT, 94, "winner", "#b8860b"))
+    parts.append(_quilt(player["quilt"], seat, x, in_turn))
+    footer = (f'space {int(player["position"])} of {int(game["track_length"])} · '
+              f'{int(player["empty_cells"])} empty')
+    parts.append(f'<text x="{x}" y="{TOP + QUILT + 22}" font-size="12" fill="{MUTED}">{footer}</text>')
+    if player["has_bonus"]:
+        parts.append(_bonus_tile(x + QUILT - 92, TOP + QUILT + 8, "7x7 bonus"))
+    return "".join(parts)
+
+
+def _name_text(x: int, y: int, escaped: str, raw: str, room: int) -> str:
+    """The name in bold, smaller (and at worst squeezed) when it would not fit in `room` px."""
+    size = 19.0
+    estimate = 0.62 * size * display_width(raw)
+    fit = ""
+    if estimate > room:
+        size = max(12.0, size * room / estimate)
+        if 0.62 * size * display_width(raw) > room:
+            fit = f' textLength="{room}" lengthAdjust="spacingAndGlyphs"'
+    return (f'<text class="name" x="{x}" y="{y}" font-size="{size:.3g}" font-weight="bold" '
+            f'fill="{TEXT_COLOUR}"{fit}>{escaped}</text>')
+
+
+def _badge(right: int, y: int, label: str, colour: str) -> str:
+    """A pill with white bold `label`, its right end at `right`."""
+    width = 10 + 7.4 * len(label)
+    return (f'<rect x="{right - width:g}" y="{y}" width="{width:g}" height="20" rx="10" fill="{colour}"/>'
+            f'<text x="{right - width / 2:g}" y="{y + 14}" font-size="12" font-weight="bold" '
+            f'text-anchor="middle" fill="#ffffff">{label}</text>')
+
+
+def _bonus_tile(x: float, y: float, label: str = "bonus") -> str:
+    """The 7x7 bonus tile: a small gold square marked 7, and a label to its right."""
+    return (f'<g class="bonus"><rect x="{x:g}" y="{y:g}" width="18" height="18" rx="2" fill="#f2c14e" '
+            f'stroke="{OUTLINE_COLOUR}" stroke-width="1"/>'
+            f'<text x="{x + 9:g}" y="{y + 13:g}" font-size="10" font-weight="bold" text-anchor="middle" '
+            f'fill="{TEXT_COLOUR}">7</text>'
+            f'<text x="{x + 25:g}" y="{y + 13:g}" font-size="12" fill="{TEXT_COLOUR}">{label}</text></g>')
+
+
+def _quilt(quilt, seat: int, x: int, in_turn: bool) -> str:
+    frame = SEAT_COLOURS[seat] if in_turn else "#b9ab97"
+    parts = [f'<g class="quilt" data-seat="{seat}" transform="translate({x} {TOP})">', _QUILT_GRID]
+    for patch_id, cells, top, left in quilt_pieces(quilt):
+        parts.append(f'<g transform="translate({left * CELL} {top * CELL})">'
+                     f'{piece_svg(patch_id, cells, CELL)}</g>')
+    parts.append(f'<rect x="-3" y="-3" width="{QUILT + 6}" height="{QUILT + 6}" rx="4" fill="none" '
+                 f'stroke="{frame}" stroke-width="{3 if in_turn else 2}"/></g>')
+    return "".join(parts)
+
+
+def _quilt_grid() -> str:
+    lines = "".join(f"M{i * CELL} 0v{QUILT}M0 {i * CELL}h{QUILT}" for i in range(1, 9))
+    return (f'<rect width="{QUILT}" height="{QUILT}" fill="{EMPTY_COLOUR}"/>'
+            f'<path d="{lines}" stroke="#ddd2bf" stroke-width="1"/>')
+
+
+# --- time track --------------------------------------------------------------
+
+def space_centre(space: int) -> tuple[int, int]:
+    """Centre (x, y) of a track space in the board's coordinates."""
+    row, col = SPACE_CELLS[space]
+    return TRACK_X + col * CELL + CELL // 2, TOP + row * CELL + CELL // 2
+
+
+def _track(game: Mapping) -> str:
+    parts = [_track_spaces(tuple(game["income_spaces"]))]
+    for space in game["leather_spaces"]:
+        x, y = space_centre(int(space))
+        parts.append(f'<rect class="leather" data-space="{int(space)}" x="{x - 5}" y="{y - 4}" width="14" '
+                     f'height="14" rx="1.5" fill="{LEATHER_COLOUR}" stroke="{OUTLINE_COLOUR}" stroke-width="1"/>')
+    positions = [int(p["position"]) for p in game["players"]]
+    # On a shared space the seat that arrived last is on top: the one in turn.
+    order = (1, 0) if game.get("turn") == 0 else (0, 1)
+    for seat in order:
+        x, y = space_centre(positions[seat])
+        shift = (-6 if seat == 0 else 6) if positions[0] == positions[1] else 0
+        parts.append(f'<circle class="token" data-seat="{seat}" data-position="{positions[seat]}" '
+                     f'cx="{x + shift}" cy="{y}" r="9" fill="{SEAT_COLOURS[seat]}" '
+                     f'stroke="{OUTLINE_COLOUR}" stroke-width="2"/>')
+    return "".join(parts)
+
+
+@cache
+def _track_spaces(income_spaces: tuple[int, ...]) -> str:
+    centres = [space_centre(space) for space in range(len(SPACE_CELLS))]
+    road = "L".join(f"{x} {y}" for x, y in centres)
+    parts = [f'<text x="{TRACK_X + TRACK_COLUMNS * CELL // 2}" y="{TOP - 34}" font-size="13" '
+             f'font-weight="bold" text-anchor="middle" fill="{MUTED}">time track</text>',
+             f'<path d="M{road}" fill="none" stroke="#c9b48c" stroke-width="12" stroke-linejoin="round"/>']
+    for space, (x, y) in enumerate(centres):
+        goal = space == len(centres) - 1
+        parts.append(f'<g class="space" data-space="{space}">'
+                     f'<rect x="{x - 14}" y="{y - 14}" width="28" height="28" rx="5" '
+                     f'fill="{"#e7cf95" if goal else TRACK_TILE}" stroke="#b39c74" stroke-width="1"/>'
+                     f'<text x="{x - 11}" y="{y - 5}" font-size="7.5" fill="{MUTED}">{space}</text>')
+        if space in income_spaces:
+            parts.append(button_svg(x + 2, y + 3, 7))
+        parts.append("</g>")
+    return "".join(parts)
+
+
+# --- market and circle -------------------------------------------------------
+
+def _circle(circle, market_size: int) -> str:
+    parts = [f'<text x="{MARGIN}" y="{MARKET_Y - 14}" font-size="14" font-weight="bold" fill="{TEXT_COLOUR}">'
+             f'market</text>'
+             f'<text x="{MARGIN + 60}" y="{MARKET_Y - 14}" font-size="12" fill="{MUTED}">'
+             f'the next three patches after the neutral token: one may be bought</text>']
+    for index, patch_id in enumerate(circle[:market_size]):
+        parts.append(f'<g transform="translate({MARGIN + index * MARKET_SLOT} {MARKET_Y})">'
+                     f'{_market_slot(int(patch_id))}</g>')
+    rest = circle[market_size:]
+    if rest:
+        parts.append(f'<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" font-weight="bold" '
+                     f'fill="{TEXT_COLOUR}">then around the circle</text>')
+    for index, patch_id in enumerate(rest):
+        row, col = divmod(index, CIRCLE_PER_ROW)
+        parts.append(f'<g transform="translate({MARGIN + col * CIRCLE_SLOT} {CIRCLE_Y + row * CIRCLE_ROW})">'
+                     f'{_circle_slot(int(patch_id))}</g>')
+    return "".join(parts)
+
+
+def _legend(bonus_open: bool) -> str:
+    """What the marks mean, and the 7x7 bonus tile while nobody holds it."""
+    return _LEGEND_BONUS_OPEN if bonus_open else _LEGEND
+
+
+def _legend_text(bonus_open: bool) -> str:
+    x, y = LEGEND_X, MARKET_Y
+    parts = [f'<g font-size="12" fill="{TEXT_COLOUR}">',
+             button_svg(x + 8, y + 8, 7),
+             f'<text x="{x + 24}" y="{y + 12}">button income: on a patch, and paid on these spaces</text>',
+             f'<rect x="{x + 1}" y="{y + 27}" width="14" height="14" rx="1.5" fill="{LEATHER_COLOUR}" '
+             f'stroke="{OUTLINE_COLOUR}"/>',
+             f'<text x="{x + 24}" y="{y + 38}">leather patch: the first to pass it takes it</text>',
+             button_svg(x + 8, y + 60, 7),
+             hourglass_svg(x + 8, y + 82, 14),
+             f'<text x="{x + 24}" y="{y + 64}">cost in buttons</text>'
+             f'<text x="{x + 24}" y="{y + 86}">time: spaces the buyer moves</text>']
+    if bonus_open:
+        parts.append(_bonus_tile(x - 1, y + 98, "7x7 bonus, 7 points: nobody has it yet"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+@cache
+def _market_slot(patch_id: int) -> str:
+    return _slot(patch_id, MARKET_CELL, MARKET_SLOT - 14, 4 * MARKET_CELL, 15, "market-patch")
+
+
+@cache
+def _circle_slot(patch_id: int) -> str:
+    return _slot(patch_id, CIRCLE_CELL, CIRCLE_SLOT - 6, 4 * CIRCLE_CELL, 10, "circle-patch")
+
+
+def _slot(patch_id: int, cell: int, width: int, shape_room: int, text: int, kind: str) -> str:
+    """A patch as printed, centred in a slot `width` wide, its price under the tallest shape's room."""
+    patch = PATCHES[patch_id]
+    cells = printed_cells(patch_id)
+    columns = len(patch.shape[0])
+    left = (width - columns * cell) / 2
+    price_x = (width - price_width(patch.cost, patch.time, text)) / 2
+    return (f'<rect x="-3" y="-4" width="{width + 6}" height="{shape_room + 2.1 * text + 10:g}" rx="6" '
+            f'fill="#fbf8f1" stroke="#e2d8c6"/>'
+            f'<g class="{kind}" data-patch-id="{patch_id}" transform="translate({left:g} 0)">'
+            f'{piece_svg(patch_id, cells, cell)}</g>'
+            f'<g fill="{TEXT_COLOUR}">{price_svg(price_x, shape_room + text + 2, patch.cost, patch.time, text)}</g>')
+
+
+_QUILT_GRID = _quilt_grid()
+_LEGEND = _legend_text(bonus_open=False)
+_LEGEND_BONUS_OPEN = _legend_text(bonus_open=True)
+_STATIC = (f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf6ec"/>'
+           f'<rect width="{WIDTH}" height="44" fill="#4a3b31"/>'
+           f'<text x="{MARGIN}" y="30" font-size="20" font-weight="bold" fill="#fff6dd">Patchwork</text>')
