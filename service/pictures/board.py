@@ -12,12 +12,13 @@ spaces) is drawn once at import; a render joins cached fragments.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 
-from service.engine import PATCHES
+from service.engine import PATCHES, TRACK_END
 
-from .patch_picture import hourglass_svg, price_svg, price_width, printed_cells
-from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, OUTLINE_COLOUR, button_svg, piece_svg, quilt_pieces
+from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
+from .patch_picture import price_svg, price_width, printed_cells
+from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, normalized, piece_svg, quilt_pieces
 from .safe_text import display_width, svg_text
 from .status import signed, status_line
 from .svg_document import TEXT_COLOUR, svg_document
@@ -86,7 +87,7 @@ def _player(game: Mapping, seat: int, name: str, result: Mapping | None) -> str:
              f'stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/>',
              _name_text(x + 24, 84, name, player["name"], QUILT - 24),
              f'<g fill="{TEXT_COLOUR}" font-size="14">',
-             button_svg(x + 8, 104, 7),
+             _STATS_BUTTONS[seat],
              f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
              f'<tspan dx="14" fill="{MUTED}">income</tspan> {int(player["income"])}'
              f'<tspan dx="14" fill="{MUTED}">score</tspan> '
@@ -136,13 +137,19 @@ def _bonus_tile(x: float, y: float, label: str = "bonus") -> str:
 
 def _quilt(quilt, seat: int, x: int, in_turn: bool) -> str:
     frame = SEAT_COLOURS[seat] if in_turn else "#b9ab97"
-    parts = [f'<g class="quilt" data-seat="{seat}" transform="translate({x} {TOP})">', _QUILT_GRID]
-    for patch_id, cells, top, left in quilt_pieces(quilt):
-        parts.append(f'<g transform="translate({left * CELL} {top * CELL})">'
-                     f'{piece_svg(patch_id, cells, CELL)}</g>')
-    parts.append(f'<rect x="-3" y="-3" width="{QUILT + 6}" height="{QUILT + 6}" rx="4" fill="none" '
-                 f'stroke="{frame}" stroke-width="{3 if in_turn else 2}"/></g>')
-    return "".join(parts)
+    placed = "".join([_placed_piece(patch_id, cells) for patch_id, cells in quilt_pieces(quilt)])
+    return (f'<g class="quilt" data-seat="{seat}" transform="translate({x} {TOP})">{_QUILT_GRID}{placed}'
+            f'<rect x="-3" y="-3" width="{QUILT + 6}" height="{QUILT + 6}" rx="4" fill="none" '
+            f'stroke="{frame}" stroke-width="{3 if in_turn else 2}"/></g>')
+
+
+# A patch has at most 448 placements, so this holds every piece any game can
+# show in a few MB; the bound only keeps a worker's memory predictable.
+@lru_cache(maxsize=4096)
+def _placed_piece(patch_id: int, cells: tuple[tuple[int, int], ...]) -> str:
+    """A piece where it lies on a quilt, in the quilt's coordinates."""
+    shape, top, left = normalized(cells)
+    return f'<g transform="translate({left * CELL} {top * CELL})">{piece_svg(patch_id, shape, CELL)}</g>'
 
 
 def _quilt_grid() -> str:
@@ -184,15 +191,15 @@ def _track_spaces(income_spaces: tuple[int, ...]) -> str:
     parts = [f'<text x="{TRACK_X + TRACK_COLUMNS * CELL // 2}" y="{TOP - 34}" font-size="13" '
              f'font-weight="bold" text-anchor="middle" fill="{MUTED}">time track</text>',
              f'<path d="M{road}" fill="none" stroke="#c9b48c" stroke-width="12" stroke-linejoin="round"/>']
-    for space, (x, y) in enumerate(centres):
-        goal = space == len(centres) - 1
-        parts.append(f'<g class="space" data-space="{space}">'
-                     f'<rect x="{x - 14}" y="{y - 14}" width="28" height="28" rx="5" '
-                     f'fill="{"#e7cf95" if goal else TRACK_TILE}" stroke="#b39c74" stroke-width="1"/>'
-                     f'<text x="{x - 11}" y="{y - 5}" font-size="7.5" fill="{MUTED}">{space}</text>')
-        if space in income_spaces:
-            parts.append(button_svg(x + 2, y + 3, 7))
-        parts.append("</g>")
+    parts.append(f'<g stroke="#b39c74" fill="{TRACK_TILE}">')
+    goal = ' fill="#e7cf95"'
+    parts += [f'<rect class="space" data-space="{space}" x="{x - 14}" y="{y - 14}" width="28" height="28" '
+              f'rx="5"{goal if space == TRACK_END else ""}/>'
+              for space, (x, y) in enumerate(centres)]
+    parts.append(f'</g><g font-size="7.5" fill="{MUTED}">')
+    parts += [f'<text x="{x - 11}" y="{y - 5}">{space}</text>' for space, (x, y) in enumerate(centres)]
+    parts.append("</g>")
+    parts += [button_svg(x + 2, y + 3, 7) for space, (x, y) in enumerate(centres) if space in income_spaces]
     return "".join(parts)
 
 
@@ -203,18 +210,28 @@ def _circle(circle, market_size: int) -> str:
              f'market</text>'
              f'<text x="{MARGIN + 60}" y="{MARKET_Y - 14}" font-size="12" fill="{MUTED}">'
              f'the next three patches after the neutral token: one may be bought</text>']
-    for index, patch_id in enumerate(circle[:market_size]):
-        parts.append(f'<g transform="translate({MARGIN + index * MARKET_SLOT} {MARKET_Y})">'
-                     f'{_market_slot(int(patch_id))}</g>')
+    parts += [_market_item(int(patch_id), index) for index, patch_id in enumerate(circle[:market_size])]
     rest = circle[market_size:]
     if rest:
         parts.append(f'<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" font-weight="bold" '
                      f'fill="{TEXT_COLOUR}">then around the circle</text>')
-    for index, patch_id in enumerate(rest):
-        row, col = divmod(index, CIRCLE_PER_ROW)
-        parts.append(f'<g transform="translate({MARGIN + col * CIRCLE_SLOT} {CIRCLE_Y + row * CIRCLE_ROW})">'
-                     f'{_circle_slot(int(patch_id))}</g>')
+    parts += [_circle_item(int(patch_id), index) for index, patch_id in enumerate(rest)]
     return "".join(parts)
+
+
+@cache
+def _market_item(patch_id: int, index: int) -> str:
+    """Patch `patch_id` drawn in market slot `index` (0..2)."""
+    return (f'<g transform="translate({MARGIN + index * MARKET_SLOT} {MARKET_Y})">'
+            f'{_slot(patch_id, MARKET_CELL, MARKET_SLOT - 14, 15, "market-patch")}</g>')
+
+
+@cache
+def _circle_item(patch_id: int, index: int) -> str:
+    """Patch `patch_id` drawn in the `index`-th place after the market."""
+    row, col = divmod(index, CIRCLE_PER_ROW)
+    return (f'<g transform="translate({MARGIN + col * CIRCLE_SLOT} {CIRCLE_Y + row * CIRCLE_ROW})">'
+            f'{_slot(patch_id, CIRCLE_CELL, CIRCLE_SLOT - 6, 10, "circle-patch")}</g>')
 
 
 def _legend(bonus_open: bool) -> str:
@@ -241,30 +258,21 @@ def _legend_text(bonus_open: bool) -> str:
 
 
 @cache
-def _market_slot(patch_id: int) -> str:
-    return _slot(patch_id, MARKET_CELL, MARKET_SLOT - 14, 4 * MARKET_CELL, 15, "market-patch")
-
-
-@cache
-def _circle_slot(patch_id: int) -> str:
-    return _slot(patch_id, CIRCLE_CELL, CIRCLE_SLOT - 6, 4 * CIRCLE_CELL, 10, "circle-patch")
-
-
-def _slot(patch_id: int, cell: int, width: int, shape_room: int, text: int, kind: str) -> str:
-    """A patch as printed, centred in a slot `width` wide, its price under the tallest shape's room."""
+def _slot(patch_id: int, cell: int, width: int, text: int, kind: str) -> str:
+    """A patch as printed, centred in a slot `width` wide, its price under room for 4 rows of cells."""
     patch = PATCHES[patch_id]
-    cells = printed_cells(patch_id)
-    columns = len(patch.shape[0])
-    left = (width - columns * cell) / 2
+    shape_room = 4 * cell
+    left = (width - len(patch.shape[0]) * cell) / 2
     price_x = (width - price_width(patch.cost, patch.time, text)) / 2
     return (f'<rect x="-3" y="-4" width="{width + 6}" height="{shape_room + 2.1 * text + 10:g}" rx="6" '
             f'fill="#fbf8f1" stroke="#e2d8c6"/>'
             f'<g class="{kind}" data-patch-id="{patch_id}" transform="translate({left:g} 0)">'
-            f'{piece_svg(patch_id, cells, cell)}</g>'
+            f'{piece_svg(patch_id, printed_cells(patch_id), cell)}</g>'
             f'<g fill="{TEXT_COLOUR}">{price_svg(price_x, shape_room + text + 2, patch.cost, patch.time, text)}</g>')
 
 
 _QUILT_GRID = _quilt_grid()
+_STATS_BUTTONS = tuple(button_svg(x + 8, 104, 7) for x in QUILT_X)
 _LEGEND = _legend_text(bonus_open=False)
 _LEGEND_BONUS_OPEN = _legend_text(bonus_open=True)
 _STATIC = (f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf6ec"/>'

@@ -7,20 +7,13 @@ from functools import cache
 from service.engine import PATCHES
 from service.engine.patches import ROTATIONS, shape_cells
 
-from .pieces import OUTLINE_COLOUR, Cells, button_svg, oriented, piece_svg
+from .icons import button_svg, hourglass_svg
+from .pieces import Cells, oriented, piece_svg
 from .svg_document import TEXT_COLOUR, svg_document
 
 PATCH_CELL = 40
 PATCH_MARGIN = 16
 CAPTION_HEIGHT = 44
-
-
-def hourglass_svg(x: float, y: float, height: float) -> str:
-    """A small hourglass, the time a patch costs, centred on (x, y)."""
-    half_h, half_w = height / 2, height * 0.32
-    return (f'<path d="M{x - half_w:.3g} {y - half_h:.3g}h{2 * half_w:.3g}L{x:.3g} {y:.3g}'
-            f'L{x + half_w:.3g} {y + half_h:.3g}h{-2 * half_w:.3g}L{x:.3g} {y:.3g}Z" '
-            f'fill="#e8d6a8" stroke="{OUTLINE_COLOUR}" stroke-width="1" stroke-linejoin="round"/>')
 
 
 def price_svg(x: float, y: float, cost: int, time: int, size: float) -> str:

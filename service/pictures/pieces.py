@@ -25,14 +25,13 @@ from functools import cache
 from service.engine import LEATHER_PATCH_ID, PATCHES
 from service.engine.patches import ORIENTATION_ORDER, shape_cells
 
+from .icons import OUTLINE_COLOUR, button_svg
+
 Cells = tuple[tuple[int, int], ...]
 
 LEATHER_COLOUR = "#8a5a34"
 LEATHER_STITCH = "#d9b48a"
 EMPTY_COLOUR = "#f6f1e7"
-OUTLINE_COLOUR = "#2b2622"
-BUTTON_COLOUR = "#2f63b0"
-BUTTON_HOLES = "#d5e3f7"
 
 
 def _palette() -> dict[int, str]:
@@ -136,7 +135,11 @@ def outline_path(cells: Cells, size: int) -> str:
             if point == first:
                 break
         corners = [p for i, p in enumerate(loop) if not _straight(loop[i - 1], p, loop[(i + 1) % len(loop)])]
-        parts.append("M" + "L".join(f"{x * size} {y * size}" for x, y in corners) + "Z")
+        # Every side is horizontal or vertical: after the first corner, one coordinate changes.
+        steps = [f"M{corners[0][0] * size} {corners[0][1] * size}"]
+        for (x0, _), (x, y) in zip(corners, corners[1:]):
+            steps.append(f"V{y * size}" if x == x0 else f"H{x * size}")
+        parts.append("".join(steps) + "Z")
     return "".join(parts)
 
 
@@ -154,20 +157,6 @@ def seams_path(cells: Cells, size: int) -> str:
         if (r + 1, c) in present:
             parts.append(f"M{c * size} {(r + 1) * size}h{size}")
     return "".join(parts)
-
-
-def button_svg(x: float, y: float, radius: float) -> str:
-    """A sewing button centred on (x, y): a blue disc with a light rim and, if large enough, four holes."""
-    disc = (f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{BUTTON_COLOUR}" '
-            f'stroke="#ffffff" stroke-width="{max(radius * 0.18, 0.6):.2g}"/>')
-    if radius < 4:
-        return disc
-    hole, gap = radius * 0.14, radius * 0.32
-    holes = "".join(
-        f"M{x + dx * gap - hole:.3g} {y + dy * gap:.3g}a{hole:.2g} {hole:.2g} 0 1 0 {2 * hole:.2g} 0"
-        f"a{hole:.2g} {hole:.2g} 0 1 0 {-2 * hole:.2g} 0"
-        for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)))
-    return f'{disc}<path d="{holes}" fill="{BUTTON_HOLES}"/>'
 
 
 @cache
@@ -194,8 +183,8 @@ def piece_svg(patch_id: int, cells: Cells, size: int) -> str:
     return "".join(parts)
 
 
-def quilt_pieces(quilt: Sequence[Sequence[int | None]]) -> list[tuple[int, Cells, int, int]]:
-    """The pieces of a 9x9 quilt grid as (patch id, normalized cells, top row, left column).
+def quilt_pieces(quilt: Sequence[Sequence[int | None]]) -> list[tuple[int, Cells]]:
+    """The pieces of a 9x9 quilt grid as (patch id, the (row, col) cells it covers, in reading order).
 
     Cells with the same regular patch id are one piece (a patch is bought
     once); every leather cell is a piece of its own.
@@ -207,10 +196,8 @@ def quilt_pieces(quilt: Sequence[Sequence[int | None]]) -> list[tuple[int, Cells
             if patch_id is None:
                 continue
             if patch_id == LEATHER_PATCH_ID:
-                pieces.append((LEATHER_PATCH_ID, ((0, 0),), r, c))
+                pieces.append((LEATHER_PATCH_ID, ((r, c),)))
             else:
                 by_patch.setdefault(patch_id, []).append((r, c))
-    for patch_id, cells in by_patch.items():
-        shape, top, left = normalized(cells)
-        pieces.append((patch_id, shape, top, left))
+    pieces += [(patch_id, tuple(cells)) for patch_id, cells in by_patch.items()]
     return pieces

@@ -9,8 +9,9 @@ drawn straight, space 0 on the left. Names pass through
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
-from service.engine import LEATHER_PATCH_ID, PATCHES
+from service.engine import LEATHER_PATCH_ID, PATCHES, TRACK_END
 
 from .safe_text import display_width, displayable
 from .status import status_line
@@ -26,14 +27,15 @@ def board_text(game: Mapping) -> str:
     """The game (a `Game` view as API.md defines it) as lines of UTF-8 text ending in a newline."""
     players = game["players"]
     names = [displayable(p["name"]) for p in players]
+    clipped = [_clip(name) for name in names]
     lines = [f"Patchwork: {status_line(game, names)}", ""]
     for seat, player in enumerate(players):
         bonus = "  7x7 bonus" if player["has_bonus"] else ""
-        lines.append(f"{SEAT_LETTERS[seat]}  {_clip(names[seat])}  buttons {int(player['buttons'])}  "
+        lines.append(f"{SEAT_LETTERS[seat]}  {clipped[seat]}  buttons {int(player['buttons'])}  "
                      f"income {int(player['income'])}  score {int(player['score'])}  "
                      f"space {int(player['position'])}{bonus}")
     lines.append("")
-    lines += _quilts(players, names)
+    lines += _quilts(players, clipped)
     lines.append("")
     lines += _track(game)
     lines.append("")
@@ -50,53 +52,51 @@ def _clip(name: str) -> str:
     return name + " " * (NAME_COLUMNS - display_width(name))
 
 
-def _quilts(players, names: list[str]) -> list[str]:
-    header = "   " + "".join(f"{c:3d}" for c in range(9))
-    width = len(header)
-    titles = [f"{SEAT_LETTERS[seat]}  {_clip(names[seat])}" for seat in (0, 1)]
-    lines = [titles[0] + " " * (width - 3 - NAME_COLUMNS) + QUILT_GAP + titles[1],
-             header + QUILT_GAP + header]
-    rows = [[_quilt_row(r, row) for r, row in enumerate(player["quilt"])] for player in players]
-    lines += [left + QUILT_GAP + right for left, right in zip(*rows)]
-    return [line.rstrip() for line in lines]
+def _quilts(players, clipped: list[str]) -> list[str]:
+    titles = [f"{SEAT_LETTERS[seat]}  {clipped[seat]}" for seat in (0, 1)]
+    lines = [(titles[0] + _TITLE_PAD + titles[1]).rstrip(), _QUILT_HEADERS]
+    left, right = players[0]["quilt"], players[1]["quilt"]
+    for r in range(9):
+        lines.append(f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, left[r]))}{QUILT_GAP}"
+                     f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, right[r]))}")
+    return lines
 
 
-def _quilt_row(number: int, row) -> str:
-    return f"{number:2d} " + "".join(_cell(patch_id) for patch_id in row)
-
-
-def _cell(patch_id) -> str:
-    if patch_id is None:
-        return "  ."
-    if patch_id == LEATHER_PATCH_ID:
-        return " ##"
-    return f"{int(patch_id):3d}"
+# What a quilt cell shows: the covering patch's id, ## for leather, . when empty.
+_CELL_TEXT: dict[int | None, str] = {None: "  .", LEATHER_PATCH_ID: " ##",
+                                     **{patch_id: f"{patch_id:3d}" for patch_id in PATCHES}}
+_ROW_LABELS = tuple(f"{r:2d} " for r in range(9))
+_QUILT_HEADER = "   " + "".join(f"{c:3d}" for c in range(9))
+_QUILT_HEADERS = _QUILT_HEADER + QUILT_GAP + _QUILT_HEADER
+_TITLE_PAD = " " * (len(_QUILT_HEADER) - 3 - NAME_COLUMNS) + QUILT_GAP
 
 
 def _track(game: Mapping) -> list[str]:
-    end = int(game["track_length"])
-    marks = ["\u00b7"] * (end + 1)
+    marks = list(_PLAIN_TRACK)
     for space in game["income_spaces"]:
         marks[int(space)] = "$"
     for space in game["leather_spaces"]:
         marks[int(space)] = "L"
-    ruler = "".join(f"{tens:<10d}" for tens in range(0, end + 1, 10)).rstrip()
-    lines = ["time track: $ pays button income, L leather patch still there",
-             ruler, "".join(marks)]
+    lines = [_TRACK_LEGEND, _TRACK_RULER, "".join(marks)]
     for seat, player in enumerate(game["players"]):
         position = int(player["position"])
-        lines.append(" " * position + SEAT_LETTERS[seat] + f"  space {position}")
+        lines.append(f"{' ' * position}{SEAT_LETTERS[seat]}  space {position}")
     return lines
+
+
+_PLAIN_TRACK = "\u00b7" * (TRACK_END + 1)
+_TRACK_LEGEND = "time track: $ pays button income, L leather patch still there"
+_TRACK_RULER = "".join(f"{tens:<10d}" for tens in range(0, TRACK_END + 1, 10)).rstrip()
 
 
 def _market(circle, market_size: int) -> list[str]:
     market = [int(p) for p in circle[:market_size]]
     lines = ["market: the next three patches, one may be bought (shape as printed)"]
     if market:
-        lines.append("".join(_caption(p).ljust(MARKET_COLUMN) for p in market).rstrip())
-        height = max(len(PATCHES[p].shape) for p in market)
+        drawings = [_market_drawing(p) for p in market]
+        height = max(len(drawing) for drawing in drawings)
         for r in range(height):
-            lines.append("".join(_shape_row(p, r).ljust(MARKET_COLUMN) for p in market).rstrip())
+            lines.append("".join(d[r] if r < len(d) else _BLANK_COLUMN for d in drawings).rstrip())
     rest = [int(p) for p in circle[market_size:]]
     if rest:
         lines.append("")
@@ -105,16 +105,16 @@ def _market(circle, market_size: int) -> list[str]:
     return lines
 
 
-def _caption(patch_id: int) -> str:
+_BLANK_COLUMN = " " * MARKET_COLUMN
+
+
+@cache
+def _market_drawing(patch_id: int) -> tuple[str, ...]:
+    """A market column: the caption, then the shape as printed, each line MARKET_COLUMN wide."""
     patch = PATCHES[patch_id]
-    return f"#{patch_id} cost {patch.cost} time {patch.time} +{patch.income}"
-
-
-def _shape_row(patch_id: int, row: int) -> str:
-    shape = PATCHES[patch_id].shape
-    if row >= len(shape):
-        return ""
-    return "".join("\u2588\u2588" if char == "X" else "  " for char in shape[row])
+    lines = [f"#{patch_id} cost {patch.cost} time {patch.time} +{patch.income}"]
+    lines += ["".join("\u2588\u2588" if char == "X" else "  " for char in row) for row in patch.shape]
+    return tuple(line.ljust(MARKET_COLUMN) for line in lines)
 
 
 def _wrapped(title: str, items: list[str]) -> list[str]:
