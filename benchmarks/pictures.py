@@ -9,6 +9,7 @@ building the view (`game_view` + JSON text, what every move does) and
 parsing the stored view text back (what a board route adds to a GET).
 """
 
+import gzip
 import random
 import statistics
 import sys
@@ -100,6 +101,11 @@ def main() -> None:
           f"(what a board route adds to a GET's work)")
     print(f"board_svg, fragment caches empty:          {first_render_us(views):7.1f} us median  "
           f"(a worker's first boards)")
+    svgs = [board_svg(view).encode() for view in views[:60]]
+    for level in (1, 6):
+        squeeze = per_call_us(lambda body: gzip.compress(body, level), svgs, repeat=2)
+        print(f"gzip level {level} of a board:                {squeeze:7.1f} us median  "
+              f"(an answer >= 1 KiB is compressed for clients that accept gzip)")
     print(f"board_text(view):                          {text:7.1f} us median  ({text / build:.1f}x the view build)")
     print(f"patch_svg, 264 orientations:               {patch_cached:7.1f} us cached, "
           f"{patch_fresh:.1f} us drawn afresh")

@@ -12,13 +12,14 @@ spaces) is drawn once at import; a render joins cached fragments.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from service.engine import PATCHES, TRACK_END
 
 from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
-from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, normalized, piece_svg, quilt_pieces
+from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, PIECE_STROKE, normalized, piece_svg, quilt_pieces
 from .safe_text import display_width, svg_text
 from .status import signed, status_line
 from .svg_document import TEXT_COLOUR, svg_document
@@ -138,7 +139,8 @@ def _bonus_tile(x: float, y: float, label: str = "bonus") -> str:
 def _quilt(quilt, seat: int, x: int, in_turn: bool) -> str:
     frame = SEAT_COLOURS[seat] if in_turn else "#b9ab97"
     placed = "".join([_placed_piece(patch_id, cells) for patch_id, cells in quilt_pieces(quilt)])
-    return (f'<g class="quilt" data-seat="{seat}" transform="translate({x} {TOP})">{_QUILT_GRID}{placed}'
+    return (f'<g class="quilt" data-seat="{seat}" transform="translate({x} {TOP})">{_QUILT_GRID}'
+            f'<g {PIECE_STROKE}>{placed}</g>'
             f'<rect x="-3" y="-3" width="{QUILT + 6}" height="{QUILT + 6}" rx="4" fill="none" '
             f'stroke="{frame}" stroke-width="{3 if in_turn else 2}"/></g>')
 
@@ -205,33 +207,67 @@ def _track_spaces(income_spaces: tuple[int, ...]) -> str:
 
 # --- market and circle -------------------------------------------------------
 
+@dataclass(frozen=True)
+class _Shelf:
+    """A run of slots, wrapped in rows, showing patches as printed: the market or the rest of the circle."""
+
+    kind: str
+    x: int
+    y: int
+    slot: int
+    per_row: int
+    row: int
+    cell: int
+    text: int
+
+    def origin(self, index: int) -> tuple[int, int]:
+        row, col = divmod(index, self.per_row)
+        return self.x + col * self.slot, self.y + row * self.row
+
+
+MARKET = _Shelf("market-patch", MARGIN, MARKET_Y, MARKET_SLOT, 3, 0, MARKET_CELL, 15)
+REST_OF_CIRCLE = _Shelf("circle-patch", MARGIN, CIRCLE_Y, CIRCLE_SLOT, CIRCLE_PER_ROW, CIRCLE_ROW, CIRCLE_CELL, 10)
+
+
 def _circle(circle, market_size: int) -> str:
-    parts = [f'<text x="{MARGIN}" y="{MARKET_Y - 14}" font-size="14" font-weight="bold" fill="{TEXT_COLOUR}">'
-             f'market</text>'
-             f'<text x="{MARGIN + 60}" y="{MARKET_Y - 14}" font-size="12" fill="{MUTED}">'
-             f'the next three patches after the neutral token: one may be bought</text>']
-    parts += [_market_item(int(patch_id), index) for index, patch_id in enumerate(circle[:market_size])]
-    rest = circle[market_size:]
-    if rest:
-        parts.append(f'<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" font-weight="bold" '
-                     f'fill="{TEXT_COLOUR}">then around the circle</text>')
-    parts += [_circle_item(int(patch_id), index) for index, patch_id in enumerate(rest)]
+    market = [int(p) for p in circle[:market_size]]
+    rest = [int(p) for p in circle[market_size:]]
+    parts = [_CIRCLE_TITLES if rest else _MARKET_TITLE, '<g fill="#fbf8f1" stroke="#e2d8c6">',
+             _backgrounds(MARKET, len(market)), _backgrounds(REST_OF_CIRCLE, len(rest)),
+             f'</g><g {PIECE_STROKE}>']
+    parts += [_shelf_piece(MARKET, patch_id, index) for index, patch_id in enumerate(market)]
+    parts += [_shelf_piece(REST_OF_CIRCLE, patch_id, index) for index, patch_id in enumerate(rest)]
+    parts.append(f'</g><g fill="{TEXT_COLOUR}">')
+    parts += [_shelf_price(MARKET, patch_id, index) for index, patch_id in enumerate(market)]
+    parts += [_shelf_price(REST_OF_CIRCLE, patch_id, index) for index, patch_id in enumerate(rest)]
+    parts.append("</g>")
     return "".join(parts)
 
 
 @cache
-def _market_item(patch_id: int, index: int) -> str:
-    """Patch `patch_id` drawn in market slot `index` (0..2)."""
-    return (f'<g transform="translate({MARGIN + index * MARKET_SLOT} {MARKET_Y})">'
-            f'{_slot(patch_id, MARKET_CELL, MARKET_SLOT - 14, 15, "market-patch")}</g>')
+def _backgrounds(shelf: _Shelf, count: int) -> str:
+    """The cards under the first `count` slots of `shelf`."""
+    height = 4 * shelf.cell + 2.1 * shelf.text + 10
+    return "".join(f'<rect x="{x - 3}" y="{y - 4}" width="{shelf.slot - 8}" height="{height:g}" rx="6"/>'
+                   for x, y in map(shelf.origin, range(count)))
 
 
 @cache
-def _circle_item(patch_id: int, index: int) -> str:
-    """Patch `patch_id` drawn in the `index`-th place after the market."""
-    row, col = divmod(index, CIRCLE_PER_ROW)
-    return (f'<g transform="translate({MARGIN + col * CIRCLE_SLOT} {CIRCLE_Y + row * CIRCLE_ROW})">'
-            f'{_slot(patch_id, CIRCLE_CELL, CIRCLE_SLOT - 6, 10, "circle-patch")}</g>')
+def _shelf_piece(shelf: _Shelf, patch_id: int, index: int) -> str:
+    """Patch `patch_id` as printed, centred in slot `index` of `shelf`."""
+    x, y = shelf.origin(index)
+    left = x + (shelf.slot - 14 - len(PATCHES[patch_id].shape[0]) * shelf.cell) / 2
+    return (f'<g class="{shelf.kind}" data-patch-id="{patch_id}" transform="translate({left:g} {y})">'
+            f'{piece_svg(patch_id, printed_cells(patch_id), shelf.cell)}</g>')
+
+
+@cache
+def _shelf_price(shelf: _Shelf, patch_id: int, index: int) -> str:
+    """The cost and time of `patch_id` under slot `index` of `shelf`, below room for 4 rows of cells."""
+    x, y = shelf.origin(index)
+    patch = PATCHES[patch_id]
+    left = x + (shelf.slot - 14 - price_width(patch.cost, patch.time, shelf.text)) / 2
+    return price_svg(left, y + 4 * shelf.cell + shelf.text + 2, patch.cost, patch.time, shelf.text)
 
 
 def _legend(bonus_open: bool) -> str:
@@ -257,20 +293,12 @@ def _legend_text(bonus_open: bool) -> str:
     return "".join(parts)
 
 
-@cache
-def _slot(patch_id: int, cell: int, width: int, text: int, kind: str) -> str:
-    """A patch as printed, centred in a slot `width` wide, its price under room for 4 rows of cells."""
-    patch = PATCHES[patch_id]
-    shape_room = 4 * cell
-    left = (width - len(patch.shape[0]) * cell) / 2
-    price_x = (width - price_width(patch.cost, patch.time, text)) / 2
-    return (f'<rect x="-3" y="-4" width="{width + 6}" height="{shape_room + 2.1 * text + 10:g}" rx="6" '
-            f'fill="#fbf8f1" stroke="#e2d8c6"/>'
-            f'<g class="{kind}" data-patch-id="{patch_id}" transform="translate({left:g} 0)">'
-            f'{piece_svg(patch_id, printed_cells(patch_id), cell)}</g>'
-            f'<g fill="{TEXT_COLOUR}">{price_svg(price_x, shape_room + text + 2, patch.cost, patch.time, text)}</g>')
-
-
+_MARKET_TITLE = (f'<text x="{MARGIN}" y="{MARKET_Y - 14}" font-size="14" font-weight="bold" '
+                 f'fill="{TEXT_COLOUR}">market</text><text x="{MARGIN + 60}" y="{MARKET_Y - 14}" '
+                 f'font-size="12" fill="{MUTED}">the next three patches after the neutral token: '
+                 f'one may be bought</text>')
+_CIRCLE_TITLES = (f'{_MARKET_TITLE}<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" '
+                  f'font-weight="bold" fill="{TEXT_COLOUR}">then around the circle</text>')
 _QUILT_GRID = _quilt_grid()
 _STATS_BUTTONS = tuple(button_svg(x + 8, 104, 7) for x in QUILT_X)
 _LEGEND = _legend_text(bonus_open=False)

@@ -18,7 +18,7 @@ ICON_DEFS = (
     '<defs>'
     '<symbol id="pw-button" viewBox="-10 -10 20 20">'
     f'<circle r="9.1" fill="{BUTTON_COLOUR}" stroke="#ffffff" stroke-width="1.8"/>'
-    f'<g fill="{BUTTON_HOLES}"><circle cx="-3" cy="-3" r="1.4"/><circle cx="3" cy="-3" r="1.4"/>'
+    f'<g fill="{BUTTON_HOLES}" stroke="none"><circle cx="-3" cy="-3" r="1.4"/><circle cx="3" cy="-3" r="1.4"/>'
     '<circle cx="-3" cy="3" r="1.4"/><circle cx="3" cy="3" r="1.4"/></g></symbol>'
     '<symbol id="pw-hourglass" viewBox="-10 -10 20 20">'
     f'<path d="M-6.2 -9.3h12.4L0 0L6.2 9.3h-12.4L0 0Z" fill="#e8d6a8" stroke="{OUTLINE_COLOUR}" '

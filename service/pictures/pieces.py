@@ -32,6 +32,7 @@ Cells = tuple[tuple[int, int], ...]
 LEATHER_COLOUR = "#8a5a34"
 LEATHER_STITCH = "#d9b48a"
 EMPTY_COLOUR = "#f6f1e7"
+PIECE_STROKE = f'stroke="{OUTLINE_COLOUR}" stroke-linejoin="round"'
 
 
 def _palette() -> dict[int, str]:
@@ -164,15 +165,14 @@ def piece_svg(patch_id: int, cells: Cells, size: int) -> str:
     """One piece (normalized `cells` of `patch_id`) drawn with its bounding box at (0, 0).
 
     The outline is one `<path class="piece" data-patch-id=...>`: tests and
-    frontends count pieces by it.
+    frontends count pieces by it. Draw pieces inside a group with
+    `PIECE_STROKE`: the outline colour is set there once, not on every path.
     """
     stroke = max(1.0, size / 14)
     parts = [f'<path class="piece" data-patch-id="{patch_id}" d="{outline_path(cells, size)}" '
-             f'fill="{colour_of(patch_id)}" stroke="{OUTLINE_COLOUR}" stroke-width="{stroke:.2g}" '
-             f'stroke-linejoin="round"/>']
-    if len(cells) > 1:
-        parts.append(f'<path d="{seams_path(cells, size)}" stroke="{OUTLINE_COLOUR}" '
-                     f'stroke-opacity="0.18" stroke-width="1"/>')
+             f'fill="{colour_of(patch_id)}" stroke-width="{stroke:.2g}"/>']
+    if len(cells) > 1 and size >= 12:
+        parts.append(f'<path d="{seams_path(cells, size)}" stroke-opacity="0.18" stroke-width="1"/>')
     if patch_id == LEATHER_PATCH_ID and size >= 12:
         inset = size * 0.18
         parts.append(f'<rect x="{inset:g}" y="{inset:g}" width="{size - 2 * inset:g}" '

@@ -54,6 +54,16 @@ def by_class(root: ET.Element, name: str) -> list[ET.Element]:
     return [el for el in root.iter() if name in el.get("class", "").split()]
 
 
+def placed_outlines(container: ET.Element) -> list[tuple[ET.Element, float, float]]:
+    """Each piece outline under `container` with the translate of the group that places it."""
+    found = []
+    for group in container.iter(f"{SVG}g"):
+        for child in group:
+            if "piece" in child.get("class", "").split():
+                found.append((child, *translate(group)))
+    return found
+
+
 def translate(element: ET.Element) -> tuple[float, float]:
     found = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\)", element.get("transform", "translate(0 0)"))
     return float(found[1]), float(found[2])

@@ -11,7 +11,7 @@ from service.engine import LEATHER_PATCH_ID, Buy, Placement, apply_move, new_gam
 from service.pictures import board_svg
 from service.pictures.board import CELL
 
-from .games import SVG, by_class, covered_cells, parse, polygon_area, sample_states, translate, view_of
+from .games import SVG, by_class, covered_cells, parse, placed_outlines, polygon_area, sample_states, view_of
 
 STATES = sample_states()
 HOSTILE_NAMES = ("<script>alert(1)</script>", "]]>", "\"&'", "<![CDATA[x]]>", "a\x00b\x1b[2J\u202eevil")
@@ -52,13 +52,13 @@ def test_each_placed_patch_is_one_outline_covering_exactly_its_cells(boards):
             outlines = by_class(quilt, "piece")
             assert len(outlines) == len(set(ids) - {LEATHER_PATCH_ID}) + ids.count(LEATHER_PATCH_ID)
             drawn = {}
-            for group in quilt:
-                for outline in by_class(group, "piece"):
-                    dx, dy = translate(group)
-                    cells = covered_cells(outline.get("d"), CELL, dx, dy)
-                    assert polygon_area(outline.get("d")) == len(cells) * CELL * CELL
-                    for cell in cells:
-                        assert drawn.setdefault(cell, int(outline.get("data-patch-id"))) is not None
+            placed = placed_outlines(quilt)
+            assert len(placed) == len(outlines)
+            for outline, dx, dy in placed:
+                cells = covered_cells(outline.get("d"), CELL, dx, dy)
+                assert polygon_area(outline.get("d")) == len(cells) * CELL * CELL
+                for cell in cells:
+                    assert drawn.setdefault(cell, int(outline.get("data-patch-id"))) is not None
             assert drawn == {(r, c): pid for r, row in enumerate(grid) for c, pid in enumerate(row)
                              if pid is not None}
 
@@ -143,6 +143,6 @@ def test_a_hand_placed_patch_covers_the_cells_api_md_gives():
     state = apply_move(state, Buy(11, Placement(2, 3, 90, False, None)))
     root = parse(board_svg(view_of(state)))
     quilt = next(q for q in by_class(root, "quilt") if q.get("data-seat") == "0")
-    ((group, outline),) = [(g, el) for g in quilt for el in by_class(g, "piece")]
+    ((outline, dx, dy),) = placed_outlines(quilt)
     assert outline.get("data-patch-id") == "11"
-    assert covered_cells(outline.get("d"), CELL, *translate(group)) == {(2, 4), (3, 3), (3, 4), (3, 5)}
+    assert covered_cells(outline.get("d"), CELL, dx, dy) == {(2, 4), (3, 3), (3, 4), (3, 5)}
