@@ -12,6 +12,7 @@ parsing the stored view text back (what a board route adds to a GET).
 import gzip
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,7 +28,7 @@ from service.api.jsontext import compact, parse  # noqa: E402
 from service.api.records import GameRecord  # noqa: E402
 from service.api.schemas import game_view  # noqa: E402
 from service.engine.patches import ORIENTATION_ORDER  # noqa: E402
-from service.pictures import board, board_svg, board_text, patch_picture, patch_svg, pieces  # noqa: E402
+from service.pictures import board_svg, board_text, patch_svg  # noqa: E402
 
 GAMES = 12
 NAMES = ("Ada Lovelace", "Grace <Hopper> & co")
@@ -53,17 +54,22 @@ def per_call_us(function, inputs, repeat: int = 5) -> float:
     return statistics.median(times) / 1000
 
 
-def first_render_us(views) -> float:
-    """A board with every fragment cache empty, as in a fresh worker: the median over fresh starts."""
-    times = []
-    for view in views[:40]:
-        for cached in (board._placed_piece, board._circle_item, board._market_item,
-                       board._slot, pieces.piece_svg, pieces.button_cells):
-            cached.cache_clear()
-        start = time.thread_time_ns()
-        board_svg(view)
-        times.append(time.thread_time_ns() - start)
-    return statistics.median(times) / 1000
+FIRST_BOARD = """
+import sys, time
+from service.api.jsontext import parse
+from service.pictures import board_svg
+view = parse(sys.stdin.read())
+start = time.thread_time_ns()
+board_svg(view)
+print((time.thread_time_ns() - start) / 1000)
+"""
+
+
+def first_render_us(texts) -> float:
+    """The first board a fresh process draws (every fragment cache empty): the median of a few."""
+    times = [float(subprocess.run([sys.executable, "-c", FIRST_BOARD], input=text, cwd=ROOT, text=True,
+                                  capture_output=True, check=True).stdout) for text in texts[:7]]
+    return statistics.median(times)
 
 
 def main() -> None:
@@ -85,12 +91,7 @@ def main() -> None:
     sizes = sorted(len(board_svg(view).encode()) for view in views)
 
     orientations = [(pid, rotation, flipped) for pid in range(1, 34) for rotation, flipped in ORIENTATION_ORDER]
-
-    def fresh_patch(args):
-        patch_picture._patch_svg.cache_clear()
-        patch_svg(*args)
-    patch_cached = per_call_us(lambda args: patch_svg(*args), orientations)
-    patch_fresh = per_call_us(fresh_patch, orientations, repeat=1)
+    patch_us = per_call_us(lambda args: patch_svg(*args), orientations)
 
     print(f"Game view built (game_view + JSON text):   {build:7.1f} us median")
     print(f"stored view text parsed (orjson):          {reparse:7.1f} us median")
@@ -99,7 +100,7 @@ def main() -> None:
           f"{sizes[-1] / 1024:.0f} KiB largest)")
     print(f"board_svg(parse(stored view text)):        {route:7.1f} us median  "
           f"(what a board route adds to a GET's work)")
-    print(f"board_svg, fragment caches empty:          {first_render_us(views):7.1f} us median  "
+    print(f"board_svg, fragment caches empty:          {first_render_us(texts):7.1f} us median  "
           f"(a worker's first boards)")
     svgs = [board_svg(view).encode() for view in views[:60]]
     for level in (1, 6):
@@ -107,9 +108,7 @@ def main() -> None:
         print(f"gzip level {level} of a board:                {squeeze:7.1f} us median  "
               f"(an answer >= 1 KiB is compressed for clients that accept gzip)")
     print(f"board_text(view):                          {text:7.1f} us median  ({text / build:.1f}x the view build)")
-    print(f"patch_svg, 264 orientations:               {patch_cached:7.1f} us cached, "
-          f"{patch_fresh:.1f} us drawn afresh")
-
+    print(f"patch_svg, 264 orientations:               {patch_us:7.1f} us median  (kept once drawn)")
 
 if __name__ == "__main__":
     main()

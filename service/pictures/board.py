@@ -11,6 +11,7 @@ spaces) is drawn once at import; a render joins cached fragments.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -20,7 +21,7 @@ from service.engine import PATCHES, TRACK_END
 from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
 from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, PIECE_STROKE, normalized, piece_svg, quilt_pieces
-from .safe_text import display_width, svg_text
+from .safe_text import displayable, svg_text
 from .status import signed, status_line
 from .svg_document import TEXT_COLOUR, svg_document
 from .track_layout import SPACE_CELLS, TRACK_COLUMNS
@@ -46,47 +47,84 @@ SEAT_COLOURS = ("#d1495b", "#00798c")
 MUTED = "#7a6f64"
 TRACK_TILE = "#efe4cc"
 MINUS = "\u2212"
+# The title bar's right part, after "Patchwork" and before the turn marker.
+STATUS_ROOM = WIDTH - 2 * MARGIN - 150
+# Longer names are cut (with an ellipsis) where they are shown: at 12 px, 22 em
+# fill the width of a quilt, and two names of 23 em the title bar.
+NAME_EMS = (QUILT - 24) / 12
+STATUS_NAME_EMS = 23
 
 
 def board_svg(game: Mapping) -> str:
     """The game (a `Game` view as API.md defines it) drawn as a standalone SVG document."""
-    players = game["players"]
-    names = (svg_text(players[0]["name"]), svg_text(players[1]["name"]))
+    shown = [displayable(player["name"]) for player in game["players"]]
     result = game.get("result")
-    body = [_STATIC, _title_bar(game, names, result)]
+    body = [_STATIC, _title_bar(game, [clipped_to(name, STATUS_NAME_EMS) for name in shown], result)]
     for seat in (0, 1):
-        body.append(_player(game, seat, names[seat], result))
+        body.append(_player(game, seat, clipped_to(shown[seat], NAME_EMS), result))
     body.append(_track(game))
     body.append(_circle(game["circle"], len(game["market"])))
     body.append(_legend(game["bonus_owner"] is None))
-    title = f"Patchwork: {names[0]} against {names[1]}, move {int(game['moves_played'])}"
+    title = f"Patchwork: {svg_text(shown[0])} against {svg_text(shown[1])}, move {int(game['moves_played'])}"
     return svg_document(WIDTH, HEIGHT, title, "".join(body))
 
 
 # --- title bar ---------------------------------------------------------------
 
-def _title_bar(game: Mapping, names: tuple[str, str], result: Mapping | None) -> str:
-    status = status_line(game, names, MINUS)
+def _title_bar(game: Mapping, shown: list[str], result: Mapping | None) -> str:
+    """Whose turn it is, or the result; `shown` are the names as displayable text."""
+    size, fit = _fitted(em_width(status_line(game, shown, MINUS)), STATUS_ROOM, 15.0)
+    status = status_line(game, [svg_text(name) for name in shown], MINUS)
     if result is not None:
         return (f'<text class="result" data-winner="{int(result["winner"])}" x="{WIDTH - MARGIN}" '
-                f'y="29" font-size="16" font-weight="bold" text-anchor="end" fill="#fff6dd">'
+                f'y="29" font-size="{size:.3g}" font-weight="bold" text-anchor="end" fill="#fff6dd"{fit}>'
                 f'{status}</text>')
     seat = int(game["turn"])
     return (f'<circle cx="{WIDTH - MARGIN - 6}" cy="23" r="7" fill="{SEAT_COLOURS[seat]}" '
             f'stroke="#fff6dd" stroke-width="1.5"/>'
-            f'<text class="status" x="{WIDTH - MARGIN - 20}" y="28" font-size="15" text-anchor="end" '
-            f'fill="#fff6dd">{status}</text>')
+            f'<text class="status" x="{WIDTH - MARGIN - 20}" y="28" font-size="{size:.3g}" '
+            f'text-anchor="end" fill="#fff6dd"{fit}>{status}</text>')
+
+
+def em_width(text: str) -> float:
+    """A generous estimate of `text`'s width in em in a bold sans-serif (no font metrics at hand)."""
+    return sum(1.0 if unicodedata.east_asian_width(char) in "WF" else 0.8 if char.isupper() else 0.62
+               for char in text)
+
+
+def clipped_to(text: str, ems: float) -> str:
+    """`text` cut to about `ems` em wide, an ellipsis marking a cut."""
+    if em_width(text) <= ems:
+        return text
+    while em_width(text) > ems - 1:
+        text = text[:-1]
+    return text + "\u2026"
+
+
+def _fitted(ems: float, room: int, size: float) -> tuple[float, str]:
+    """(font size, extra attributes) for text `ems` em wide in `room` px.
+
+    Smaller when it would not fit at `size`, down to 12 px; if the estimate
+    says it still overflows, also squeezed to `room` by textLength (browsers
+    honour it; librsvg does not, and names are cut to fit at 12 px anyway).
+    """
+    if ems * size <= room:
+        return size, ""
+    size = max(12.0, room / ems)
+    if ems * size <= room:
+        return size, ""
+    return size, f' textLength="{room}" lengthAdjust="spacingAndGlyphs"'
 
 
 # --- players -----------------------------------------------------------------
 
-def _player(game: Mapping, seat: int, name: str, result: Mapping | None) -> str:
+def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None) -> str:
     player = game["players"][seat]
     x = QUILT_X[seat]
     in_turn = result is None and game["turn"] == seat
     parts = [f'<circle cx="{x + 8}" cy="78" r="8" fill="{SEAT_COLOURS[seat]}" '
              f'stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/>',
-             _name_text(x + 24, 84, name, player["name"], QUILT - 24),
+             _name_text(x + 24, 84, shown_name, QUILT - 24),
              f'<g fill="{TEXT_COLOUR}" font-size="14">',
              _STATS_BUTTONS[seat],
              f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
@@ -102,21 +140,15 @@ def _player(game: Mapping, seat: int, name: str, result: Mapping | None) -> str:
               f'{int(player["empty_cells"])} empty')
     parts.append(f'<text x="{x}" y="{TOP + QUILT + 22}" font-size="12" fill="{MUTED}">{footer}</text>')
     if player["has_bonus"]:
-        parts.append(_bonus_tile(x + QUILT - 92, TOP + QUILT + 8, "7x7 bonus"))
+        parts.append(_bonus_tile(x + QUILT - 92, TOP + QUILT + 8, "7x7 bonus", seat))
     return "".join(parts)
 
 
-def _name_text(x: int, y: int, escaped: str, raw: str, room: int) -> str:
+def _name_text(x: int, y: int, shown: str, room: int) -> str:
     """The name in bold, smaller (and at worst squeezed) when it would not fit in `room` px."""
-    size = 19.0
-    estimate = 0.62 * size * display_width(raw)
-    fit = ""
-    if estimate > room:
-        size = max(12.0, size * room / estimate)
-        if 0.62 * size * display_width(raw) > room:
-            fit = f' textLength="{room}" lengthAdjust="spacingAndGlyphs"'
+    size, fit = _fitted(em_width(shown), room, 19.0)
     return (f'<text class="name" x="{x}" y="{y}" font-size="{size:.3g}" font-weight="bold" '
-            f'fill="{TEXT_COLOUR}"{fit}>{escaped}</text>')
+            f'fill="{TEXT_COLOUR}"{fit}>{svg_text(shown)}</text>')
 
 
 def _badge(right: int, y: int, label: str, colour: str) -> str:
@@ -127,9 +159,9 @@ def _badge(right: int, y: int, label: str, colour: str) -> str:
             f'text-anchor="middle" fill="#ffffff">{label}</text>')
 
 
-def _bonus_tile(x: float, y: float, label: str = "bonus") -> str:
+def _bonus_tile(x: float, y: float, label: str, holder: int | None) -> str:
     """The 7x7 bonus tile: a small gold square marked 7, and a label to its right."""
-    return (f'<g class="bonus"><rect x="{x:g}" y="{y:g}" width="18" height="18" rx="2" fill="#f2c14e" '
+    return (f'<g class="bonus" data-holder="{"none" if holder is None else holder}"><rect x="{x:g}" y="{y:g}" width="18" height="18" rx="2" fill="#f2c14e" '
             f'stroke="{OUTLINE_COLOUR}" stroke-width="1"/>'
             f'<text x="{x + 9:g}" y="{y + 13:g}" font-size="10" font-weight="bold" text-anchor="middle" '
             f'fill="{TEXT_COLOUR}">7</text>'
@@ -288,7 +320,7 @@ def _legend_text(bonus_open: bool) -> str:
              f'<text x="{x + 24}" y="{y + 64}">cost in buttons</text>'
              f'<text x="{x + 24}" y="{y + 86}">time: spaces the buyer moves</text>']
     if bonus_open:
-        parts.append(_bonus_tile(x - 1, y + 98, "7x7 bonus, 7 points: nobody has it yet"))
+        parts.append(_bonus_tile(x - 1, y + 98, "7x7 bonus, 7 points: nobody has it yet", None))
     parts.append("</g>")
     return "".join(parts)
 

@@ -31,6 +31,15 @@ def svg_text(text: str) -> str:
     return displayable(text).translate(_XML_ESCAPES)
 
 
+def clipped(text: str, columns: int) -> str:
+    """`text` cut to at most `columns` terminal columns, an ellipsis marking a cut."""
+    if display_width(text) <= columns:
+        return text
+    while display_width(text) > columns - 1:
+        text = text[:-1]
+    return text + "\u2026"
+
+
 def display_width(text: str) -> int:
     """Terminal columns `text` takes: East Asian wide and fullwidth characters take two."""
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)

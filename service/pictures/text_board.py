@@ -13,7 +13,7 @@ from functools import cache
 
 from service.engine import LEATHER_PATCH_ID, PATCHES, TRACK_END
 
-from .safe_text import display_width, displayable
+from .safe_text import clipped, display_width, displayable
 from .status import status_line
 
 SEAT_LETTERS = ("A", "B")
@@ -45,10 +45,7 @@ def board_text(game: Mapping) -> str:
 
 def _clip(name: str) -> str:
     """`name` cut to NAME_COLUMNS terminal columns, padded to exactly that many."""
-    if display_width(name) > NAME_COLUMNS:
-        while display_width(name) > NAME_COLUMNS - 1:
-            name = name[:-1]
-        name += "\u2026"
+    name = clipped(name, NAME_COLUMNS)
     return name + " " * (NAME_COLUMNS - display_width(name))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 
 import pytest
@@ -146,3 +147,22 @@ def test_a_hand_placed_patch_covers_the_cells_api_md_gives():
     ((outline, dx, dy),) = placed_outlines(quilt)
     assert outline.get("data-patch-id") == "11"
     assert covered_cells(outline.get("d"), CELL, dx, dy) == {(2, 4), (3, 3), (3, 4), (3, 5)}
+
+
+def test_the_bonus_tile_is_shown_with_its_holder_or_as_still_to_win(boards):
+    views = [view for view, _svg in boards]
+    views += [view_of(dataclasses.replace(STATES[5], bonus_owner=seat)) for seat in (0, 1)]
+    for view in views:
+        holders = [el.get("data-holder") for el in by_class(parse(board_svg(view)), "bonus")]
+        assert holders == ["none" if view["bonus_owner"] is None else str(view["bonus_owner"])]
+
+
+def test_long_names_are_made_smaller_and_cut_to_their_places():
+    # A resignation names both players in the title bar.
+    short, long = view_of(STATES[-1]), view_of(STATES[-1], names=("W" * 40, "\u5168" * 40))
+    for view in short, long:
+        view["result"] = {"scores": [3, 9], "winner": 1, "reason": "resigned"}
+    short, long = parse(board_svg(short)), parse(board_svg(long))
+    assert [name.text for name in by_class(long, "name")] == ["W" * 26 + "\u2026", "\u5168" * 21 + "\u2026"]
+    assert all(12 <= float(name.get("font-size")) < 13 for name in by_class(long, "name"))
+    assert float(by_class(long, "result")[0].get("font-size")) < float(by_class(short, "result")[0].get("font-size"))
