@@ -21,7 +21,7 @@ from service.engine import PATCHES, TRACK_END
 from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
 from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, PIECE_STROKE, normalized, piece_svg, quilt_pieces
-from .safe_text import displayable, svg_text
+from .safe_text import clipped, displayable, svg_text
 from .status import signed, status_line
 from .svg_document import TEXT_COLOUR, svg_document
 from .track_layout import SPACE_CELLS, TRACK_COLUMNS
@@ -59,9 +59,9 @@ def board_svg(game: Mapping) -> str:
     """The game (a `Game` view as API.md defines it) drawn as a standalone SVG document."""
     shown = [displayable(player["name"]) for player in game["players"]]
     result = game.get("result")
-    body = [_STATIC, _title_bar(game, [clipped_to(name, STATUS_NAME_EMS) for name in shown], result)]
+    body = [_STATIC, _title_bar(game, [clipped(name, STATUS_NAME_EMS, em_width) for name in shown], result)]
     for seat in (0, 1):
-        body.append(_player(game, seat, clipped_to(shown[seat], NAME_EMS), result))
+        body.append(_player(game, seat, clipped(shown[seat], NAME_EMS, em_width), result))
     body.append(_track(game))
     body.append(_circle(game["circle"], len(game["market"])))
     body.append(_legend(game["bonus_owner"] is None))
@@ -90,15 +90,6 @@ def em_width(text: str) -> float:
     """A generous estimate of `text`'s width in em in a bold sans-serif (no font metrics at hand)."""
     return sum(1.0 if unicodedata.east_asian_width(char) in "WF" else 0.8 if char.isupper() else 0.62
                for char in text)
-
-
-def clipped_to(text: str, ems: float) -> str:
-    """`text` cut to about `ems` em wide, an ellipsis marking a cut."""
-    if em_width(text) <= ems:
-        return text
-    while em_width(text) > ems - 1:
-        text = text[:-1]
-    return text + "\u2026"
 
 
 def _fitted(ems: float, room: int, size: float) -> tuple[float, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 REPLACEMENT = "\ufffd"
 # C0 and C1 controls (tab and newline included: a name is one line), lone
@@ -31,11 +32,15 @@ def svg_text(text: str) -> str:
     return displayable(text).translate(_XML_ESCAPES)
 
 
-def clipped(text: str, columns: int) -> str:
-    """`text` cut to at most `columns` terminal columns, an ellipsis marking a cut."""
-    if display_width(text) <= columns:
+def clipped(text: str, limit: float, width: Callable[[str], float] | None = None) -> str:
+    """`text` cut to at most `limit` wide, an ellipsis marking a cut.
+
+    Width is in terminal columns unless `width` measures it otherwise.
+    """
+    width = width or display_width
+    if width(text) <= limit:
         return text
-    while display_width(text) > columns - 1:
+    while width(text) > limit - 1:
         text = text[:-1]
     return text + "\u2026"
 
