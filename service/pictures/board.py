@@ -152,8 +152,9 @@ def _badge(right: int, y: int, label: str, colour: str) -> str:
 
 def _bonus_tile(x: float, y: float, label: str, holder: int | None) -> str:
     """The 7x7 bonus tile: a small gold square marked 7, and a label to its right."""
-    return (f'<g class="bonus" data-holder="{"none" if holder is None else holder}"><rect x="{x:g}" y="{y:g}" width="18" height="18" rx="2" fill="#f2c14e" '
-            f'stroke="{OUTLINE_COLOUR}" stroke-width="1"/>'
+    held = "none" if holder is None else holder
+    return (f'<g class="bonus" data-holder="{held}"><rect x="{x:g}" y="{y:g}" width="18" height="18" rx="2" '
+            f'fill="#f2c14e" stroke="{OUTLINE_COLOUR}" stroke-width="1"/>'
             f'<text x="{x + 9:g}" y="{y + 13:g}" font-size="10" font-weight="bold" text-anchor="middle" '
             f'fill="{TEXT_COLOUR}">7</text>'
             f'<text x="{x + 25:g}" y="{y + 13:g}" font-size="12" fill="{TEXT_COLOUR}">{label}</text></g>')
@@ -195,8 +196,9 @@ def _track(game: Mapping) -> str:
     parts = [_track_spaces(tuple(game["income_spaces"]))]
     for space in game["leather_spaces"]:
         x, y = space_centre(int(space))
-        parts.append(f'<rect class="leather" data-space="{int(space)}" x="{x - 5}" y="{y - 4}" width="14" '
-                     f'height="14" rx="1.5" fill="{LEATHER_COLOUR}" stroke="{OUTLINE_COLOUR}" stroke-width="1"/>')
+        parts.append(f'<rect class="leather" data-space="{int(space)}" x="{x - 5}" y="{y - 4}" '
+                     f'width="14" height="14" rx="1.5" fill="{LEATHER_COLOUR}" stroke="{OUTLINE_COLOUR}" '
+                     f'stroke-width="1"/>')
     positions = [int(p["position"]) for p in game["players"]]
     # On a shared space the seat that arrived last is on top: the one in turn.
     order = (1, 0) if game.get("turn") == 0 else (0, 1)
@@ -249,7 +251,8 @@ class _Shelf:
 
 
 MARKET = _Shelf("market-patch", MARGIN, MARKET_Y, MARKET_SLOT, 3, 0, MARKET_CELL, 15)
-REST_OF_CIRCLE = _Shelf("circle-patch", MARGIN, CIRCLE_Y, CIRCLE_SLOT, CIRCLE_PER_ROW, CIRCLE_ROW, CIRCLE_CELL, 10)
+REST_OF_CIRCLE = _Shelf("circle-patch", MARGIN, CIRCLE_Y, CIRCLE_SLOT, CIRCLE_PER_ROW, CIRCLE_ROW,
+                        CIRCLE_CELL, 10)
 
 
 def _circle(circle, market_size: int) -> str:

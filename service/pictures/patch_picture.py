@@ -73,7 +73,8 @@ def _patch_svg(patch_id: int, rotation: int, flipped: bool) -> str:
     orientation = f"rotation {rotation}{', flipped' if flipped else ''}"
     body = (
         f'<rect width="{width}" height="{height}" rx="8" fill="#fbf8f1"/>'
-        f'<g transform="translate({left:g} {PATCH_MARGIN})" {PIECE_STROKE}>{piece_svg(patch_id, cells, PATCH_CELL)}</g>'
+        f'<g transform="translate({left:g} {PATCH_MARGIN})" {PIECE_STROKE}>'
+        f'{piece_svg(patch_id, cells, PATCH_CELL)}</g>'
         f'<g fill="{TEXT_COLOUR}">{price_svg(price_x, caption_y, patch.cost, patch.time, 16)}'
         f'<text x="{width / 2:g}" y="{caption_y + 25}" font-size="11" text-anchor="middle" '
         f'fill="#6b6259">patch {patch_id} · {orientation}</text></g>')

@@ -70,7 +70,8 @@ def normalized(cells: Iterable[tuple[int, int]]) -> tuple[Cells, int, int]:
     return tuple(sorted((r - top, c - left) for r, c in cells)), top, left
 
 
-def oriented(cells: Sequence[tuple[int, int]], width: int, rotation: int, flipped: bool) -> list[tuple[int, int]]:
+def oriented(cells: Sequence[tuple[int, int]], width: int, rotation: int,
+             flipped: bool) -> list[tuple[int, int]]:
     """Each cell of a shape `width` wide where API.md's orientation rule carries it, in the same order.
 
     Unlike the engine's `oriented_cells` (a set), this keeps track of which
