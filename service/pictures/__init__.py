@@ -18,8 +18,17 @@ rebuild as objects and serialize on every call; and the safety rules are
 easiest to prove in one place: the only text from a request is a player's
 name, which goes through `safe_text.svg_text` (escaped, controls replaced),
 everything else is numbers and our own words. The output has no script, no
-external reference and no stylesheet: presentation attributes only, so it
-works as an `<img>`, inline in a page, and under `default-src 'none'`.
+stylesheet and no external reference (the one kind of reference is
+`<use href="#pw-button">` to a symbol defined in the same document):
+presentation attributes only, so it works as an `<img>`, inline in a page,
+and under `default-src 'none'; style-src 'unsafe-inline'`.
+
+Elements that tests and frontends can find: `g.quilt[data-seat]` holding one
+`path.piece[data-patch-id]` per piece, `rect.space[data-space]` for the 54
+track spaces, `circle.token[data-seat][data-position]`,
+`rect.leather[data-space]`, `g.market-patch` and `g.circle-patch` in circle
+order, `g.bonus[data-holder]`, `text.name`, `text.status` while active and
+`text.result[data-winner]` when finished.
 """
 
 from .board import board_svg
