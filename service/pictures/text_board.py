@@ -1,0 +1,125 @@
+"""The game as plain text for terminals (`curl .../board.txt`): quilts side by side, the track, the circle.
+
+A quilt cell shows the id of the patch covering it (so the cells of one
+piece share a number), `##` for leather and `.` when empty. The track is
+drawn straight, space 0 on the left. Names pass through
+`safe_text.displayable`, so no escape sequence reaches the terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+from service.engine import LEATHER_PATCH_ID, PATCHES, TRACK_END
+
+from .safe_text import clipped, display_width, displayable
+from .status import status_line
+
+SEAT_LETTERS = ("A", "B")
+QUILT_GAP = " " * 6
+MARKET_COLUMN = 26
+NAME_COLUMNS = 24
+LINE_WIDTH = 78
+
+
+def board_text(game: Mapping) -> str:
+    """The game (a `Game` view as API.md defines it) as lines of UTF-8 text ending in a newline."""
+    players = game["players"]
+    names = [displayable(p["name"]) for p in players]
+    clipped = [_clip(name) for name in names]
+    lines = [f"Patchwork: {status_line(game, names)}", ""]
+    for seat, player in enumerate(players):
+        bonus = "  7x7 bonus" if player["has_bonus"] else ""
+        lines.append(f"{SEAT_LETTERS[seat]}  {clipped[seat]}  buttons {int(player['buttons'])}  "
+                     f"income {int(player['income'])}  score {int(player['score'])}  "
+                     f"space {int(player['position'])}{bonus}")
+    lines.append("")
+    lines += _quilts(players, clipped)
+    lines.append("")
+    lines += _track(game)
+    lines.append("")
+    lines += _market(game["circle"], len(game["market"]))
+    return "\n".join(lines) + "\n"
+
+
+def _clip(name: str) -> str:
+    """`name` cut to NAME_COLUMNS terminal columns, padded to exactly that many."""
+    name = clipped(name, NAME_COLUMNS)
+    return name + " " * (NAME_COLUMNS - display_width(name))
+
+
+def _quilts(players, clipped: list[str]) -> list[str]:
+    titles = [f"{SEAT_LETTERS[seat]}  {clipped[seat]}" for seat in (0, 1)]
+    lines = [(titles[0] + _TITLE_PAD + titles[1]).rstrip(), _QUILT_HEADERS]
+    left, right = players[0]["quilt"], players[1]["quilt"]
+    for r in range(9):
+        lines.append(f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, left[r]))}{QUILT_GAP}"
+                     f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, right[r]))}")
+    return lines
+
+
+# What a quilt cell shows: the covering patch's id, ## for leather, . when empty.
+_CELL_TEXT: dict[int | None, str] = {None: "  .", LEATHER_PATCH_ID: " ##",
+                                     **{patch_id: f"{patch_id:3d}" for patch_id in PATCHES}}
+_ROW_LABELS = tuple(f"{r:2d} " for r in range(9))
+_QUILT_HEADER = "   " + "".join(f"{c:3d}" for c in range(9))
+_QUILT_HEADERS = _QUILT_HEADER + QUILT_GAP + _QUILT_HEADER
+_TITLE_PAD = " " * (len(_QUILT_HEADER) - 3 - NAME_COLUMNS) + QUILT_GAP
+
+
+def _track(game: Mapping) -> list[str]:
+    marks = list(_PLAIN_TRACK)
+    for space in game["income_spaces"]:
+        marks[int(space)] = "$"
+    for space in game["leather_spaces"]:
+        marks[int(space)] = "L"
+    lines = [_TRACK_LEGEND, _TRACK_RULER, "".join(marks)]
+    for seat, player in enumerate(game["players"]):
+        position = int(player["position"])
+        lines.append(f"{' ' * position}{SEAT_LETTERS[seat]}  space {position}")
+    return lines
+
+
+_PLAIN_TRACK = "\u00b7" * (TRACK_END + 1)
+_TRACK_LEGEND = "time track: $ pays button income, L leather patch still there"
+_TRACK_RULER = "".join(f"{tens:<10d}" for tens in range(0, TRACK_END + 1, 10)).rstrip()
+
+
+def _market(circle, market_size: int) -> list[str]:
+    market = [int(p) for p in circle[:market_size]]
+    lines = ["market: the next three patches, one may be bought (shape as printed)"]
+    if market:
+        drawings = [_market_drawing(p) for p in market]
+        height = max(len(drawing) for drawing in drawings)
+        for r in range(height):
+            lines.append("".join(d[r] if r < len(d) else _BLANK_COLUMN for d in drawings).rstrip())
+    rest = [int(p) for p in circle[market_size:]]
+    if rest:
+        lines.append("")
+        lines += _wrapped("then around the circle (#id cost/time):",
+                          [f"#{p} {PATCHES[p].cost}/{PATCHES[p].time}" for p in rest])
+    return lines
+
+
+_BLANK_COLUMN = " " * MARKET_COLUMN
+
+
+@cache
+def _market_drawing(patch_id: int) -> tuple[str, ...]:
+    """A market column: the caption, then the shape as printed, each line MARKET_COLUMN wide."""
+    patch = PATCHES[patch_id]
+    lines = [f"#{patch_id} cost {patch.cost} time {patch.time} +{patch.income}"]
+    lines += ["".join("\u2588\u2588" if char == "X" else "  " for char in row) for row in patch.shape]
+    return tuple(line.ljust(MARKET_COLUMN) for line in lines)
+
+
+def _wrapped(title: str, items: list[str]) -> list[str]:
+    lines, line = [], title
+    for item in items:
+        if len(line) + 2 + len(item) > LINE_WIDTH:
+            lines.append(line)
+            line = " "
+        line += "  " + item
+    lines.append(line)
+    return lines
