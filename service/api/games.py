@@ -13,7 +13,7 @@ from .incoming import check_body, check_headers, read_json_object, read_query
 from .jsontext import compact
 from .legal_moves_view import legal_moves_text
 from .problems import ApiProblem, invalid_request
-from .records import GameRecord, create_record
+from .records import GameRecord, could_be_game_id, create_record
 from .responses import json_response, not_modified
 from .schemas import game_view, load_create_game
 
@@ -27,8 +27,21 @@ def game_not_found(game_id: str) -> ApiProblem:
     return ApiProblem(404, "game_not_found", f"No game with id {game_id!r}.")
 
 
+def check_game_id(game_id: str) -> None:
+    """404 for an id the service never issues, before the store is asked.
+
+    Such an id names no game, and could only trouble the store: a `}` in it
+    would end the key's Redis Cluster hash tag early (CROSSSLOT). Its text
+    is not repeated in the answer: it could be anything a client put there.
+    """
+    if not could_be_game_id(game_id):
+        raise ApiProblem(404, "game_not_found",
+                         "No game has this id: game ids are 22 characters from A-Z, a-z, 0-9, - and _.")
+
+
 def load_record(game_id: str):
     """(stored version, GameRecord), or 404."""
+    check_game_id(game_id)
     stored = services().store.load_game(game_id)
     if stored is None:
         raise game_not_found(game_id)
@@ -58,6 +71,7 @@ def create_game():
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     check_headers("getGame")
+    check_game_id(game_id)
     found = services().store.load_view(game_id)
     if found is None:
         raise game_not_found(game_id)

@@ -29,7 +29,7 @@ from service.storage import GameStore, IdempotencyRecord, StorageError, StoredGa
 
 from .conditions import etag, if_match_holds
 from .context import services
-from .games import game_not_found
+from .games import check_game_id, game_not_found
 from .idempotency import answer_response, encode_answer, fingerprint, scoped_key
 from .incoming import (
     bearer_token,
@@ -209,6 +209,7 @@ def make_move(game_id: str):
     body = read_json_object(required=True)
     check_headers("makeMove")
     check_body("makeMove", body)
+    check_game_id(game_id)
     context = services()
     return MoveRequest(game_id, body, context.store, context.recent_games).answer()
 
@@ -217,6 +218,7 @@ def make_move(game_id: str):
 def list_moves(game_id: str):
     check_headers("listMoves")
     since = read_query("listMoves").get("since") or 0
+    check_game_id(game_id)
     found = services().store.load_moves(game_id, since, -1)
     if found is None:
         raise game_not_found(game_id)
@@ -228,6 +230,7 @@ def list_moves(game_id: str):
 def get_move(game_id: str, number: str):
     check_headers("getMove")
     n = read_path("getMove")["number"]
+    check_game_id(game_id)
     found = services().store.load_moves(game_id, n - 1, n - 1)
     if found is None:
         raise game_not_found(game_id)
