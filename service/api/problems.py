@@ -7,6 +7,7 @@ and no request, however malformed, ends in an HTML page or a 500.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from flask import Flask, Response
@@ -90,7 +91,14 @@ class ApiProblem(Exception):
 
     def response(self) -> Response:
         """A Flask response carrying this problem."""
-        return problem_response(self.status, compact(self.body()), self.headers)
+        doc = self.body()
+        try:
+            text = compact(doc)
+        except TypeError:
+            # Request text quoted in a message can hold what UTF-8 cannot (a lone
+            # surrogate): escaped as \uXXXX the refusal still goes out, not a 500.
+            text = json.dumps(doc, separators=(",", ":"))
+        return problem_response(self.status, text, self.headers)
 
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:

@@ -12,6 +12,7 @@ import logging
 import pytest
 
 from service.api import create_app
+from service.api.problems import ApiProblem
 from service.api.records import new_game_id
 from service.api.validation import MAX_ERRORS
 
@@ -90,6 +91,14 @@ def test_a_lone_surrogate_escape_is_invalid_json(client, table, text):
     t = table()
     move = text.replace('"players"', '"action"').replace('"seed"', '"action"')
     problem(post_json(client, f"/games/{t.id}/moves", move, t.auth(0)), 400, "invalid_json")
+
+
+def test_a_problem_quoting_a_lone_surrogate_is_still_sent(app):
+    # A last line of defence: whatever request text reaches a message, the refusal goes out.
+    with app.test_request_context():
+        resp = ApiProblem(400, "invalid_request", "bad \ud800", errors=[{"pointer": "/\udfff", "message": "x"}]).response()
+    assert resp.status_code == 400
+    assert json.loads(resp.get_data())["errors"] == [{"pointer": "/\udfff", "message": "x"}]
 
 
 def test_a_surrogate_pair_escape_is_one_character(client):
