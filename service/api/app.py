@@ -32,6 +32,11 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    # werkzeug answers "/games//moves" with an HTML 308 to "/games/moves" (which
+    # the error handlers never see): an empty or doubled segment is a 404 like
+    # any other path no route matches. No route ends in "/", so strict_slashes
+    # redirects none; tests/api/test_hostile_input.py checks both.
+    app.url_map.merge_slashes = False
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
         store=store,

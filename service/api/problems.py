@@ -7,6 +7,7 @@ and no request, however malformed, ends in an HTML page or a 500.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from flask import Flask, Response
@@ -96,7 +97,13 @@ class ApiProblem(Exception):
 
     def text(self) -> str:
         """The problem+json document, encoded."""
-        return compact(self.body())
+        doc = self.body()
+        try:
+            return compact(doc)
+        except TypeError:
+            # Request text quoted in a message can hold what UTF-8 cannot (a lone
+            # surrogate): escaped as \uXXXX the refusal still goes out, not a 500.
+            return json.dumps(doc, separators=(",", ":"))
 
     def response(self) -> Response:
         """A Flask response carrying this problem."""

@@ -13,9 +13,8 @@ import functools
 import importlib.resources
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import yaml
@@ -31,7 +30,7 @@ _ANNOTATIONS = frozenset({"description", "title", "summary", "examples", "defaul
 # OpenAPI ignores header parameters by these names; a bad token is the code's 401, not a 400.
 _UNCHECKED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 # JSON's number grammar (leading zeros allowed, as int() allows them).
-_NUMBER_TEXT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
+_NUMBER_TEXT = re.compile(r"-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?\Z")
 # int()'s own limit on the digits it reads from text: beyond it a number stays text.
 _MAX_INTEGER_DIGITS = 4300
 # Parameter types whose text coerce_parameter knows how to read.
@@ -40,14 +39,76 @@ _PARAMETER_TYPES = frozenset({"string", "integer"})
 MAX_ERRORS = 50
 
 
-def _bounded_unique_items(validator, unique, instance, schema):
-    # jsonschema's uniqueItems is quadratic on unsortable items; an array over maxItems fails anyway.
-    if validator.is_type(instance, "array") and len(instance) > schema.get("maxItems", len(instance)):
-        return
-    yield from Draft202012Validator.VALIDATORS["uniqueItems"](validator, unique, instance, schema)
+class _UnquotedList(list):
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "[...]"
 
 
-SchemaValidator = validators.extend(Draft202012Validator, {"uniqueItems": _bounded_unique_items})
+class _UnquotedDict(dict):
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "{...}"
+
+
+def _unquoted(check):
+    """jsonschema's keyword `check`, given a shallow copy of a container instance that repr()s as [...] or {...}.
+
+    jsonschema puts repr(instance) into every error's message: 10 ms for 63
+    KB of garbage, for each keyword it breaks (the oneOf above it quotes it
+    again). Our messages come from the instance itself (describe, show), so
+    jsonschema's are never read; the copy costs a memcpy of its references.
+    """
+    def run(validator, value, instance, schema):
+        if type(instance) is list:
+            instance = _UnquotedList(instance)
+        elif type(instance) is dict:
+            instance = _UnquotedDict(instance)
+        return check(validator, value, instance, schema)
+    return run
+
+
+def _within_max_items(check):
+    """An array keyword's `check`, skipped for an array over its maxItems.
+
+    Such an array is refused by its length alone: checking each of its items
+    (10,500 pairs fit in 64 KiB) would make the refusal cost grow with the
+    garbage sent, and uniqueItems is quadratic on unsortable items.
+    """
+    def run(validator, value, instance, schema):
+        if isinstance(instance, list) and len(instance) > schema.get("maxItems", len(instance)):
+            return ()
+        return check(validator, value, instance, schema)
+    return run
+
+
+def _no_additional_properties(check):
+    """additionalProperties: false, without the message jsonschema builds from every unknown name.
+
+    Sorting and quoting thousands of names is wasted: _explain lists them
+    itself, up to MAX_ERRORS.
+    """
+    def run(validator, allowed, instance, schema):
+        if allowed is not False or not isinstance(instance, dict):
+            return check(validator, allowed, instance, schema)
+        if next(_unknown_fields(instance, schema), None) is None:
+            return ()
+        return (ValidationError("has unknown fields"),)
+    return run
+
+
+def _bounded_keywords() -> dict[str, Callable]:
+    """Draft 2020-12's keywords, changed so that explaining a refusal costs no more for more garbage."""
+    keywords = {name: _unquoted(check) for name, check in Draft202012Validator.VALIDATORS.items()}
+    for name in ("items", "prefixItems", "contains", "uniqueItems"):
+        keywords[name] = _within_max_items(keywords[name])
+    keywords["additionalProperties"] = _no_additional_properties(keywords["additionalProperties"])
+    return keywords
+
+
+SchemaValidator = validators.extend(Draft202012Validator, _bounded_keywords())
 
 
 @functools.cache
@@ -126,7 +187,7 @@ def _explain(errors: Iterable[ValidationError], found: list[tuple[str, str, str]
                 field, message = chosen
                 found.append((_child(pointer, field) if field else pointer, message, keyword))
         elif keyword == "additionalProperties" and error.validator_value is False:
-            for name in _unknown_fields(error.instance, error.schema):
+            for name in itertools.islice(_unknown_fields(error.instance, error.schema), MAX_ERRORS):
                 found.append((_child(pointer, name), f"unknown field {show(name)}", keyword))
         elif keyword == "required":
             for name in error.validator_value:
@@ -165,12 +226,10 @@ def _own_fields(branch: dict) -> set[str]:
     return {name for name, prop in branch.get("properties", {}).items() if prop.get("type") != "null"}
 
 
-def _unknown_fields(instance: dict, schema: dict) -> list[str]:
+def _unknown_fields(instance: dict, schema: dict) -> Iterator[str]:
     known = schema.get("properties", {})
     patterns = schema.get("patternProperties", {})
-    return [
-        name for name in instance if name not in known and not any(re.search(p, name) for p in patterns)
-    ]
+    return (name for name in instance if name not in known and not any(re.search(p, name) for p in patterns))
 
 
 def _pointer(path: Iterable[Any]) -> str:
@@ -254,16 +313,25 @@ def coerce_parameter(text: str, types: tuple[str, ...]) -> Any:
 
     "7" -> 7, and like a body's 7.0, "7.0" or "7e0" -> 7: JSON Schema's
     integers are the numbers with no fraction, whatever their spelling.
+    Read from the digits rather than through Decimal, which refuses an
+    exponent past 10**18 ("1e99999999999999999999") with an exception.
     """
-    if "integer" not in types or not _NUMBER_TEXT.match(text):
+    match = _NUMBER_TEXT.match(text) if "integer" in types else None
+    if match is None:
         return text
-    number = Decimal(text)
-    if number.is_zero():
-        return 0
-    # Checked before int(): "1e999999999" is short text but a huge integer.
-    if number.adjusted() >= _MAX_INTEGER_DIGITS or number != number.to_integral_value():
-        return text
-    return int(number)
+    whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3) or "0"
+    digits = (whole + fraction).lstrip("0")
+    if not digits:
+        return 0  # zero, whatever its exponent
+    if len(exponent.lstrip("+-").lstrip("0")) > len(str(_MAX_INTEGER_DIGITS)):
+        return text  # far too large, or a fraction: the digits are not all zero
+    significant = digits.rstrip("0")
+    # The number is significant * 10**scale.
+    scale = int(exponent) - len(fraction) + (len(digits) - len(significant))
+    if scale < 0 or len(significant) + scale > _MAX_INTEGER_DIGITS:
+        return text  # a fraction, or more digits than int() reads from text
+    magnitude = int(significant) * 10**scale
+    return -magnitude if text.startswith("-") else magnitude
 
 
 def _quick_check(schema: dict) -> Callable[[Any], bool]:

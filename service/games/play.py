@@ -22,7 +22,7 @@ from service.storage import GameStore, IdempotencyRecord
 
 from .jsontext import compact
 from .kept import GameCopy, KeptCopies
-from .records import create_record
+from .records import could_be_game_id, create_record
 from .refusals import (
     GameBusy,
     GameNotFound,
@@ -91,8 +91,19 @@ class GamePlay:
         self.store.create_game(record.id, record.encode(), view)
         return Created(record.id, view, tokens)
 
+    @staticmethod
+    def _check_id(game_id: str) -> None:
+        """Refuse an id the service never issues before the store is asked.
+
+        Such an id names no game, and could only trouble the store: a `}` in
+        it would end the key's Redis Cluster hash tag early (CROSSSLOT).
+        """
+        if not could_be_game_id(game_id):
+            raise GameNotFound(game_id)
+
     def load(self, game_id: str) -> GameCopy:
         """The game as stored now."""
+        self._check_id(game_id)
         stored = self.store.load_game(game_id)
         if stored is None:
             self.kept.drop(game_id)
@@ -101,6 +112,7 @@ class GamePlay:
 
     def view(self, game_id: str) -> tuple[int, str]:
         """(version, Game body) as stored."""
+        self._check_id(game_id)
         found = self.store.load_view(game_id)
         if found is None:
             raise GameNotFound(game_id)
@@ -108,6 +120,7 @@ class GamePlay:
 
     def history(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]]:
         """(version, the stored Moves from index `start` to `stop`, as LRANGE counts)."""
+        self._check_id(game_id)
         found = self.store.load_moves(game_id, start, stop)
         if found is None:
             raise GameNotFound(game_id)
@@ -117,6 +130,7 @@ class GamePlay:
 
     def claim(self, game_id: str, key: str, fingerprint: str) -> tuple[GameCopy, IdempotencyRecord | None]:
         """The game as stored, and the record already under `key` (None: the key is now claimed)."""
+        self._check_id(game_id)
         stored, existing = self.store.load_for_move(game_id, key, fingerprint)
         if stored is None:
             raise GameNotFound(game_id)
@@ -141,6 +155,7 @@ class GamePlay:
         `start`: a copy just read from the store (with an idempotency claim);
         without it a kept copy is tried first, then the store.
         """
+        self._check_id(game_id)
         game = start
         kept = False
         if game is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -21,9 +22,19 @@ RECORD_FORMAT = 1
 DEFAULT_NAMES = ("Player 1", "Player 2")
 
 
+GAME_ID_BYTES = 16
+# The form of every id new_game_id gives: 16 bytes in unpadded base64url.
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{22}\Z")
+
+
 def new_game_id() -> str:
     """An unguessable game id: 128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
+    return secrets.token_urlsafe(GAME_ID_BYTES)
+
+
+def could_be_game_id(text: str) -> bool:
+    """Whether `text` has the form of an id new_game_id gives; any other names no game."""
+    return _GAME_ID.match(text) is not None
 
 
 def new_seat_token() -> str:

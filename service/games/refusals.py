@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from service.engine import RuleError
 
+from .records import could_be_game_id
+
 
 class Refusal(Exception):
     """A request the game-play core turns down."""
@@ -36,7 +38,12 @@ class GameNotFound(Refusal):
     code = "game_not_found"
 
     def __init__(self, game_id: str):
-        super().__init__(f"No game with id {game_id!r}.")
+        if could_be_game_id(game_id):
+            super().__init__(f"No game with id {game_id!r}.")
+        else:
+            # Not repeated: it could be anything a client put in the URL.
+            super().__init__("No game has this id: game ids are 22 characters from "
+                             "A-Z, a-z, 0-9, - and _.")
 
 
 class MissingToken(Refusal):

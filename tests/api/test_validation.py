@@ -146,10 +146,25 @@ def test_a_body_nested_as_deep_as_json_allows_gets_errors_not_an_exception(valid
 
 
 def test_faults_are_capped_so_a_large_body_gets_a_small_answer(validator):
+    body = {f"extra{n}": n for n in range(5000)}
+    errors = validator.body_errors("createGame", body)
+    assert len(errors) == MAX_ERRORS
+    assert errors[0] == {"pointer": "/extra0", "message": "unknown field 'extra0'"}
+
+
+def test_an_array_over_max_items_is_refused_by_its_length_not_its_items(validator):
+    # Checking 5000 items that are out of the board too would cost 5000 times one.
     body = buy({"cells": [[9, 9]] * 5000})
     errors = validator.body_errors("makeMove", body)
-    assert len(errors) == MAX_ERRORS
-    assert errors[0] == {"pointer": "/placement/cells", "message": "has 5000 items, expected at most 8"}
+    assert errors == [{"pointer": "/placement/cells", "message": "has 5000 items, expected at most 8"}]
+    # Within maxItems, each item is still explained.
+    errors = validator.body_errors("makeMove", buy({"cells": [[9, 9], [0, "a"], [0, 0, 0]]}))
+    assert faults(errors) == [
+        ("/placement/cells/0/0", "9 is greater than the maximum of 8"),
+        ("/placement/cells/0/1", "9 is greater than the maximum of 8"),
+        ("/placement/cells/1/1", "'a' is not of type 'integer'"),
+        ("/placement/cells/2", "a cell is a [row, col] pair"),
+    ]
 
 
 def test_a_long_array_of_unsortable_items_is_refused_by_its_length(validator):
