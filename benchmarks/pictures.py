@@ -24,9 +24,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchm
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.engine import pin_to_one_core, random_game  # noqa: E402
-from service.api.jsontext import compact, parse  # noqa: E402
-from service.api.records import GameRecord  # noqa: E402
-from service.api.schemas import game_view  # noqa: E402
+from service.games.jsontext import compact, parse  # noqa: E402
+from service.games import GameRecord  # noqa: E402
+from service.games.views import game_view  # noqa: E402
 from service.engine.patches import ORIENTATION_ORDER  # noqa: E402
 from service.pictures import board_svg, board_text, patch_svg  # noqa: E402
 
@@ -56,7 +56,7 @@ def per_call_us(function, inputs, repeat: int = 5) -> float:
 
 FIRST_BOARD = """
 import sys, time
-from service.api.jsontext import parse
+from service.games.jsontext import parse
 from service.pictures import board_svg
 view = parse(sys.stdin.read())
 start = time.thread_time_ns()

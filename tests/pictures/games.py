@@ -10,8 +10,8 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
-from service.api.records import GameRecord
-from service.api.schemas import game_view
+from service.games import GameRecord
+from service.games.views import game_view
 from service.engine import GameState, apply_move, legal_moves, new_game
 
 SVG = "{http://www.w3.org/2000/svg}"
