@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -130,46 +131,98 @@ class _Connection:
                     node.redis_connection.connection_pool.disconnect()
 
 
+class _Waiter:
+    """A borrower waiting for a connection to be handed to it."""
+
+    __slots__ = ("connection", "handed")
+
+    def __init__(self) -> None:
+        self.connection: _Connection | None = None
+        self.handed = threading.Event()
+
+
 class _ConnectionPool:
     """At most `size` single-connection clients, each lent out for one command.
 
     The same interface as _Connection (command, the scripts), so the store
-    cannot tell them apart. Lending is a semaphore and a list pop: with
-    gevent's monkey-patching the semaphore makes a greenlet wait for a free
-    connection instead of opening one more; with plain threads it works the
-    same. The most recently returned connection goes out first, so a quiet
-    worker uses one or two. A request that finds none free within `wait`
-    seconds gets a ConnectionError (503), as if Redis had not answered.
+    cannot tell them apart. While nobody waits, lending an idle connection
+    is a list pop and giving it back an append, both atomic without a lock:
+    a semaphore (a Python-level Condition under gevent's monkey-patching)
+    cost 10 to 30 us per command. A borrower that finds none idle takes the
+    lock to open one more or, at `size`, queues up; connections given back
+    then go to the queue in order, so nobody starves, and a borrower that
+    waited `wait` seconds gets a ConnectionError (503), as if Redis had not
+    answered. The most recently returned connection goes out first, so a
+    quiet worker keeps using one or two.
     """
 
     def __init__(self, connect: Callable[[], Redis], size: int, wait: float):
         self._connect = connect
+        self._size = size
         self._wait = wait
-        self._free = threading.BoundedSemaphore(size)
         self._idle: list[_Connection] = []
         self._opened: list[_Connection] = []
+        self._opening = 0
+        self._lock = threading.Lock()
+        self._waiters: deque[_Waiter] = deque()
         for name in _SCRIPTS:
             setattr(self, name, self._lending(name))
 
     def _borrow(self) -> _Connection:
-        if not self._free.acquire(timeout=self._wait):
-            raise RedisConnectionError(f"no Redis connection came free within {self._wait} s")
+        if not self._waiters:
+            try:
+                return self._idle.pop()
+            except IndexError:
+                pass
+        return self._borrow_slowly()
+
+    def _borrow_slowly(self) -> _Connection:
+        waiter = _Waiter()
+        with self._lock:
+            # Queued before looking: a connection given back after the look
+            # finds this borrower in the queue and is handed to it.
+            self._waiters.append(waiter)
+            if self._idle:
+                self._waiters.remove(waiter)
+                return self._idle.pop()
+            may_open = len(self._opened) + self._opening < self._size
+            if may_open:
+                self._waiters.remove(waiter)
+                self._opening += 1
+        if may_open:
+            return self._open()
+        waiter.handed.wait(self._wait)
+        with self._lock:
+            if waiter.connection is None:
+                self._waiters.remove(waiter)
+                raise RedisConnectionError(f"no Redis connection came free within {self._wait} s")
+        return waiter.connection
+
+    def _open(self) -> _Connection:
+        """A new connection, in the place reserved for it (_opening)."""
         try:
-            return self._idle.pop()
-        except IndexError:
-            pass
-        try:
-            # Connects here, bounded by the connect timeout.
+            # Connects here, outside the lock, bounded by the connect timeout.
             connection = _Connection(self._connect())
         except BaseException:
-            self._free.release()
+            # The place is free again. A borrower that queued meanwhile
+            # waits out its `wait`: with Redis refusing connections it
+            # would get a 503 anyway.
+            with self._lock:
+                self._opening -= 1
             raise
-        self._opened.append(connection)
+        with self._lock:
+            self._opening -= 1
+            self._opened.append(connection)
         return connection
 
     def _give_back(self, connection: _Connection) -> None:
         self._idle.append(connection)
-        self._free.release()
+        if self._waiters:
+            with self._lock:
+                while self._waiters and self._idle:
+                    waiter = self._waiters.popleft()
+                    waiter.connection = self._idle.pop()
+                    waiter.handed.set()
 
     def command(self, *args: Any) -> Any:
         """Send one command on a free connection and return its answer."""
