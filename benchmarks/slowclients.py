@@ -22,7 +22,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+# Run as a script, this file's directory would come first on sys.path and
+# benchmarks/http.py would shadow the standard library's `http` package.
 ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
