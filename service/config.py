@@ -21,6 +21,12 @@ DEFAULT_RECENT_GAMES = 1000
 # no more than a small machine can spare next to the service.
 DEFAULT_EMBEDDED_REDIS_MAXMEMORY = "256mb"
 _REDIS_MEMORY = re.compile(r"\d+(b|k|kb|m|mb|g|gb)?", re.IGNORECASE)
+# Connections one gunicorn worker holds open at once: idle keep-alive ones,
+# slow clients and (later) event streams included. Each costs a greenlet and
+# a file descriptor, a few KB; past it the worker stops accepting.
+DEFAULT_WORKER_CONNECTIONS = 10_000
+# Redis connections one worker opens at most; requests beyond wait for one.
+DEFAULT_REDIS_MAX_CONNECTIONS = 32
 
 
 class ConfigError(ValueError):
@@ -102,6 +108,14 @@ class Settings:
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
+    redis_max_connections: int = DEFAULT_REDIS_MAX_CONNECTIONS
+    worker_connections: int = DEFAULT_WORKER_CONNECTIONS
+    # A client has this long to send a request's head (from connecting),
+    # and as long again for its body; then the connection is closed.
+    read_timeout: float = 10.0
+    # An idle keep-alive connection is closed after this long without a new request.
+    keepalive: int = 5
+    access_log: bool = False
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -127,4 +141,9 @@ class Settings:
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             embedded_redis_maxmemory=_redis_memory(
                 env, "EMBEDDED_REDIS_MAXMEMORY", DEFAULT_EMBEDDED_REDIS_MAXMEMORY),
+            redis_max_connections=_int(env, "REDIS_MAX_CONNECTIONS", DEFAULT_REDIS_MAX_CONNECTIONS, minimum=1),
+            worker_connections=_int(env, "WORKER_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, minimum=1),
+            read_timeout=_float(env, "READ_TIMEOUT_SECONDS", 10.0),
+            keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),
+            access_log=_flag(env, "ACCESS_LOG"),
         )

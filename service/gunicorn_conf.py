@@ -2,21 +2,25 @@
 
 Use with `gunicorn -c python:service.gunicorn_conf service.wsgi:app`.
 Why these values (see README "Running in production"):
-- gthread workers: a thread per request in flight, and gunicorn's gthread
-  worker parks idle keep-alive and slow connections in its poller instead of
-  a thread, so slow or stuck clients do not take every worker. A request
-  here never blocks long: Redis calls time out after about a second.
-- 2 threads per worker: enough to overlap one request's Redis round trip
-  with another's Python work; more threads only contend for the GIL
-  (`./dev bench http`: 4 threads gave ~10% fewer moves/s and a worse p99).
-- timeout 30 s: a worker stuck past that is restarted; no request needs it.
-- keepalive 5 s: load balancers and scripts reuse connections; idle ones go.
+- gevent workers (service/gunicorn_worker.py): each connection is a
+  greenlet, so slow, idle or stuck clients cost a file descriptor and a few
+  KB each, not one of a few request threads. A request never blocks long
+  on a client (heads and bodies are read under deadlines, before the app
+  runs) nor on Redis (every call times out after about a second). The
+  other side of it: a worker runs one request's Python at a time, so
+  nothing CPU-bound for long (a bot's search) may run in a web worker.
+- worker_connections (WORKER_CONNECTIONS, 10,000): what one worker holds
+  open at once; also the ceiling a slow-client flood meets. The open-file
+  limit is raised to fit it when the server starts (on_starting).
+- timeout 30 s: a worker whose loop is stuck past that is restarted.
+- keepalive (KEEPALIVE_SECONDS, 5 s): load balancers and scripts reuse
+  connections; an idle one is closed after that.
 - small request limits: no legitimate request has long header lines or many
-  fields; bodies are capped at 64 KiB by the app itself.
+  fields; bodies are capped at 64 KiB.
 """
 
 import logging
-import os
+import resource
 
 from service.config import Settings
 
@@ -24,20 +28,42 @@ _settings = Settings.from_env()
 
 bind = f"{_settings.host}:{_settings.port}"
 workers = _settings.web_concurrency
-# gthread, with problem+json for the requests gunicorn refuses itself.
-worker_class = "service.gunicorn_worker.ProblemJsonThreadWorker"
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+# gevent, with read deadlines and problem+json for the requests gunicorn refuses itself.
+worker_class = "service.gunicorn_worker.ProblemJsonGeventWorker"
+worker_connections = _settings.worker_connections
 timeout = 30
 graceful_timeout = 10
-keepalive = 5
+keepalive = _settings.keepalive
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
-accesslog = "-" if os.environ.get("ACCESS_LOG", "").strip().lower() in ("1", "true", "yes", "on") else None
+accesslog = "-" if _settings.access_log else None
 errorlog = "-"
 # gunicorn 24+ opens a control socket in the user's home by default; several
 # instances on one host (tests, a blue/green switch) would fight over it.
 control_socket_disable = True
+
+# File descriptors a worker needs besides its clients: Redis connections,
+# the listening socket, logs, the modules it reads.
+_SPARE_FILES = 256
+
+
+def on_starting(server):
+    """Raise the open-file soft limit so each worker can hold worker_connections clients.
+
+    Workers inherit the limit from the arbiter. A soft limit of 1024 (a
+    common default) would make a worker refuse connections long before
+    worker_connections; the hard limit is as far as an unprivileged process
+    may go, and a warning says when even that is short.
+    """
+    wanted = worker_connections + _SPARE_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    ceiling = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < ceiling:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+    if ceiling < wanted:
+        server.log.warning("open-file limit %d is below the %d that %d worker_connections need; "
+                           "raise the hard limit (ulimit -Hn)", ceiling, wanted, worker_connections)
 
 
 def post_worker_init(worker):

@@ -1,66 +1,171 @@
-"""A gthread worker whose own refusals are problem+json, like every other error.
+"""The gunicorn worker: gevent, with deadlines on what clients send, and problem+json refusals.
 
-gunicorn answers requests it cannot even parse (a request line or headers
-over its limits, a malformed request line) itself, before the app sees them,
-with an HTML page. Clients of this API parse problem+json, so those answers
-get the same shape and a stable code here. Anything else is left to gunicorn.
+Why gevent: every open connection is a greenlet (a few KB) instead of a
+thread, so hundreds of slow or idle clients, and later thousands of idle
+event streams, cost memory and file descriptors, not the request threads
+honest clients need. gunicorn's gthread worker read request heads inside
+its threads with no deadline: 16 clients that never finished their headers
+made every other request wait.
+
+What a client sends is read under deadlines here, so no connection holds a
+greenlet for long without a complete request:
+- a request's head must arrive within `read_timeout` of connecting, and
+  within `keepalive` of the previous answer on a kept-alive connection;
+  past that the connection is closed (nothing was asked, nothing to answer);
+- its body (at most the API's 64 KiB, plus one byte to tell a longer one)
+  is read before the app runs, within `read_timeout` again; past that the
+  client gets 408 and the connection is closed.
+The app then reads the body from memory and never waits on a client.
+
+gunicorn answers requests it cannot parse itself, with an HTML page that
+repeats the offending text (a header line may hold a bearer token). Here
+they get problem+json with a fixed message per kind of error, and the log
+names the kind, never the request's text.
 """
 
 from __future__ import annotations
 
-from gunicorn.http import errors
-from gunicorn.util import write_nonblock
-from gunicorn.workers.gthread import ThreadWorker
+import io
+import warnings
+import weakref
+from http import HTTPStatus
 
+import gevent
+from gevent.monkey import MonkeyPatchWarning
+from gunicorn.http import errors
+from gunicorn.http.body import LengthReader
+from gunicorn.util import write_nonblock
+from gunicorn.workers.ggevent import GeventWorker
+
+from service.api.incoming import MAX_BODY_BYTES
 from service.games.jsontext import compact
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
+from service.config import Settings
 
-# Parse errors that are the app's or the server's fault, or have a status of
-# their own in gunicorn: not answered here.
-_NOT_CLIENT_FORM_ERRORS = (
-    errors.InvalidResponseHeader,
-    errors.InvalidResponseHeaderName,
-    errors.ConfigurationProblem,
-    errors.UnsupportedTransferCoding,
-    errors.ExpectationFailed,
-    errors.ForbiddenProxyRequest,
+_LINE = "The request line is malformed."
+_HEADER = "A header line is malformed."
+_CHUNKS = "The chunked body is malformed."
+# First match wins: (error class, status, code, detail). The detail is
+# fixed: the exception's text quotes the request.
+_REFUSALS: tuple[tuple[type[Exception], int, str, str], ...] = (
+    (errors.LimitRequestLine, 414, "uri_too_long", "The request line is over 4094 bytes."),
+    (errors.LimitRequestHeaders, 431, "headers_too_large",
+     "The request has over 50 headers, or a header line over 8190 bytes."),
+    (errors.ExpectationFailed, 417, "expectation_failed",
+     "The only expectation this server meets is Expect: 100-continue."),
+    (errors.UnsupportedTransferCoding, 501, "unsupported_transfer_coding",
+     "The only transfer coding this server reads is chunked."),
+    (errors.InvalidRequestLine, 400, "invalid_request", _LINE),
+    (errors.InvalidRequestMethod, 400, "invalid_request", _LINE),
+    (errors.InvalidHTTPVersion, 400, "invalid_request", "The HTTP version is not 1.0 or 1.1."),
+    (errors.InvalidHeaderName, 400, "invalid_request", _HEADER),
+    (errors.InvalidHeader, 400, "invalid_request", _HEADER),
+    (errors.ObsoleteFolding, 400, "invalid_request", _HEADER),
+    (errors.InvalidChunkSize, 400, "invalid_request", _CHUNKS),
+    (errors.ChunkMissingTerminator, 400, "invalid_request", _CHUNKS),
+    (errors.InvalidChunkExtension, 400, "invalid_request", _CHUNKS),
 )
+_NOT_VALID_HTTP = (400, "invalid_request", "The request is not valid HTTP.")
+_SERVER_FAULT = (500, "internal_error", "The server failed; the error was logged.")
+_BODY_TOO_SLOW = ApiProblem(408, "request_timeout", "The request body did not arrive in time.")
 
-_REASONS = {400: "Bad Request", 414: "URI Too Long", 431: "Request Header Fields Too Large"}
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 
-def problem_for_parse_error(exc: Exception) -> ApiProblem | None:
-    """The problem that answers a request gunicorn could not parse; None: not ours to answer."""
-    if isinstance(exc, errors.LimitRequestLine):
-        return ApiProblem(414, "uri_too_long", f"The request line is too long: {exc}.")
-    if isinstance(exc, errors.LimitRequestHeaders):
-        return ApiProblem(431, "headers_too_large", f"The request headers are too large: {exc}.")
-    if isinstance(exc, errors.ParseException) and not isinstance(exc, _NOT_CLIENT_FORM_ERRORS):
-        return ApiProblem(400, "invalid_request", f"The request is not valid HTTP: {exc}.", errors=[])
-    return None
+def problem_for_error(exc: BaseException) -> ApiProblem:
+    """The problem that answers a request gunicorn could not read or serve."""
+    for kind, status, code, detail in _REFUSALS:
+        if isinstance(exc, kind):
+            break
+    else:
+        # Response-header errors and configuration problems are the server's fault.
+        client_fault = isinstance(exc, errors.ParseException) and not isinstance(
+            exc, (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName,
+                  errors.ConfigurationProblem))
+        status, code, detail = _NOT_VALID_HTTP if client_fault else _SERVER_FAULT
+    return ApiProblem(status, code, detail, errors=[] if code == "invalid_request" else None)
 
 
 def encode_problem_response(problem: ApiProblem) -> bytes:
     """A whole HTTP/1.1 response carrying `problem`, closing the connection."""
     body = compact(problem.body()).encode("utf-8")
-    head = (f"HTTP/1.1 {problem.status} {_REASONS[problem.status]}\r\n"
+    head = (f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
             f"Connection: close\r\n"
             f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1") + body
 
 
-class ProblemJsonThreadWorker(ThreadWorker):
-    """gunicorn's gthread worker, answering unparsable requests with problem+json."""
+class ProblemJsonGeventWorker(GeventWorker):
+    """gunicorn's gevent worker with read deadlines and problem+json refusals.
+
+    `keepalive` and `worker_connections` come from the gunicorn config
+    (service/gunicorn_conf.py), the read deadline from Settings.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The greenlets (one per connection) that have served a request: the
+        # next head they wait for is on a kept-alive connection.
+        self._kept_alive: weakref.WeakSet = weakref.WeakSet()
+        self._read_timeout = Settings.from_env().read_timeout
+
+    def patch(self):
+        with warnings.catch_warnings():
+            # gunicorn imported ssl in the arbiter before forking this worker,
+            # but made no SSL object (the service does not terminate TLS), so
+            # patching ssl now leaves nothing unpatched behind.
+            warnings.filterwarnings("ignore", "Monkey-patching ssl", MonkeyPatchWarning)
+            super().patch()
+
+    def timeout_ctx(self):
+        """The deadline for the next request head on this connection (gunicorn's hook)."""
+        if gevent.getcurrent() in self._kept_alive:
+            return gevent.Timeout(self.cfg.keepalive, False)
+        return gevent.Timeout(self._read_timeout, False)
+
+    def handle_request(self, listener_name, req, sock, addr):
+        self._kept_alive.add(gevent.getcurrent())
+        if not self._read_body(req, sock):
+            write_nonblock(sock, encode_problem_response(_BODY_TOO_SLOW))
+            raise StopIteration()  # gunicorn closes the connection
+        return super().handle_request(listener_name, req, sock, addr)
+
+    def _read_body(self, req, sock) -> bool:
+        """Read the body into memory before the app runs; False: not in time."""
+        reader = req.body.reader
+        if isinstance(reader, LengthReader):
+            if reader.length == 0:
+                return True
+            if reader.length > MAX_BODY_BYTES:
+                # The app answers 413 from Content-Length alone; the unread
+                # body makes the connection unusable for another request.
+                req.must_close = True
+                return True
+        if req._expected_100_continue:
+            # gunicorn would send this when the app starts; the body is read before.
+            sock.sendall(CONTINUE)
+            req._expected_100_continue = False
+        body = None
+        with gevent.Timeout(self._read_timeout, False):
+            body = req.body.read(MAX_BODY_BYTES + 1)
+        if body is None:
+            return False
+        if len(body) > MAX_BODY_BYTES:
+            req.must_close = True  # the rest of a chunked body is left unread
+        req.body = io.BytesIO(body)
+        return True
 
     def handle_error(self, req, client, addr, exc):
-        problem = problem_for_parse_error(exc)
-        if problem is None:
-            return super().handle_error(req, client, addr, exc)
+        problem = problem_for_error(exc)
         peer = addr[0] if addr else ""
-        self.log.warning("Invalid request from ip=%s: %s", peer, exc)
+        if problem.status >= 500:
+            self.log.exception("Error handling request from ip=%s", peer)
+        else:
+            # The kind of error, never its text: that quotes the request.
+            self.log.warning("Invalid request from ip=%s: %s (%s)", peer, problem.detail,
+                             type(exc).__name__)
         try:
             write_nonblock(client, encode_problem_response(problem))
         except OSError:
             self.log.debug("Failed to send error message.")
-        return None

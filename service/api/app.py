@@ -28,7 +28,8 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
                               "embedded Redis) or point REDIS_URL at a Redis server")
         store = open_store(settings.redis_url, cluster=settings.redis_cluster,
                            prefix=settings.key_prefix, ttl_seconds=settings.game_ttl_seconds,
-                           timeout=settings.redis_timeout)
+                           timeout=settings.redis_timeout,
+                           max_connections=settings.redis_max_connections)
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES

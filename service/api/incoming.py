@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .context import services
 from .problems import ApiProblem, invalid_request
@@ -46,9 +47,22 @@ def _is_json_mimetype(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
+def _body() -> bytes:
+    """The whole body; 413 past MAX_BODY_BYTES, however it was framed."""
+    if request.content_length is not None or "wsgi.input_terminated" not in request.environ:
+        return request.get_data(cache=True)  # werkzeug raises 413 past MAX_CONTENT_LENGTH
+    # Chunked: werkzeug reads up to MAX_CONTENT_LENGTH and returns that much
+    # as if it were all, so a longer body would pass cut short. One byte
+    # more says whether there is more.
+    raw = request.environ["wsgi.input"].read(MAX_BODY_BYTES + 1)
+    if len(raw) > MAX_BODY_BYTES:
+        raise RequestEntityTooLarge()
+    return raw
+
+
 def read_json_object(*, required: bool) -> dict | None:
     """The request body as a JSON object; None when optional and absent."""
-    raw = request.get_data(cache=True)  # werkzeug raises 413 past MAX_CONTENT_LENGTH
+    raw = _body()
     if not raw and not required:
         return None
     if not _is_json_mimetype(request.mimetype):

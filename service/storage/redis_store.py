@@ -7,18 +7,22 @@ socket timeouts keeps every call well inside the API's 2 s promise even when
 Redis hangs instead of refusing, and a connection that failed reconnects by
 itself once Redis is back.
 
-On a standalone Redis each thread holds one connection of its own for its
-life, instead of taking one from the pool for every command: the checkout
-(a lock, and polling the socket for stray data) cost about a fifth of each
-call. redis-py drops a connection on any error in the middle of a command,
-so no stray answer can be left on it for the next one.
+On a standalone Redis each command takes a connection from a small bounded
+pool of the store's own (_ConnectionPool) and hands it back as soon as the
+answer is read. Under gunicorn's gevent workers every request is a
+greenlet, so a connection per thread would become a connect per request
+and as many connections as open requests; the pool keeps a worker to a
+fixed number. It is not redis-py's pool, whose checkout (a lock, and
+polling the socket for stray data) cost about a fifth of each call: redis-py
+drops a connection on any error in the middle of a command, so no stray
+answer can be left on one for the next user.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
-import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -27,6 +31,7 @@ from redis import ConnectionPool, Redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
 from redis.connection import AbstractConnection
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisClusterException, RedisError
 from redis.retry import Retry
 
@@ -86,6 +91,18 @@ def _describe(error: Exception) -> str:
     return text
 
 
+# The store's Lua scripts, by the attribute that runs each on a connection.
+_SCRIPTS = {
+    "create_game": scripts.CREATE_GAME,
+    "load_for_move": scripts.LOAD_FOR_MOVE,
+    "commit_move": scripts.COMMIT_MOVE,
+    "record_answer": scripts.RECORD_ANSWER,
+    "release_key": scripts.RELEASE_KEY,
+    "load_moves": scripts.LOAD_MOVES,
+    "count_request": scripts.COUNT_REQUEST,
+}
+
+
 class _Connection:
     """A redis-py client, the store's scripts, and the fastest way to send it a command.
 
@@ -101,13 +118,8 @@ class _Connection:
     def __init__(self, client: Redis | RedisCluster):
         self.client = client
         self._own: AbstractConnection | None = getattr(client, "connection", None)
-        self.create_game = self._script(scripts.CREATE_GAME)
-        self.load_for_move = self._script(scripts.LOAD_FOR_MOVE)
-        self.commit_move = self._script(scripts.COMMIT_MOVE)
-        self.record_answer = self._script(scripts.RECORD_ANSWER)
-        self.release_key = self._script(scripts.RELEASE_KEY)
-        self.load_moves = self._script(scripts.LOAD_MOVES)
-        self.count_request = self._script(scripts.COUNT_REQUEST)
+        for name, source in _SCRIPTS.items():
+            setattr(self, name, self._script(source))
 
     def command(self, *args: Any) -> Any:
         """Send one command and return its answer."""
@@ -132,7 +144,7 @@ class _Connection:
     def close(self) -> None:
         self.client.close()
         if isinstance(self.client, Redis):
-            # A thread's client only hands its connection back to the shared pool.
+            # A single-connection client only hands its connection back to redis-py's pool.
             self.client.connection_pool.disconnect()
         if isinstance(self.client, RedisCluster):
             # RedisCluster.close() leaves open the node pools that from_url
@@ -142,47 +154,146 @@ class _Connection:
                     node.redis_connection.connection_pool.disconnect()
 
 
+class _Waiter:
+    """A borrower waiting for a connection to be handed to it."""
+
+    __slots__ = ("connection", "handed")
+
+    def __init__(self) -> None:
+        self.connection: _Connection | None = None
+        self.handed = threading.Event()
+
+
+class _ConnectionPool:
+    """At most `size` single-connection clients, each lent out for one command.
+
+    The same interface as _Connection (command, the scripts), so the store
+    cannot tell them apart. While nobody waits, lending an idle connection
+    is a list pop and giving it back an append, both atomic without a lock:
+    a semaphore (a Python-level Condition under gevent's monkey-patching)
+    cost 10 to 30 us per command. A borrower that finds none idle takes the
+    lock to open one more or, at `size`, queues up; connections given back
+    then go to the queue in order, so nobody starves, and a borrower that
+    waited `wait` seconds gets a ConnectionError (503), as if Redis had not
+    answered. The most recently returned connection goes out first, so a
+    quiet worker keeps using one or two.
+    """
+
+    def __init__(self, connect: Callable[[], Redis], size: int, wait: float):
+        self._connect = connect
+        self._size = size
+        self._wait = wait
+        self._idle: list[_Connection] = []
+        self._opened: list[_Connection] = []
+        self._opening = 0
+        self._lock = threading.Lock()
+        self._waiters: deque[_Waiter] = deque()
+        for name in _SCRIPTS:
+            setattr(self, name, self._lending(name))
+
+    def _borrow(self) -> _Connection:
+        if not self._waiters:
+            try:
+                return self._idle.pop()
+            except IndexError:
+                pass
+        return self._borrow_slowly()
+
+    def _borrow_slowly(self) -> _Connection:
+        waiter = _Waiter()
+        with self._lock:
+            # Queued before looking: a connection given back after the look
+            # finds this borrower in the queue and is handed to it.
+            self._waiters.append(waiter)
+            if self._idle:
+                self._waiters.remove(waiter)
+                return self._idle.pop()
+            may_open = len(self._opened) + self._opening < self._size
+            if may_open:
+                self._waiters.remove(waiter)
+                self._opening += 1
+        if may_open:
+            return self._open()
+        waiter.handed.wait(self._wait)
+        with self._lock:
+            if waiter.connection is None:
+                self._waiters.remove(waiter)
+                raise RedisConnectionError(f"no Redis connection came free within {self._wait} s")
+        return waiter.connection
+
+    def _open(self) -> _Connection:
+        """A new connection, in the place reserved for it (_opening)."""
+        try:
+            # Connects here, outside the lock, bounded by the connect timeout.
+            connection = _Connection(self._connect())
+        except BaseException:
+            # The place is free again. A borrower that queued meanwhile
+            # waits out its `wait`: with Redis refusing connections it
+            # would get a 503 anyway.
+            with self._lock:
+                self._opening -= 1
+            raise
+        with self._lock:
+            self._opening -= 1
+            self._opened.append(connection)
+        return connection
+
+    def _give_back(self, connection: _Connection) -> None:
+        self._idle.append(connection)
+        if self._waiters:
+            with self._lock:
+                while self._waiters and self._idle:
+                    waiter = self._waiters.popleft()
+                    waiter.connection = self._idle.pop()
+                    waiter.handed.set()
+
+    def command(self, *args: Any) -> Any:
+        """Send one command on a free connection and return its answer."""
+        connection = self._borrow()
+        try:
+            return connection.command(*args)
+        finally:
+            self._give_back(connection)
+
+    def _lending(self, name: str) -> Callable[..., Any]:
+        def run(keys: list, args: tuple | list = ()) -> Any:
+            connection = self._borrow()
+            try:
+                return getattr(connection, name)(keys, args)
+            finally:
+                self._give_back(connection)
+        return run
+
+    def close(self) -> None:
+        opened, self._opened, self._idle = self._opened, [], []
+        for connection in opened:
+            connection.close()
+
+
 class RedisGameStore(GameStore):
     """Games in Redis under `<prefix>{<game_id>}:...` keys, expiring `ttl_seconds` after the last move."""
 
     def __init__(
-        self, connect: Callable[[], Redis | RedisCluster], *, prefix: str, ttl_seconds: int,
-        per_thread: bool = False,
+        self, connect: Callable[[], _Connection | _ConnectionPool], *, prefix: str, ttl_seconds: int,
     ):
-        """`connect` makes a client: once, or once per thread when `per_thread`."""
+        """`connect` makes what commands go through (a cluster client, or a pool), on first use."""
         if ttl_seconds <= 0:
             raise ValueError(f"ttl_seconds must be positive, not {ttl_seconds}")
         self._connect = connect
         self._prefix = check_prefix(prefix)
         self._ttl_ms = int(ttl_seconds * 1000)  # PEXPIRE takes whole milliseconds
         self._lock = threading.Lock()
-        self._per_thread = per_thread
-        self._connection: _Connection | None = None
-        self._local = threading.local()
-        # Every thread's connection, to close them all; a thread's goes when it ends.
-        self._thread_connections: weakref.WeakSet[_Connection] = weakref.WeakSet()
+        self._connection: _Connection | _ConnectionPool | None = None
 
-    def _redis(self) -> _Connection:
+    def _redis(self) -> _Connection | _ConnectionPool:
         # Made on first use: a cluster client must reach a node to learn the
         # slot map, and the app should start (and say 503) while Redis is down.
-        if self._per_thread:
-            return self._thread_connection()
         connection = self._connection
         if connection is None:
             with self._lock:
                 if self._connection is None:
-                    self._connection = _Connection(self._connect())
+                    self._connection = self._connect()
                 connection = self._connection
-        return connection
-
-    def _thread_connection(self) -> _Connection:
-        connection = getattr(self._local, "connection", None)
-        if connection is None:
-            # Connected outside the lock: a hung Redis must not make threads queue up for it.
-            connection = _Connection(self._connect())
-            self._local.connection = connection
-            with self._lock:
-                self._thread_connections.add(connection)
         return connection
 
     def _keys(self, game_id: str) -> GameKeys:
@@ -317,19 +428,14 @@ class RedisGameStore(GameStore):
     def ping(self) -> None:
         """Raise StorageError when the store does not answer."""
         with _storage_errors():
-            self._redis().client.ping()
+            self._redis().command("PING")
 
     def close(self) -> None:
         """Release the connections."""
         with self._lock:
-            connections = list(self._thread_connections)
-            if self._connection is not None:
-                connections.append(self._connection)
-            self._connection = None
-            self._thread_connections = weakref.WeakSet()
-            self._local = threading.local()
-        with _storage_errors():
-            for connection in connections:
+            connection, self._connection = self._connection, None
+        if connection is not None:
+            with _storage_errors():
                 connection.close()
 
 
@@ -340,6 +446,7 @@ def open_store(
     prefix: str = "patchwork:",
     ttl_seconds: int = 30 * 24 * 3600,
     timeout: float = 1.0,
+    max_connections: int = 32,
 ) -> GameStore:
     """A store on the Redis at `url` (`redis://`, `rediss://`, `unix://`); `cluster`: one node of a Redis Cluster."""
     options: dict[str, Any] = {
@@ -350,12 +457,18 @@ def open_store(
         "retry": Retry(NoBackoff(), 0),
     }
     if cluster:
-        def connect_cluster() -> RedisCluster:
-            return RedisCluster.from_url(url, **options)
+        def connect_cluster() -> _Connection:
+            # Each node's pool refuses (503) past max_connections rather than waiting.
+            return _Connection(RedisCluster.from_url(url, max_connections=max_connections, **options))
         return RedisGameStore(connect_cluster, prefix=prefix, ttl_seconds=ttl_seconds)
     # from_url connects lazily, so building the pool up front cannot fail on a down Redis.
-    pool = ConnectionPool.from_url(url, **options)
+    redis_pool = ConnectionPool.from_url(url, **options)
 
-    def connect_thread() -> Redis:
-        return Redis(connection_pool=pool, single_connection_client=True)
-    return RedisGameStore(connect_thread, prefix=prefix, ttl_seconds=ttl_seconds, per_thread=True)
+    def connect_one() -> Redis:
+        return Redis(connection_pool=redis_pool, single_connection_client=True)
+
+    def connect_pool() -> _ConnectionPool:
+        # Waiting for a free connection takes at most half the timeout, so a
+        # request that then meets a hung Redis still ends well inside 2 s.
+        return _ConnectionPool(connect_one, max_connections, wait=timeout / 2)
+    return RedisGameStore(connect_pool, prefix=prefix, ttl_seconds=ttl_seconds)

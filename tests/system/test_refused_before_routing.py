@@ -60,3 +60,66 @@ def test_malformed_request_line_is_400_problem(live):
     # The service is unharmed.
     status, _, body = raw_exchange(live.url, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert status == 200 and json.loads(body) == {"status": "ok"}
+
+
+def chunked_create(body: bytes) -> bytes:
+    """POST /games with `body` sent in 8 KiB chunks."""
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part)
+                      for part in (body[i:i + 8192] for i in range(0, len(body), 8192)))
+    return (b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks + b"0\r\n\r\n")
+
+
+def test_chunked_body_over_64_kib_is_413_problem(live):
+    # Valid JSON for its first 64 KiB: a server that cuts the stream short at
+    # the limit would parse it and create the game.
+    body = b'{"seed": 7}' + b" " * (70 * 1024)
+    status, headers, body = raw_exchange(live.url, chunked_create(body))
+    assert status == 413
+    assert headers["Content-Type"] == "application/problem+json"
+    assert json.loads(body)["code"] == "payload_too_large"
+
+
+def test_chunked_body_under_the_limit_is_read_whole(live):
+    body = b'{"seed": 7}' + b" " * (60 * 1024)
+    status, _, body = raw_exchange(live.url, chunked_create(body))
+    assert status == 201
+    assert json.loads(body)["game"]["seed"] == 7
+
+
+def test_unmet_expectation_is_417_problem(live):
+    status, headers, body = raw_exchange(
+        live.url, b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n")
+    assert status == 417
+    assert headers["Content-Type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["status"] == 417 and problem["code"] == "expectation_failed"
+
+
+SECRET = "s3cr3t-T0KEN-do-not-log"
+
+# Requests gunicorn cannot parse, each carrying a secret where a client may
+# put one: none of it may come back in the answer or reach the log.
+MALFORMED_WITH_SECRET = {
+    "header line without a colon": f"GET /healthz HTTP/1.1\r\nHost: x\r\nAuthorization Bearer {SECRET}\r\n\r\n",
+    "invalid header name": f"GET /healthz HTTP/1.1\r\nHost: x\r\nAuth{SECRET}(): Bearer x\r\n\r\n",
+    "invalid header value": f"GET /healthz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {SECRET}\x01\r\n\r\n",
+    "malformed request line": f"GET /games?token={SECRET} HTTP/1.1 extra\r\nHost: x\r\n\r\n",
+    "invalid method": f"G{SECRET}T /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+    "invalid HTTP version": f"GET /games?token={SECRET} HTTP/9.{SECRET}\r\nHost: x\r\n\r\n",
+    "header too long": f"GET /healthz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {SECRET}{'x' * 9000}\r\n\r\n",
+    "request line too long": f"GET /games?token={SECRET}&{'a' * 5000} HTTP/1.1\r\nHost: x\r\n\r\n",
+    "bad chunk size": (f"POST /games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       f"{SECRET}\r\n{{}}\r\n0\r\n\r\n"),
+}
+
+
+@pytest.mark.parametrize("request_text", MALFORMED_WITH_SECRET.values(), ids=MALFORMED_WITH_SECRET.keys())
+def test_refusals_never_echo_or_log_request_text(live, request_text):
+    logged_before = len(live.log())
+    status, headers, body = raw_exchange(live.url, request_text.encode("latin-1"))
+    assert 400 <= status < 500
+    assert headers["Content-Type"] == "application/problem+json"
+    assert json.loads(body)["status"] == status
+    assert SECRET.encode() not in body
+    assert SECRET not in live.log()[logged_before:]

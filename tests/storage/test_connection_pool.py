@@ -1,0 +1,102 @@
+"""The store's bounded pool of Redis connections: never more than max_connections, and waiting has an end."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from redis import Redis
+
+from service.storage import StorageError, open_store
+from tests.redis_servers import ThrowawayRedis
+
+# A borrower waits half the 1 s timeout for a free connection; slack for a busy machine.
+GIVE_UP_BOUND = 2.5
+
+
+def store_connections(redis: Redis) -> int:
+    """Clients of the server other than `redis` itself."""
+    return len(redis.client_list()) - 1
+
+
+def test_many_concurrent_callers_share_at_most_max_connections(tmp_path: Path) -> None:
+    # A server of its own: no other test's connections in its client list.
+    with ThrowawayRedis(tmp_path / "own") as server, server.client() as redis:
+        concurrent_callers_share(redis, server.url)
+
+
+def concurrent_callers_share(redis: Redis, url: str) -> None:
+    store = open_store(url, max_connections=3)
+    store.create_game("g1", "s", "v")
+    failures: list[BaseException] = []
+    most = 0
+
+    def call_many() -> None:
+        try:
+            for _ in range(100):
+                assert store.load_game("g1").version == 1
+        except BaseException as error:
+            failures.append(error)
+
+    callers = [threading.Thread(target=call_many) for _ in range(16)]
+    for caller in callers:
+        caller.start()
+    while any(caller.is_alive() for caller in callers):
+        most = max(most, store_connections(redis))
+        time.sleep(0.005)
+    for caller in callers:
+        caller.join()
+    assert failures == []
+    assert 1 <= store_connections(redis) <= 3 and most <= 3
+    store.close()
+
+
+def test_a_caller_with_no_free_connection_gives_up_with_storage_error(tmp_path: Path) -> None:
+    with ThrowawayRedis(tmp_path / "hung") as server:
+        store = open_store(server.url, max_connections=1)
+        store.create_game("g1", "s", "v")
+        outcomes: dict[str, tuple[float, BaseException | None]] = {}
+
+        def call(name: str) -> None:
+            began = time.monotonic()
+            try:
+                store.load_game("g1")
+            except BaseException as error:
+                outcomes[name] = (time.monotonic() - began, error)
+            else:
+                outcomes[name] = (time.monotonic() - began, None)
+
+        os.kill(server.pid, signal.SIGSTOP)
+        try:
+            holder = threading.Thread(target=call, args=("holder",))
+            holder.start()
+            time.sleep(0.1)  # the holder has the only connection, waiting on the hung Redis
+            waiter = threading.Thread(target=call, args=("waiter",))
+            waiter.start()
+            holder.join()
+            waiter.join()
+        finally:
+            os.kill(server.pid, signal.SIGCONT)
+        for name, (took, error) in outcomes.items():
+            assert isinstance(error, StorageError), (name, error)
+            assert took < GIVE_UP_BOUND, (name, took)
+        # The connection came back (dropped by its timeout, reconnecting on use).
+        assert store.load_game("g1").version == 1
+        store.close()
+
+
+def test_a_failed_connect_frees_its_place(redis_server: ThrowawayRedis, redis_url: str) -> None:
+    store = open_store(redis_url, max_connections=1)
+    redis_server.stop()
+    try:
+        for _ in range(3):  # would wait for a place that is never freed, had the first kept it
+            with pytest.raises(StorageError):
+                store.load_game("g1")
+    finally:
+        redis_server.start()
+    assert store.load_game("g1") is None
+    store.close()
