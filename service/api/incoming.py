@@ -70,7 +70,7 @@ def read_json_object(*, required: bool) -> dict | None:
         raise ApiProblem(415, "unsupported_media_type",
                          f"Send the body as application/json (got {sent}).")
     try:
-        # UTF-8 as API.md says (json.loads would take UTF-16 and -32 bytes too); a BOM is let pass.
+        # UTF-8 as docs/api-guide.md#content-types says (json.loads would take UTF-16 and -32 bytes too); a BOM is let pass.
         text = raw.decode("utf-8-sig")
         doc = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, UnicodeDecodeError) as err:

@@ -56,7 +56,7 @@ STATUS_NAME_EMS = 23
 
 
 def board_svg(game: Mapping) -> str:
-    """The game (a `Game` view as API.md defines it) drawn as a standalone SVG document."""
+    """The game (a `Game` view as docs/api-guide.md#resources defines it) drawn as a standalone SVG document."""
     shown = [displayable(player["name"]) for player in game["players"]]
     result = game.get("result")
     body = [_STATIC, _title_bar(game, [clipped(name, STATUS_NAME_EMS, em_width) for name in shown], result)]

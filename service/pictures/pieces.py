@@ -11,7 +11,8 @@ floor((2k + 1) * n / (2b)) of the n cells of the shape as listed in
 patches.json, in reading order (row by row, left to right): the buttons are
 spread over the patch. A placed piece shows them where its orientation
 carries those cells; when several orientations cover the same cells (a
-symmetric patch), the first in API.md's order (unflipped before flipped,
+symmetric patch), the first in the order of
+docs/api-guide.md#placements-and-orientation (unflipped before flipped,
 rotations 0, 90, 180, 270) decides, so the same cells always show the same
 buttons.
 """
@@ -72,7 +73,9 @@ def normalized(cells: Iterable[tuple[int, int]]) -> tuple[Cells, int, int]:
 
 def oriented(cells: Sequence[tuple[int, int]], width: int, rotation: int,
              flipped: bool) -> list[tuple[int, int]]:
-    """Each cell of a shape `width` wide where API.md's orientation rule carries it, in the same order.
+    """Each cell of a shape `width` wide where orienting it carries it, in the same order.
+
+    The orientation rule is docs/api-guide.md#placements-and-orientation.
 
     Unlike the engine's `oriented_cells` (a set), this keeps track of which
     cell went where: the printed buttons go with their cells.

@@ -24,7 +24,7 @@ LINE_WIDTH = 78
 
 
 def board_text(game: Mapping) -> str:
-    """The game (a `Game` view as API.md defines it) as lines of UTF-8 text ending in a newline."""
+    """The game (a `Game` view as docs/api-guide.md#resources defines it) as lines of UTF-8 text ending in a newline."""
     players = game["players"]
     names = [displayable(p["name"]) for p in players]
     clipped = [_clip(name) for name in names]

@@ -1,7 +1,7 @@
 """Malformed and hostile requests get their problem+json answer: never a 500, an HTML page or a redirect.
 
 Each case was once answered wrongly (issue 8): the request and the answer
-API.md gives it.
+docs/api-guide.md#errors gives it.
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def test_an_impossible_game_id_is_refused_before_redis(redis_server, redis_url, 
 
 
 def test_the_request_form_is_still_judged_before_the_game(client):
-    # API.md's order: 400 for the form before 404 for the game, impossible id or not.
+    # docs/api-guide.md#order-of-checks: 400 for the form before 404 for the game, impossible id or not.
     resp = post_json(client, "/games/}x/moves", '{"action": "jump"}', {"Authorization": "Bearer x"})
     problem(resp, 400, "invalid_request")
     problem(client.get("/games/}x/moves?since=-1"), 400, "invalid_request")
