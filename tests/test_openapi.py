@@ -11,7 +11,9 @@ import schemathesis
 import yaml
 from openapi_spec_validator import OpenAPIV31SpecValidator
 
-from service.api.validation import HTTP_METHODS, RequestValidator, compile_schema, load_spec, resolve_pointer, schema_errors
+from service.api.spec import HTTP_METHODS, load_spec, resolve_pointer
+from service.api.spec_errors import compile_schema, schema_errors
+from service.api.validation import RequestValidator
 from tests.api.contract import ResponseContract
 
 REPOSITORY = Path(__file__).resolve().parent.parent

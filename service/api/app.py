@@ -16,7 +16,8 @@ from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
 from .problems import register_error_handlers
 from .ratelimit import install_rate_limits
-from .validation import RequestValidator, load_spec
+from .spec import load_spec
+from .validation import RequestValidator
 
 
 def create_app(settings: Settings | None = None, *, store: GameStore | None = None) -> Flask:
@@ -46,7 +47,11 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         play=GamePlay(store, KeptCopies(settings.recent_games)),
     )
 
-    from . import games, meta, moves  # blueprints import the app's modules: keep them inside
+    from . import (  # blueprints import the app's modules: keep them inside
+        games,
+        meta,
+        moves,
+    )
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)

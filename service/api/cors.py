@@ -1,8 +1,9 @@
 """Cross-origin access for browser frontends (docs/api-guide.md#browsers-and-cors).
 
-Small enough to own rather than configure a plugin: every response carries
+Small enough to own rather than configure flask-cors: every response carries
 the allow-origin headers, and a preflight is answered before routing, for any
-path, so that even a 404 or 405 is readable by a script.
+path (before the rate limit and the spec checks), so that even a 404 or 405 is
+readable by a script (flask-cors relies on a route's automatic OPTIONS).
 """
 
 from __future__ import annotations

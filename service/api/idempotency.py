@@ -18,9 +18,8 @@ from flask import Response
 from service.games import token_hash
 from service.games.jsontext import compact, parse
 
-from .conditions import etag
 from .problems import PROBLEM_MIMETYPE, ApiProblem
-from .responses import JSON_MIMETYPE
+from .responses import JSON_MIMETYPE, etag
 
 # docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (moves.py does, at the commit
 # and on a refusal); 400/401/404/413/415/5xx never are.

@@ -120,6 +120,9 @@ def read_path(operation_id: str) -> dict:
 
 def bearer_token() -> str | None:
     """The bearer token of the Authorization header, or None if there is none."""
+    # Not werkzeug's request.authorization: it reads a token containing "="
+    # as auth-params and drops it, turning a wrong token (401 invalid_token)
+    # into a missing one.
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()

@@ -19,17 +19,20 @@ _PATCHES_TEXT = compact(patches_view())
 
 @bp.get("/patches")
 def list_patches():
+    """The 33 regular patches."""
     return json_response(_PATCHES_TEXT)
 
 
 @bp.get("/healthz")
 def healthz():
+    """Liveness: 200 while the process runs."""
     # Liveness only: a store outage must not get healthy processes restarted.
     return json_response('{"status":"ok"}')
 
 
 @bp.get("/readyz")
 def readyz():
+    """Readiness: 200 while the store answers, else 503."""
     try:
         services().store.ping()
     except StorageError:
@@ -39,4 +42,5 @@ def readyz():
 
 @bp.get("/openapi.yaml")
 def openapi_spec():
+    """The contract, the openapi.yaml this service validates against."""
     return Response(services().spec_text, mimetype="application/yaml")

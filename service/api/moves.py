@@ -20,7 +20,6 @@ from service.games import (
 )
 from service.storage import IdempotencyRecord, StorageError
 
-from .conditions import etag, if_match_holds
 from .context import services
 from .idempotency import (
     answer_response,
@@ -39,7 +38,7 @@ from .incoming import (
     read_query,
 )
 from .problems import ApiProblem, from_refusal
-from .responses import json_response, not_modified
+from .responses import etag, if_match_holds, json_response, not_modified
 from .schemas import load_move
 
 bp = Blueprint("moves", __name__)
@@ -122,10 +121,9 @@ class MoveRequest:
 
 
 def _version_condition() -> VersionCondition | None:
-    header = request.headers.get("If-Match")
-    if header is None:
+    if "If-Match" not in request.headers:
         return None
-    return VersionCondition(lambda version: if_match_holds(header, version), "If-Match")
+    return VersionCondition(if_match_holds, "If-Match")
 
 
 @bp.post("/games/<game_id>/moves")

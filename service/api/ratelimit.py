@@ -6,6 +6,8 @@ before anything else in the request, because its point is to spend as little
 as possible on a client that is over its limit; it costs one extra Redis
 round trip on the limited endpoints, only when enabled. Headers follow the
 IETF RateLimit fields draft (RateLimit-Limit, -Remaining, -Reset in seconds).
+Not the `limits` library: its Redis storage opens its own connections,
+outside the store's key prefix, timeouts and StorageError (503) handling.
 """
 
 from __future__ import annotations

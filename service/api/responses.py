@@ -1,12 +1,26 @@
-"""Building JSON responses from already-encoded text, with the game's ETag."""
+"""Answers about one game: JSON from already-encoded text, its version as a strong ETag, and 304s.
+
+Conditional headers are parsed by werkzeug (`request.if_match`,
+`request.if_none_match`); their syntax has been checked against the spec's
+header patterns first, so an unquoted or weak If-Match never gets here.
+Comparison follows RFC 9110: strong for If-Match, weak for If-None-Match.
+"""
 
 from __future__ import annotations
 
 from flask import Response, request
 
-from .conditions import etag, if_none_match_hits
-
 JSON_MIMETYPE = "application/json"
+
+
+def etag(version: int) -> str:
+    """The strong entity tag of a game version."""
+    return f'"{version}"'
+
+
+def if_match_holds(version: int) -> bool:
+    """True when the request's If-Match (sent) lets a move on this version proceed."""
+    return request.if_match.contains(str(version))
 
 
 def json_response(text: str, status: int = 200, *, version: int | None = None,
@@ -21,9 +35,8 @@ def json_response(text: str, status: int = 200, *, version: int | None = None,
 
 
 def not_modified(version: int) -> Response | None:
-    """A 304 when the request's If-None-Match names `version`, else None."""
-    header = request.headers.get("If-None-Match")
-    if header is None or not if_none_match_hits(header, version):
+    """A 304 when the request's If-None-Match names `version` (or is *), else None."""
+    if not request.if_none_match.contains_weak(str(version)):
         return None
     resp = Response(status=304)
     resp.headers["ETag"] = etag(version)

@@ -1,32 +1,26 @@
 """Request validation against openapi.yaml, compiled once when the app starts.
 
 RequestValidator turns the spec's request bodies and its query, header and
-path parameters into jsonschema (Draft 2020-12) validators with every $ref
-inlined, so a request costs only the checks themselves. Faults come out as
+path parameters into validators with every $ref inlined, so a request costs
+only the checks themselves: a compiled (Rust) check passes valid requests,
+and only what it refuses is explained (spec_errors.py). Faults come out as
 plain dicts ({"pointer"|"parameter"|"header": ..., "message": ...}) for the
 `errors` list of a 400 problem.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
-import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-import yaml
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError
 
 # A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
 import jsonschema_rs
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-# Keywords that may sit beside a $ref without changing what it validates.
-_ANNOTATIONS = frozenset({"description", "title", "summary", "examples", "default", "$comment"})
+from .spec import HTTP_METHODS, inline_refs
+from .spec_errors import SchemaValidator, child_pointer, choose_branch, schema_errors
+
 # OpenAPI ignores header parameters by these names; a bad token is the code's 401, not a 400.
 _UNCHECKED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 # JSON's number grammar (leading zeros allowed, as int() allows them).
@@ -35,277 +29,6 @@ _NUMBER_TEXT = re.compile(r"-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?\Z")
 _MAX_INTEGER_DIGITS = 4300
 # Parameter types whose text coerce_parameter knows how to read.
 _PARAMETER_TYPES = frozenset({"string", "integer"})
-# Faults reported per request at most: a 64 KiB body can break a rule thousands of times.
-MAX_ERRORS = 50
-
-
-class _UnquotedList(list):
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "[...]"
-
-
-class _UnquotedDict(dict):
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "{...}"
-
-
-def _unquoted(check):
-    """jsonschema's keyword `check`, given a shallow copy of a container instance that repr()s as [...] or {...}.
-
-    jsonschema puts repr(instance) into every error's message: 10 ms for 63
-    KB of garbage, for each keyword it breaks (the oneOf above it quotes it
-    again). Our messages come from the instance itself (describe, show), so
-    jsonschema's are never read; the copy costs a memcpy of its references.
-    """
-    def run(validator, value, instance, schema):
-        if type(instance) is list:
-            instance = _UnquotedList(instance)
-        elif type(instance) is dict:
-            instance = _UnquotedDict(instance)
-        return check(validator, value, instance, schema)
-    return run
-
-
-def _within_max_items(check):
-    """An array keyword's `check`, skipped for an array over its maxItems.
-
-    Such an array is refused by its length alone: checking each of its items
-    (10,500 pairs fit in 64 KiB) would make the refusal cost grow with the
-    garbage sent, and uniqueItems is quadratic on unsortable items.
-    """
-    def run(validator, value, instance, schema):
-        if isinstance(instance, list) and len(instance) > schema.get("maxItems", len(instance)):
-            return ()
-        return check(validator, value, instance, schema)
-    return run
-
-
-def _no_additional_properties(check):
-    """additionalProperties: false, without the message jsonschema builds from every unknown name.
-
-    Sorting and quoting thousands of names is wasted: _explain lists them
-    itself, up to MAX_ERRORS.
-    """
-    def run(validator, allowed, instance, schema):
-        if allowed is not False or not isinstance(instance, dict):
-            return check(validator, allowed, instance, schema)
-        if next(_unknown_fields(instance, schema), None) is None:
-            return ()
-        return (ValidationError("has unknown fields"),)
-    return run
-
-
-def _bounded_keywords() -> dict[str, Callable]:
-    """Draft 2020-12's keywords, changed so that explaining a refusal costs no more for more garbage."""
-    keywords = {name: _unquoted(check) for name, check in Draft202012Validator.VALIDATORS.items()}
-    for name in ("items", "prefixItems", "contains", "uniqueItems"):
-        keywords[name] = _within_max_items(keywords[name])
-    keywords["additionalProperties"] = _no_additional_properties(keywords["additionalProperties"])
-    return keywords
-
-
-SchemaValidator = validators.extend(Draft202012Validator, _bounded_keywords())
-
-
-@functools.cache
-def load_spec() -> dict:
-    """The parsed openapi.yaml of the service package, read once (the same dict every call: do not mutate)."""
-    text = importlib.resources.files("service").joinpath("openapi.yaml").read_text(encoding="utf-8")
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-def inline_refs(spec: dict, node: Any, _expanding: tuple[str, ...] = ()) -> Any:
-    """A copy of `node` with every local $ref replaced by its target, so validation never resolves one."""
-    if isinstance(node, list):
-        return [inline_refs(spec, item, _expanding) for item in node]
-    if not isinstance(node, dict):
-        return node
-    inlined = {key: inline_refs(spec, value, _expanding) for key, value in node.items() if key != "$ref"}
-    ref = node.get("$ref")
-    if ref is None:
-        return inlined
-    if ref in _expanding:
-        raise ValueError(f"recursive $ref {ref!r} cannot be inlined")
-    target = inline_refs(spec, resolve_pointer(spec, ref), (*_expanding, ref))
-    clash = (target.keys() & inlined.keys()) - _ANNOTATIONS
-    if clash:
-        raise ValueError(f"keywords {sorted(clash)} beside $ref {ref!r} would override its target")
-    return {**target, **inlined}
-
-
-def resolve_pointer(spec: dict, ref: str) -> Any:
-    """The part of the spec that a local reference such as '#/components/schemas/Game' names."""
-    if not ref.startswith("#/"):
-        raise ValueError(f"only local references are supported, not {ref!r}")
-    node: Any = spec
-    for token in ref[2:].split("/"):
-        token = token.replace("~1", "/").replace("~0", "~")
-        node = node[int(token)] if isinstance(node, list) else node[token]
-    return node
-
-
-def compile_schema(spec: dict, schema: dict) -> SchemaValidator:
-    """A Draft 2020-12 validator for a schema of the spec, its $refs inlined."""
-    return SchemaValidator(inline_refs(spec, schema))
-
-
-def schema_errors(validator: SchemaValidator, instance: Any) -> list[dict]:
-    """Each way `instance` breaks the validator's schema, as {"pointer", "message"} items."""
-    found: list[tuple[str, str, str]] = []
-    try:
-        # Stop early: past a few times MAX_ERRORS, more faults only cost time.
-        _explain(itertools.islice(validator.iter_errors(instance), 4 * MAX_ERRORS), found)
-    except RecursionError:
-        return [{"pointer": "", "message": "nested too deeply"}]
-    # A value of the wrong type breaks its other keywords too; its type error says it all.
-    mistyped = {pointer for pointer, _, keyword in found if keyword == "type"}
-    unique = dict.fromkeys(
-        (pointer, message) for pointer, message, keyword in found if keyword == "type" or pointer not in mistyped
-    )
-    return [{"pointer": pointer, "message": message} for pointer, message in unique][:MAX_ERRORS]
-
-
-def _explain(errors: Iterable[ValidationError], found: list[tuple[str, str, str]]) -> None:
-    for error in errors:
-        pointer = _pointer(error.absolute_path)
-        keyword = error.validator
-        if keyword == "oneOf" and error.context:
-            per_branch: list[list[ValidationError]] = [[] for _ in error.validator_value]
-            for sub in error.context:
-                per_branch[sub.relative_schema_path[0]].append(sub)
-            if not isinstance(error.instance, dict):
-                _explain(per_branch[0], found)  # every branch wants an object; one says so
-                continue
-            chosen = choose_branch(error.schema, error.instance)
-            if isinstance(chosen, int):
-                _explain(per_branch[chosen], found)
-            else:
-                field, message = chosen
-                found.append((_child(pointer, field) if field else pointer, message, keyword))
-        elif keyword == "additionalProperties" and error.validator_value is False:
-            for name in itertools.islice(_unknown_fields(error.instance, error.schema), MAX_ERRORS):
-                found.append((_child(pointer, name), f"unknown field {show(name)}", keyword))
-        elif keyword == "required":
-            for name in error.validator_value:
-                if name not in error.instance:
-                    found.append((_child(pointer, name), f"missing required field {show(name)}", keyword))
-        else:
-            found.append((pointer, describe(error), keyword))
-
-
-def choose_branch(schema: dict, instance: dict) -> int | tuple[str, str]:
-    """The index of the oneOf branch `instance` is meant for, or (field, message) saying why none is."""
-    branches = schema["oneOf"]
-    discriminator = schema.get("discriminator")
-    if discriminator is not None:
-        name = discriminator["propertyName"]
-        values = [branch.get("properties", {}).get(name, {}).get("const") for branch in branches]
-        if name not in instance:
-            return name, f"missing required field {show(name)}"
-        value = instance[name]
-        if isinstance(value, str) and value in values:
-            return values.index(value)
-        return name, f"{show(value)} is not one of {', '.join(show(v) for v in values)}"
-    # Without a discriminator the branch is the form whose own fields the instance uses.
-    given = {key for key, value in instance.items() if value is not None}
-    used = [index for index, branch in enumerate(branches) if given & _own_fields(branch)]
-    if len(used) == 1:
-        return used[0]
-    forms = ", or ".join(" and ".join(show(name) for name in branch.get("required", ())) for branch in branches)
-    if used:
-        return "", f"give either {forms}, not both"
-    return "", f"give either {forms}"
-
-
-def _own_fields(branch: dict) -> set[str]:
-    """Fields a branch gives a value to (those it allows only as null belong to another form)."""
-    return {name for name, prop in branch.get("properties", {}).items() if prop.get("type") != "null"}
-
-
-def _unknown_fields(instance: dict, schema: dict) -> Iterator[str]:
-    known = schema.get("properties", {})
-    patterns = schema.get("patternProperties", {})
-    return (name for name in instance if name not in known and not any(re.search(p, name) for p in patterns))
-
-
-def _pointer(path: Iterable[Any]) -> str:
-    return "".join(_child("", part) for part in path)
-
-
-def _child(pointer: str, part: Any) -> str:
-    return f"{pointer}/{str(part).replace('~', '~0').replace('/', '~1')}"
-
-
-def show(value: Any, nested: bool = False) -> str:
-    """A short JSON-ish rendering of a value for messages: strings quoted, containers abridged."""
-    if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    if isinstance(value, list):
-        if not value or nested:
-            return "[...]" if value else "[]"
-        inner = [show(item, True) for item in value[:3]]
-    elif isinstance(value, dict):
-        if not value or nested:
-            return "{...}" if value else "{}"
-        inner = [f"{show(key)}: {show(item, True)}" for key, item in itertools.islice(value.items(), 3)]
-    else:
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    if len(value) > 3:
-        inner.append("...")
-    opening, closing = ("[", "]") if isinstance(value, list) else ("{", "}")
-    return opening + ", ".join(inner) + closing
-
-
-def _item_count(error: ValidationError) -> str:
-    size, low, high = len(error.instance), error.schema.get("minItems"), error.schema.get("maxItems")
-    if low is not None and low == high:
-        wanted = f"exactly {low}"
-    elif error.validator == "minItems":
-        wanted = f"at least {low}"
-    else:
-        wanted = f"at most {high}"
-    return f"has {size} item{'' if size == 1 else 's'}, expected {wanted}"
-
-
-def _characters(count: int) -> str:
-    return f"{count} character{'' if count == 1 else 's'}"
-
-
-def _types(declared: str | list[str]) -> str:
-    return " or ".join(repr(name) for name in ([declared] if isinstance(declared, str) else declared))
-
-
-# Messages by keyword, for people who write JSON rather than read jsonschema's Python reprs.
-_MESSAGES = {
-    "type": lambda e: f"{show(e.instance)} is not of type {_types(e.validator_value)}",
-    "enum": lambda e: f"{show(e.instance)} is not one of {', '.join(show(v) for v in e.validator_value)}",
-    "const": lambda e: f"{show(e.instance)} is not {show(e.validator_value)}",
-    "minimum": lambda e: f"{show(e.instance)} is less than the minimum of {e.validator_value}",
-    "maximum": lambda e: f"{show(e.instance)} is greater than the maximum of {e.validator_value}",
-    "minLength": lambda e: f"{show(e.instance)} is too short (at least {_characters(e.validator_value)})",
-    "maxLength": lambda e: f"{show(e.instance)} is too long (at most {_characters(e.validator_value)})",
-    "minItems": _item_count,
-    "maxItems": _item_count,
-    "uniqueItems": lambda e: "has repeated items",
-    "pattern": lambda e: f"{show(e.instance)} does not match {e.validator_value!r}",
-    "not": lambda e: "is not allowed here",
-}
-
-
-def describe(error: ValidationError) -> str:
-    """The message for one jsonschema error: the schema's own (x-error-messages), else one for people."""
-    custom = error.schema.get("x-error-messages", {}) if isinstance(error.schema, dict) else {}
-    if error.validator in custom:
-        return custom[error.validator]
-    message = _MESSAGES.get(error.validator)
-    return message(error) if message is not None else error.message
 
 
 def coerce_parameter(text: str, types: tuple[str, ...]) -> Any:
@@ -387,7 +110,7 @@ class _Body:
         if isinstance(chosen, int):
             return schema_errors(self._branches[chosen], body)
         field, message = chosen
-        return [{"pointer": _child("", field), "message": message}]
+        return [{"pointer": child_pointer("", field), "message": message}]
 
 
 @dataclass(slots=True)

@@ -17,7 +17,9 @@ from typing import Any
 
 import yaml
 
-from service.api.validation import HTTP_METHODS, coerce_parameter, compile_schema, inline_refs, schema_errors
+from service.api.spec import HTTP_METHODS, inline_refs
+from service.api.spec_errors import compile_schema, schema_errors
+from service.api.validation import coerce_parameter
 
 # Answers of the framework and the error module that no single operation declares.
 _UNROUTED = "#/components/responses/GameNotFound"  # 404 not_found for a path no route matches

@@ -14,7 +14,7 @@ import pytest
 from service.api import create_app
 from service.api.problems import ApiProblem
 from service.games.records import new_game_id
-from service.api.validation import MAX_ERRORS
+from service.api.spec_errors import MAX_ERRORS
 
 from .conftest import checked_client_class, make_settings
 

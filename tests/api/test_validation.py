@@ -11,7 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.core import NOT_SET
 from werkzeug.datastructures import Headers, MultiDict
 
-from service.api.validation import MAX_ERRORS, RequestValidator, load_spec
+from service.api.spec import load_spec
+from service.api.spec_errors import MAX_ERRORS
+from service.api.validation import RequestValidator
 
 ORDER_1X2_LAST = [5, 17, 30, 12, 21, 9, 26, 3, 33, 14, 8, 19, 28, 2, 24, 11, 31, 6, 16, 23, 4, 29, 13, 20, 7, 32,
                   10, 25, 18, 27, 15, 22, 1]
