@@ -40,9 +40,9 @@ class _UnquotedDict(dict):
 def _unquoted(check):
     """jsonschema's keyword `check`, given a shallow copy of a container instance that repr()s as [...] or {...}.
 
-    jsonschema puts repr(instance) into every error's message: 10 ms for 63
-    KB of garbage, for each keyword it breaks (the oneOf above it quotes it
-    again). Our messages come from the instance itself (describe, show), so
+    jsonschema puts repr(instance) into every error's message, for each
+    keyword it breaks (the oneOf above it quotes it again): the cost of a
+    refusal would grow with the garbage sent. Our messages come from the instance itself (describe, show), so
     jsonschema's are never read; the copy costs a memcpy of its references.
     """
     def run(validator, value, instance, schema):

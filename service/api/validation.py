@@ -60,8 +60,8 @@ def coerce_parameter(text: str, types: tuple[str, ...]) -> Any:
 def _quick_check(schema: dict) -> Callable[[Any], bool]:
     """A compiled (jsonschema_rs) test that an instance is valid.
 
-    Most requests are valid, and jsonschema takes 5-80 us to say so, as much
-    as the rest of a move's own work; the compiled test takes 1-2 us. Only
+    Most requests are valid, and jsonschema takes as long to say so as the
+    rest of a move's own work; the compiled test is tens of times faster. Only
     what it refuses goes on to jsonschema, which decides and says what is
     wrong, so answers do not change: where the two differ (a pattern's `$`
     matches before a final newline in Python, not in Rust) the compiled

@@ -1,7 +1,7 @@
 """Encoding the service's JSON texts: every response body and stored text.
 
-orjson encodes a game view in about 2 us where the standard library takes
-about 27, and every move encodes the view, the stored record and often an
+orjson encodes a game view an order of magnitude faster than the standard
+library, and every move encodes the view, the stored record and often an
 answer to record. Request bodies are still parsed by the standard library
 (incoming.py): orjson refuses integers beyond 64 bits, and such a number in
 a request must reach the spec check and its pointed 400, not invalid_json.

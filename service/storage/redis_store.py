@@ -171,7 +171,7 @@ class _ConnectionPool:
     cannot tell them apart. While nobody waits, lending an idle connection
     is a list pop and giving it back an append, both atomic without a lock:
     a semaphore (a Python-level Condition under gevent's monkey-patching)
-    cost 10 to 30 us per command. A borrower that finds none idle takes the
+    would cost more than the command's own client work. A borrower that finds none idle takes the
     lock to open one more or, at `size`, queues up; connections given back
     then go to the queue in order, so nobody starves, and a borrower that
     waited `wait` seconds gets a ConnectionError (503), as if Redis had not
