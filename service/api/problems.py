@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, has_app_context
 from werkzeug.exceptions import HTTPException
 
 from service.engine import RuleError
@@ -18,7 +18,10 @@ from service.games import GameBusy, InvalidToken, MissingToken, Refusal
 from service.games.jsontext import compact
 from service.storage import StorageError
 
-PROBLEM_TYPE_BASE = "https://patchwork.example/problems/"
+from .context import EXTENSION_KEY
+
+# Where the page explaining each problem type is served (service/api/pages.py).
+PROBLEM_PAGES_PATH = "/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
 RETRY_AFTER_SECONDS = "1"
 
@@ -82,10 +85,10 @@ class ApiProblem(Exception):
         self.errors = errors
         self.headers = headers or {}
 
-    def body(self) -> dict:
-        """The problem+json document."""
+    def body(self, public_url: str = "") -> dict:
+        """The problem+json document; its `type` is absolute under `public_url` when given, else relative."""
         doc = {
-            "type": PROBLEM_TYPE_BASE + self.code.replace("_", "-"),
+            "type": problem_type_url(self.code, public_url),
             "title": TITLES.get(self.code, self.code),
             "status": self.status,
             "detail": self.detail,
@@ -95,9 +98,9 @@ class ApiProblem(Exception):
             doc["errors"] = self.errors
         return doc
 
-    def text(self) -> str:
+    def text(self, public_url: str = "") -> str:
         """The problem+json document, encoded."""
-        doc = self.body()
+        doc = self.body(public_url)
         try:
             return compact(doc)
         except TypeError:
@@ -107,7 +110,23 @@ class ApiProblem(Exception):
 
     def response(self) -> Response:
         """A Flask response carrying this problem."""
-        return problem_response(self.status, self.text(), self.headers)
+        return problem_response(self.status, self.text(_public_url()), self.headers)
+
+
+def problem_slug(code: str) -> str:
+    """The last segment of a problem type URL: the code with dashes (`not-your-turn`)."""
+    return code.replace("_", "-")
+
+
+def problem_type_url(code: str, public_url: str = "") -> str:
+    """The URL of the page explaining `code`: relative (RFC 9457 allows it) unless the public address is known."""
+    return f"{public_url}{PROBLEM_PAGES_PATH}{problem_slug(code)}"
+
+
+def _public_url() -> str:
+    # Outside a request of the app (gunicorn's own refusals) the type URL stays relative.
+    found = current_app.extensions.get(EXTENSION_KEY) if has_app_context() else None
+    return found.settings.public_url if found is not None else ""
 
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
