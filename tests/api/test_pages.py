@@ -105,11 +105,13 @@ def test_a_docs_asset_answers_304_to_its_tag(client):
     assert client.get("/docs/docs.js", headers={"If-None-Match": '"other"'}).status_code == 200
 
 
-@pytest.mark.parametrize("asset", ["index.html", "VENDORED.json", "LICENSE", "..%2Fpictures.py", "nothing.js"])
+@pytest.mark.parametrize("asset", ["index.html", "VENDORED.json", "LICENSE", "nothing.js", "..", "%2e%2e"])
 def test_docs_serves_no_other_file(client, asset):
     resp = client.get(f"/docs/{asset}")
     assert resp.status_code == 404
-    assert resp.get_json()["code"] == "not_found"
+    problem = resp.get_json()
+    assert problem["code"] == "not_found"
+    assert "/docs has no asset" in problem["detail"]
 
 
 def test_every_problem_code_has_its_explanation():
@@ -133,7 +135,9 @@ def test_a_problem_page_that_does_not_exist_is_404_problem_json(client, name):
     resp = client.get(f"/problems/{name}")
     assert resp.status_code == 404
     assert resp.mimetype == "application/problem+json"
-    assert resp.get_json()["code"] == "not_found"
+    problem = resp.get_json()
+    assert problem["code"] == "not_found"
+    assert "no problem type" in problem["detail"]
 
 
 def test_a_problem_type_is_a_relative_url_of_its_page_by_default(client):

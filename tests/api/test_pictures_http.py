@@ -137,4 +137,6 @@ def test_a_patch_picture_with_a_bad_query_is_400(client, query, parameter):
 def test_a_patch_picture_of_no_patch_is_404_not_found(client, patch_id):
     resp = client.get(f"/patches/{patch_id}.svg")
     assert resp.status_code == 404
-    assert resp.get_json()["code"] == "not_found"
+    problem = resp.get_json()
+    assert problem["code"] == "not_found"
+    assert "regular patches are 1 to 33" in problem["detail"]  # the picture route's answer, not a missing route's
