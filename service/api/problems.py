@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import logging
 
-from flask import Flask, Response, current_app, has_app_context
+from flask import Flask, Response, current_app, has_app_context, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 from service.engine import RuleError
 from service.games import GameBusy, InvalidToken, MissingToken, Refusal
@@ -161,10 +162,14 @@ def storage_unavailable() -> ApiProblem:
                       headers={"Retry-After": RETRY_AFTER_SECONDS})
 
 
+def _not_found() -> ApiProblem:
+    return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
+
+
 def _from_http_exception(exc: HTTPException) -> ApiProblem:
     status = exc.code or 500
     if status == 404:
-        return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
+        return _not_found()
     if status == 405:
         allowed = sorted(set(getattr(exc, "valid_methods", None) or []))
         return ApiProblem(405, "method_not_allowed",
@@ -183,6 +188,14 @@ def _from_http_exception(exc: HTTPException) -> ApiProblem:
 
 def register_error_handlers(app: Flask) -> None:
     """Route every exception through problem+json."""
+
+    @app.before_request
+    def _no_redirects():
+        # werkzeug routes "//" to the rule "/" with an HTML 308 that error
+        # handlers never see (Flask returns routing redirects as they are):
+        # like every other path no rule matches as sent, it is a 404.
+        if isinstance(request.routing_exception, RequestRedirect):
+            raise _not_found()
 
     @app.errorhandler(ApiProblem)
     def _api_problem(exc: ApiProblem):
