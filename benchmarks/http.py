@@ -17,6 +17,8 @@ keep-alive connections from another process:
                 game's moves go out on different connections, as two
                 players' would)
   legal-moves   GET /games/{id}/legal-moves (a mid-game position)
+  board         GET /games/{id}/board.svg -> 200 (the same mid-game games,
+                drawn; issue 12: at most 4x the cost of a GET /games/{id})
 
 The load generator is wrk when it is on PATH (Debian/Ubuntu: `sudo apt-get
 install -y wrk`; macOS: `brew install wrk`), otherwise a built-in Python
@@ -70,9 +72,12 @@ GAME = "GET /games/{id}"
 GAME_304 = "GET /games/{id} (304)"
 MOVE = "POST /games/{id}/moves"
 LEGAL = "GET /games/{id}/legal-moves"
+BOARD = "GET /games/{id}/board.svg"
 # Issue 4: moves at no less than 0.4 of /healthz, game reads at no less than 0.6.
 TARGETS = {GAME: 0.6, GAME_304: 0.6, MOVE: 0.4}
-SHORT = {HEALTHZ: "healthz", GAME: "game", GAME_304: "304", MOVE: "move", LEGAL: "legal-moves"}
+SHORT = {HEALTHZ: "healthz", GAME: "game", GAME_304: "304", MOVE: "move", LEGAL: "legal-moves", BOARD: "board"}
+# Issue 12: a board costs at most this many times a game read (CPU per answer, uncached).
+BOARD_COST_TARGET = 4.0
 READ_GAMES = 16
 # Runs in which one worker served (nearly) everything are made again, this many times at most.
 MAX_ATTEMPTS = 8
@@ -170,6 +175,7 @@ class Bench:
             GetPlan(GAME, [f"/games/{i}" for i in ids], 200),
             GetPlan(GAME_304, [f"/games/{i}" for i in ids], 304, headers=tag),
             GetPlan(LEGAL, [f"/games/{i}/legal-moves" for i in ids], 200),
+            GetPlan(BOARD, [f"/games/{i}/board.svg" for i in ids], 200),
         ]
 
     def body_size(self, path: str) -> int:
@@ -221,7 +227,7 @@ def measure(bench: Bench) -> None:
     before = bench.run(lambda: healthz, args.duration)
     runs[HEALTHZ].append(before)
     for round_number in range(1, args.repeat + 1):
-        for name in (GAME, GAME_304, MOVE, LEGAL):
+        for name in (GAME, GAME_304, MOVE, LEGAL, BOARD):
             if name == MOVE:
                 result = bench.run(lambda: bench.move_plan(before.rps, args.duration), args.duration)
             else:
@@ -243,9 +249,20 @@ def measure(bench: Bench) -> None:
     print(table(rows, TARGETS))
     print("\nCPU time per answered request, in microseconds (medians; Linux /proc and getrusage):\n")
     print(cpu_table(rows, HEALTHZ))
+    print("\n" + board_cost_line(rows))
     if any(row.unexpected for row in rows):
         print("\nSome answers had an unexpected status: the figures above are not valid.")
         sys.exit(1)
+
+
+def board_cost_line(rows) -> str:
+    """How many game reads a board costs, in CPU per answer (all parts) and in throughput."""
+    by_name = {row.name: row for row in rows}
+    game, board = by_name[GAME], by_name[BOARD]
+    cpu_ratio = sum(board.cpu_us.values()) / sum(game.cpu_us.values())
+    verdict = "ok" if cpu_ratio <= BOARD_COST_TARGET else "MISSED"
+    return (f"{BOARD} costs {cpu_ratio:.2f}x a {GAME} in CPU per answer (target <= {BOARD_COST_TARGET:g}: "
+            f"{verdict}); throughput {board.rps / game.rps:.2f} of the game read's")
 
 
 if __name__ == "__main__":

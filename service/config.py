@@ -11,6 +11,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
 # Games each worker keeps decoded after storing them (games/kept.py):
@@ -69,6 +70,18 @@ def _redis_memory(env: dict[str, str], name: str, default: str) -> str:
     return raw.lower()
 
 
+def _public_url(env: dict[str, str]) -> str:
+    """PUBLIC_URL without its trailing slash; empty when unset."""
+    raw = env.get("PUBLIC_URL", "").strip()
+    if not raw:
+        return ""
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ConfigError("PUBLIC_URL must be the service's absolute http(s) address with no query or "
+                          f"fragment, such as https://patchwork.example.org, got {raw!r}")
+    return raw.rstrip("/")
+
+
 def _flag(env: dict[str, str], name: str) -> bool:
     return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
@@ -116,6 +129,9 @@ class Settings:
     # An idle keep-alive connection is closed after this long without a new request.
     keepalive: int = 5
     access_log: bool = False
+    # The service's public address (no trailing slash): problem type URLs are
+    # absolute under it; empty: they are relative (/problems/<code>).
+    public_url: str = ""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -146,4 +162,5 @@ class Settings:
             read_timeout=_float(env, "READ_TIMEOUT_SECONDS", 10.0),
             keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),
             access_log=_flag(env, "ACCESS_LOG"),
+            public_url=_public_url(env),
         )

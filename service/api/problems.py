@@ -10,15 +10,19 @@ from __future__ import annotations
 import json
 import logging
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, has_app_context, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 from service.engine import RuleError
 from service.games import GameBusy, InvalidToken, MissingToken, Refusal
 from service.games.jsontext import compact
 from service.storage import StorageError
 
-PROBLEM_TYPE_BASE = "https://patchwork.example/problems/"
+from .context import EXTENSION_KEY
+
+# Where the page explaining each problem type is served (service/api/pages.py).
+PROBLEM_PAGES_PATH = "/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
 RETRY_AFTER_SECONDS = "1"
 
@@ -85,10 +89,10 @@ class ApiProblem(Exception):
         self.errors = errors
         self.headers = headers or {}
 
-    def body(self) -> dict:
-        """The problem+json document."""
+    def body(self, public_url: str = "") -> dict:
+        """The problem+json document; its `type` is absolute under `public_url` when given, else relative."""
         doc = {
-            "type": PROBLEM_TYPE_BASE + self.code.replace("_", "-"),
+            "type": problem_type_url(self.code, public_url),
             "title": TITLES.get(self.code, self.code),
             "status": self.status,
             "detail": self.detail,
@@ -98,9 +102,9 @@ class ApiProblem(Exception):
             doc["errors"] = self.errors
         return doc
 
-    def text(self) -> str:
+    def text(self, public_url: str = "") -> str:
         """The problem+json document, encoded."""
-        doc = self.body()
+        doc = self.body(public_url)
         try:
             return compact(doc)
         except TypeError:
@@ -110,7 +114,23 @@ class ApiProblem(Exception):
 
     def response(self) -> Response:
         """A Flask response carrying this problem."""
-        return problem_response(self.status, self.text(), self.headers)
+        return problem_response(self.status, self.text(_public_url()), self.headers)
+
+
+def problem_slug(code: str) -> str:
+    """The last segment of a problem type URL: the code with dashes (`not-your-turn`)."""
+    return code.replace("_", "-")
+
+
+def problem_type_url(code: str, public_url: str = "") -> str:
+    """The URL of the page explaining `code`: relative (RFC 9457 allows it) unless the public address is known."""
+    return f"{public_url}{PROBLEM_PAGES_PATH}{problem_slug(code)}"
+
+
+def _public_url() -> str:
+    # Outside a request of the app (gunicorn's own refusals) the type URL stays relative.
+    found = current_app.extensions.get(EXTENSION_KEY) if has_app_context() else None
+    return found.settings.public_url if found is not None else ""
 
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
@@ -145,10 +165,14 @@ def storage_unavailable() -> ApiProblem:
                       headers={"Retry-After": RETRY_AFTER_SECONDS})
 
 
+def _not_found() -> ApiProblem:
+    return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
+
+
 def _from_http_exception(exc: HTTPException) -> ApiProblem:
     status = exc.code or 500
     if status == 404:
-        return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
+        return _not_found()
     if status == 405:
         allowed = sorted(set(getattr(exc, "valid_methods", None) or []))
         return ApiProblem(405, "method_not_allowed",
@@ -167,6 +191,14 @@ def _from_http_exception(exc: HTTPException) -> ApiProblem:
 
 def register_error_handlers(app: Flask) -> None:
     """Route every exception through problem+json."""
+
+    @app.before_request
+    def _no_redirects():
+        # werkzeug routes "//" to the rule "/" with an HTML 308 that error
+        # handlers never see (Flask returns routing redirects as they are):
+        # like every other path no rule matches as sent, it is a 404.
+        if isinstance(request.routing_exception, RequestRedirect):
+            raise _not_found()
 
     @app.errorhandler(ApiProblem)
     def _api_problem(exc: ApiProblem):

@@ -28,17 +28,20 @@ _NUMBER_TEXT = re.compile(r"-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?\Z")
 # int()'s own limit on the digits it reads from text: beyond it a number stays text.
 _MAX_INTEGER_DIGITS = 4300
 # Parameter types whose text coerce_parameter knows how to read.
-_PARAMETER_TYPES = frozenset({"string", "integer"})
+_PARAMETER_TYPES = frozenset({"string", "integer", "boolean"})
 
 
 def coerce_parameter(text: str, types: tuple[str, ...]) -> Any:
-    """Parameter text as an integer when declared and spelt as a whole number; else the text, to fail as such.
+    """Parameter text as an integer when declared and spelt as a whole number (a boolean: `true`
+    or `false`); else the text, to fail as such.
 
     "7" -> 7, and like a body's 7.0, "7.0" or "7e0" -> 7: JSON Schema's
     integers are the numbers with no fraction, whatever their spelling.
     Read from the digits rather than through Decimal, which refuses an
     exponent past 10**18 ("1e99999999999999999999") with an exception.
     """
+    if "boolean" in types and text in ("true", "false"):
+        return text == "true"
     match = _NUMBER_TEXT.match(text) if "integer" in types else None
     if match is None:
         return text

@@ -42,7 +42,9 @@ def checked_client_class(contract: ResponseContract):
             resp = super().open(*args, **kwargs)
             req = resp.request
             if req.method != "OPTIONS":
-                contract.check(req.method, req.path, resp.status_code, resp.headers, resp.get_data())
+                # PATH_INFO as sent: req.path reads "//" as "/".
+                path = req.environ.get("PATH_INFO", req.path)
+                contract.check(req.method, path, resp.status_code, resp.headers, resp.get_data())
             return resp
 
     return CheckedClient

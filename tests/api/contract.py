@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from xml.etree import ElementTree
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,7 +156,12 @@ def _parse(where: str, media_type: str, body: bytes) -> Any:
             return json.loads(body.decode("utf-8"))
         if media_type.endswith("yaml"):
             return yaml.safe_load(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
+        if media_type.endswith("xml"):
+            ElementTree.fromstring(body)  # well-formed, or ParseError
+            return body.decode("utf-8")
+        if media_type.startswith("text/"):
+            return body.decode("utf-8")
+    except (UnicodeDecodeError, ValueError, yaml.YAMLError, ElementTree.ParseError) as error:
         raise AssertionError(f"{where}: the {media_type} body does not parse ({error}): {body[:200]!r}") from None
     raise AssertionError(f"{where}: no parser for {media_type}")
 

@@ -1,0 +1,143 @@
+"""Pages for people: the interactive reference at /docs, and one page per problem type.
+
+/docs is Swagger UI (version 5: it reads OpenAPI 3.1), vendored from its
+pinned npm package into service/static/docs/ by tools/vendor_docs.py, so
+every asset comes from the service itself and the page works offline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from importlib import resources
+
+from flask import Blueprint, Response, request
+from markupsafe import Markup, escape
+
+from .problem_help import HELP
+from .problems import TITLES, ApiProblem, problem_slug
+
+bp = Blueprint("pages", __name__)
+
+# Scripts, styles, the spec and Try-it-out calls from the service alone. Swagger
+# UI's stylesheet draws its icons as data: images; nothing is fetched elsewhere.
+DOCS_CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
+            "base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
+# A problem page loads nothing at all.
+PROBLEM_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'"
+# Assets change only with a new release; a client revalidates after an hour.
+ASSET_CACHE_CONTROL = "public, max-age=3600"
+_ASSET_TYPES = {
+    "docs.js": "text/javascript; charset=utf-8",
+    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+    "swagger-ui.css": "text/css; charset=utf-8",
+}
+
+
+@dataclass(frozen=True)
+class _Asset:
+    body: bytes
+    content_type: str
+    etag: str
+
+
+def _read(name: str) -> bytes:
+    return resources.files("service").joinpath("static", "docs", name).read_bytes()
+
+
+def _load_assets() -> dict[str, _Asset]:
+    assets = {}
+    for name, content_type in _ASSET_TYPES.items():
+        body = _read(name)
+        assets[name] = _Asset(body, content_type, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+    return assets
+
+
+_ASSETS = _load_assets()
+_DOCS_PAGE = _read("index.html")
+
+
+def _page(body: bytes | str, csp: str, status: int = 200) -> Response:
+    resp = Response(body, status=status, content_type="text/html; charset=utf-8")
+    resp.headers["Content-Security-Policy"] = csp
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    return resp
+
+
+@bp.get("/")
+def home():
+    """The service's front door leads to its reference (relative: it works behind a path prefix)."""
+    return Response(status=302, headers={"Location": "docs"})
+
+
+@bp.get("/docs")
+def docs():
+    """Swagger UI on /openapi.yaml."""
+    return _page(_DOCS_PAGE, DOCS_CSP)
+
+
+@bp.get("/docs/<asset>")
+def docs_asset(asset: str):
+    """One of the reference's scripts or stylesheets."""
+    found = _ASSETS.get(asset)
+    if found is None:
+        raise ApiProblem(404, "not_found", f"/docs has no asset {asset!r}.")
+    header = request.headers.get("If-None-Match")
+    if header is not None and _tag_listed(header, found.etag):
+        resp = Response(status=304)
+    else:
+        resp = Response(found.body, content_type=found.content_type)
+    resp.headers["ETag"] = found.etag
+    resp.headers["Cache-Control"] = ASSET_CACHE_CONTROL
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    return resp
+
+
+def _tag_listed(header: str, tag: str) -> bool:
+    # if_none_match_hits compares a game's version; an asset's tag is a digest.
+    return header.strip() == "*" or tag in (part.strip().removeprefix("W/") for part in header.split(","))
+
+
+_CODES_BY_SLUG = {problem_slug(code): code for code in TITLES}
+
+
+@bp.get("/problems/<problem>")
+def problem_page(problem: str):
+    """The page a problem's `type` URL names: what the error means and what to do."""
+    code = _CODES_BY_SLUG.get(problem)
+    if code is None:
+        raise ApiProblem(404, "not_found", f"There is no problem type {problem!r}; see GET /docs.")
+    return _page(_problem_html(code), PROBLEM_PAGE_CSP)
+
+
+def _rich(text: str) -> Markup:
+    """Escaped text with `backticked` spans as <code>."""
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
+
+
+def _problem_html(code: str) -> str:
+    help_ = HELP[code]
+    title = escape(TITLES[code])
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} ({escape(code)}): Patchwork service</title>
+</head>
+<body>
+<main>
+<h1>{title}</h1>
+<p>HTTP status <strong>{help_.status}</strong>, <code>code</code>: <code id="code">{escape(code)}</code></p>
+<h2>When it happens</h2>
+<p>{_rich(help_.when)}</p>
+<h2>What to do</h2>
+<p>{_rich(help_.what_to_do)}</p>
+<p>Every error of this service is an RFC 9457 <code>application/problem+json</code> body whose <code>type</code>
+is the address of a page like this one; programs should switch on its <code>code</code>.
+See the <a href="../docs">API reference</a>.</p>
+</main>
+</body>
+</html>
+"""

@@ -1,0 +1,77 @@
+"""Pictures over HTTP: a game's board as SVG or text, one patch as SVG.
+
+The drawing is service.pictures' (pure functions of a Game view); this
+module adds what HTTP needs: the game's ETag and 304, the content types,
+and a Content-Security-Policy under which an SVG opened on its own can run
+nothing and load nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from flask import Blueprint, Response
+
+from service.engine import PATCHES
+from service.games.jsontext import parse
+from service.pictures import board_svg, board_text, patch_svg
+
+from .context import services
+from .incoming import check_headers, read_query
+from .problems import ApiProblem
+from .responses import etag, not_modified
+
+bp = Blueprint("pictures", __name__)
+
+SVG_MIMETYPE = "image/svg+xml"
+TEXT_CONTENT_TYPE = "text/plain; charset=utf-8"
+SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'"
+# A patch's picture depends on nothing but its URL: cached for a day
+# (not for ever: a new release may draw it better).
+PATCH_CACHE_CONTROL = "public, max-age=86400"
+# A patch id as its URL spells it: digits with no sign, leading zero or fraction.
+_PATCH_ID = re.compile(r"[1-9][0-9]{0,2}")
+
+
+def _picture(body: str, content_type: str) -> Response:
+    resp = Response(body, content_type=content_type)
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    if content_type == SVG_MIMETYPE:
+        resp.headers["Content-Security-Policy"] = SVG_CSP
+    return resp
+
+
+def _game_picture(game_id: str, operation_id: str, draw: Callable[[Mapping], str], content_type: str):
+    check_headers(operation_id)
+    version, view = services().play.view(game_id)
+    cached = not_modified(version)
+    if cached is not None:
+        return cached
+    resp = _picture(draw(parse(view)), content_type)
+    resp.headers["ETag"] = etag(version)
+    return resp
+
+
+@bp.get("/games/<game_id>/board.svg")
+def board_picture(game_id: str):
+    """The whole game as a standalone SVG document."""
+    return _game_picture(game_id, "getBoardSvg", board_svg, SVG_MIMETYPE)
+
+
+@bp.get("/games/<game_id>/board.txt")
+def board_as_text(game_id: str):
+    """The game as plain text for a terminal."""
+    return _game_picture(game_id, "getBoardText", board_text, TEXT_CONTENT_TYPE)
+
+
+@bp.get("/patches/<patch_id>.svg")
+def patch_picture(patch_id: str):
+    """One patch, turned and flipped as the query asks."""
+    query = read_query("getPatchSvg")
+    if _PATCH_ID.fullmatch(patch_id) is None or int(patch_id) not in PATCHES:
+        raise ApiProblem(404, "not_found", f"There is no patch {patch_id!r}: regular patches are 1 to 33.")
+    drawn = patch_svg(int(patch_id), query.get("rotation", 0), query.get("flipped", False))
+    resp = _picture(drawn, SVG_MIMETYPE)
+    resp.headers["Cache-Control"] = PATCH_CACHE_CONTROL
+    return resp
