@@ -95,6 +95,15 @@ HELP = {
     "headers_too_large": ProblemHelp(
         431, "The request has more than 50 header fields, or one over 8190 bytes.",
         "No valid request needs that many or that large headers: send fewer or shorter ones."),
+    "request_timeout": ProblemHelp(
+        408, "The request's body did not arrive within READ_TIMEOUT_SECONDS of its head.",
+        "Send the body at once, with the headers; a slow or stalled upload is cut off."),
+    "expectation_failed": ProblemHelp(
+        417, "The request sent an `Expect` header other than `100-continue`.",
+        "Leave `Expect` out, or send `Expect: 100-continue`."),
+    "unsupported_transfer_coding": ProblemHelp(
+        501, "The request's `Transfer-Encoding` is not `chunked` (gzip, deflate, ... are not read).",
+        "Send the body as it is, with `Content-Length`, or chunked."),
     "storage_unavailable": ProblemHelp(
         503, "The game store (Redis) did not answer in time. Nothing that was not confirmed was changed.",
         RETRY_LATER),
