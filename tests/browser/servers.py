@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
+import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -21,9 +22,24 @@ class CountedService(LiveService):
     def __init__(self, redis_url: str, log_path: Path):
         super().__init__(redis_url, log_path, env={"ACCESS_LOG": "1"})
 
+    def settled_log(self, quiet: float = 0.3, bound: float = 5.0) -> str:
+        """The log once no line has come for `quiet` seconds (at most `bound`).
+
+        gunicorn logs a request after its answer went out, so the browser can
+        be done before the last line is written.
+        """
+        text, deadline = self.log(), time.monotonic() + bound
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            later = self.log()
+            if later == text:
+                break
+            text = later
+        return text
+
     def requests(self) -> list[tuple[str, str]]:
-        """(method, path and query) of every request the service has logged so far."""
-        return [(m["method"], m["target"]) for m in _REQUEST_LINE.finditer(self.log())]
+        """(method, path and query) of every request the service has logged."""
+        return [(m["method"], m["target"]) for m in _REQUEST_LINE.finditer(self.settled_log())]
 
     def preflights(self) -> int:
         return sum(1 for method, _ in self.requests() if method == "OPTIONS")

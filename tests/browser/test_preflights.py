@@ -21,7 +21,7 @@ def test_polling_costs_no_preflight_and_revalidates(chromium, service):
     assert result["versions"] == [1] * POLLS
     assert service.preflights() == 0
     # The browser revalidated its copy itself: the service answered 304s.
-    polls = [line for line in service.log().splitlines() if f'"GET /games/{game["id"]} ' in line]
+    polls = [line for line in service.settled_log().splitlines() if f'"GET /games/{game["id"]} ' in line]
     assert len(polls) == POLLS and sum('" 304 ' in line for line in polls) == POLLS - 1
     assert console_errors(chromium) == []
 
