@@ -48,6 +48,7 @@ API_MD_OPERATIONS = {
     ("post", "/games/{game_id}/moves"): (
         "makeMove", {"201", "400", "401", "404", "409", "412", "413", "415", "422", "429", "503"}),
     ("get", "/games/{game_id}/legal-moves"): ("listLegalMoves", {"200", "304", "400", "404", "503"}),
+    ("get", "/games/{game_id}/seat"): ("getSeat", {"200", "400", "401", "404", "503"}),
     ("get", "/healthz"): ("healthz", {"200"}),
     ("get", "/readyz"): ("readyz", {"200", "503"}),
     ("get", "/openapi.yaml"): ("getOpenapi", {"200"}),
@@ -143,9 +144,9 @@ def test_each_error_response_allows_exactly_its_status_and_codes(spec):
     assert checked == set(API_MD_CODES) | set(EXTENSION_CODES)
 
 
-def test_make_move_needs_a_seat_token_and_nothing_else_does(spec):
+def test_only_moves_and_seats_need_a_seat_token(spec):
     secured = {op["operationId"] for _, _, op in operations(spec) if op.get("security")}
-    assert secured == {"makeMove"}
+    assert secured == {"makeMove", "getSeat"}
     scheme = spec["components"]["securitySchemes"]["seatToken"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
 

@@ -9,7 +9,7 @@ from service.games.jsontext import compact
 from service.games.views import legal_moves_text
 
 from .context import services
-from .incoming import check_body, check_headers, read_json_object, read_query
+from .incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from .problems import invalid_request
 from .responses import json_response, not_modified
 from .schemas import load_create_game
@@ -35,8 +35,32 @@ def create_game():
 def get_game(game_id: str):
     """The game as stored, or 304 while the client's copy is current."""
     check_headers("getGame")
+    wanted = read_query("getGame").get("version")
+    if wanted is not None:
+        return _game_at(game_id, wanted)
     version, view = services().play.view(game_id)
     return not_modified(version) or json_response(view, version=version)
+
+
+# A past version never changes: caches may keep it for good.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def _game_at(game_id: str, version: int):
+    """The game at `version` (GET /games/{id}?version=N), replayed when past."""
+    current, view = services().play.view_at(game_id, version)
+    resp = not_modified(version) or json_response(view, version=version)
+    if version < current:
+        resp.headers["Cache-Control"] = IMMUTABLE
+    return resp
+
+
+@bp.get("/games/<game_id>/seat")
+def get_seat(game_id: str):
+    """The seat the bearer token plays (for a page opened from an invite link)."""
+    check_headers("getSeat")
+    seat = services().play.seat_of(game_id, bearer_token())
+    return json_response(compact({"seat": seat}))
 
 
 @bp.get("/games/<game_id>/legal-moves")

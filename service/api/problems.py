@@ -61,6 +61,7 @@ TITLES = {
 # the move itself is illegal.
 REFUSAL_STATUS = {
     "game_not_found": 404,
+    "not_found": 404,
     "missing_token": 401,
     "invalid_token": 401,
     "version_mismatch": 412,

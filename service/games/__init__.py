@@ -8,10 +8,10 @@ from .kept import GameCopy, KeptCopies
 from .play import Committed, Created, GamePlay, IdempotencyClaim, VersionCondition
 from .records import DEFAULT_NAMES, GameRecord, token_hash
 from .refusals import (GameBusy, GameNotFound, InvalidToken, MissingToken, Refusal, RuleBroken,
-                       VersionMismatch)
+                       VersionMismatch, VersionNotFound)
 
 __all__ = [
     "Committed", "Created", "DEFAULT_NAMES", "GameBusy", "GameCopy", "GameNotFound", "GamePlay",
     "GameRecord", "IdempotencyClaim", "InvalidToken", "KeptCopies", "MissingToken", "Refusal",
-    "RuleBroken", "VersionCondition", "VersionMismatch", "token_hash",
+    "RuleBroken", "VersionCondition", "VersionMismatch", "VersionNotFound", "token_hash",
 ]

@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from service.engine import GameState, RuleError, apply_move, new_game
+from service.engine import GameState, RuleError, apply_move, new_game, replay
 from service.storage import GameStore, IdempotencyRecord
 
-from .jsontext import compact
+from .jsontext import compact, parse
 from .kept import GameCopy, KeptCopies
-from .records import could_be_game_id, create_record
+from .records import GameRecord, could_be_game_id, create_record
 from .refusals import (
     GameBusy,
     GameNotFound,
@@ -31,8 +31,9 @@ from .refusals import (
     Refusal,
     RuleBroken,
     VersionMismatch,
+    VersionNotFound,
 )
-from .views import game_view, history_entry
+from .views import game_view, history_entry, move_of_entry
 
 # Two seats, one of them in turn: losing the compare-and-set more than a few
 # times in a row means something is hammering the game.
@@ -73,6 +74,16 @@ class IdempotencyClaim:
     key: str
     fingerprint: str
     answer_for: Callable[[Committed], str]
+
+
+def _seat_of_token(record: GameRecord, token: str | None) -> int:
+    """The seat `token` belongs to, or the refusal: no token, or not one of this game's."""
+    if token is None:
+        raise MissingToken()
+    seat = record.seat_of(token)
+    if seat is None:
+        raise InvalidToken()
+    return seat
 
 
 class GamePlay:
@@ -118,6 +129,36 @@ class GamePlay:
             raise GameNotFound(game_id)
         return found
 
+    def view_at(self, game_id: str, version: int) -> tuple[int, str]:
+        """(current version, the Game body as it was at `version`): stored when current, else replayed.
+
+        A past version is rebuilt from the creation parameters and the first
+        `version - 1` moves of the history; its `updated_at` is the time its
+        last move was accepted, None when the record predates keeping them.
+        """
+        current, view = self.view(game_id)
+        if version == current:
+            return current, view
+        if version > current:
+            raise VersionNotFound(f"The game is at version {current}; there is no version {version}.")
+        game = self.load(game_id)
+        record = game.record
+        state = record.state
+        if state.seed is None and record.patch_order is None:
+            raise VersionNotFound("This game was stored before past versions could be rebuilt: "
+                                  "only its current version is available.")
+        _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
+        past = replay([move_of_entry(parse(entry)) for entry in entries],
+                      seed=state.seed if record.patch_order is None else None,
+                      patch_order=record.patch_order, first_player=state.first_player,
+                      time_board=state.time_board)
+        times = record.move_times
+        updated_at = record.created_at if version == 1 else (
+            times[version - 2] if version - 2 < len(times) else None)
+        then = GameRecord(record.id, record.names, record.token_hashes, record.created_at,
+                          updated_at, past, record.patch_order, times[:version - 1])
+        return current, compact(game_view(then, version))
+
     def history(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]]:
         """(version, the stored Moves from index `start` to `stop`, as LRANGE counts)."""
         self._check_id(game_id)
@@ -125,6 +166,12 @@ class GamePlay:
         if found is None:
             raise GameNotFound(game_id)
         return found
+
+    # --- seats ---------------------------------------------------------------
+
+    def seat_of(self, game_id: str, token: str | None) -> int:
+        """The seat whose token this is (MissingToken, InvalidToken, GameNotFound otherwise)."""
+        return _seat_of_token(self.load(game_id).record, token)
 
     # --- idempotency keys -------------------------------------------------
 
@@ -182,11 +229,7 @@ class GamePlay:
     def _judge(game: GameCopy, move, token: str | None,
                condition: VersionCondition | None) -> tuple[int, GameState]:
         """(seat, state after the move), in the API's order: token, expected version, the move."""
-        if token is None:
-            raise MissingToken()
-        seat = game.record.seat_of(token)
-        if seat is None:
-            raise InvalidToken()
+        seat = _seat_of_token(game.record, token)
         if condition is not None and not condition.holds(game.version):
             raise VersionMismatch(game.version, condition.source)
         try:

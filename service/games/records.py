@@ -60,8 +60,13 @@ class GameRecord:
     names: tuple[str, str]
     token_hashes: tuple[str, str]
     created_at: str
-    updated_at: str
+    updated_at: str | None  # None only in a replayed past version whose move time is not stored
     state: GameState
+    # What replaying the game needs beyond the state (GamePlay.view_at): the
+    # starting circle of a game set up from a patch order (a seeded one
+    # derives it from its seed), and when each move was accepted, oldest first.
+    patch_order: tuple[int, ...] | None = None
+    move_times: tuple[str | None, ...] = ()
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time; None if neither."""
@@ -75,7 +80,11 @@ class GameRecord:
     def advanced(self, state: GameState) -> "GameRecord":
         """The record after a move produced `state`."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
-        return GameRecord(self.id, self.names, self.token_hashes, self.created_at, now_rfc3339(), state)
+        now = now_rfc3339()
+        # A game stored before move times were kept has none for its early moves.
+        times = self.move_times + (None,) * (state.moves_played - 1 - len(self.move_times)) + (now,)
+        return GameRecord(self.id, self.names, self.token_hashes, self.created_at, now, state,
+                          self.patch_order, times)
 
     def encode(self) -> str:
         """The stored text."""
@@ -86,6 +95,8 @@ class GameRecord:
             "token_hashes": list(self.token_hashes),
             "created_at": self.created_at,
             "updated_at": self.updated_at,
+            "patch_order": None if self.patch_order is None else list(self.patch_order),
+            "move_times": list(self.move_times),
             "engine": state_to_dict(self.state),
         })
 
@@ -102,6 +113,9 @@ class GameRecord:
             created_at=doc["created_at"],
             updated_at=doc["updated_at"],
             state=state_from_dict(doc["engine"]),
+            # Records written before these were kept have neither.
+            patch_order=None if doc.get("patch_order") is None else tuple(doc["patch_order"]),
+            move_times=tuple(doc.get("move_times", ())),
         )
 
 
@@ -116,5 +130,6 @@ def create_record(state: GameState, names: tuple[str, str]) -> tuple[GameRecord,
         created_at=created,
         updated_at=created,
         state=state,
+        patch_order=None if state.seed is not None else state.circle,
     )
     return record, tokens

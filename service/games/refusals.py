@@ -46,6 +46,12 @@ class GameNotFound(Refusal):
                              "A-Z, a-z, 0-9, - and _.")
 
 
+class VersionNotFound(Refusal):
+    """A version the game has not reached (or, for a game stored before replays were possible, cannot be rebuilt)."""
+
+    code = "not_found"
+
+
 class MissingToken(Refusal):
     """A move came without a seat token."""
 

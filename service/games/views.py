@@ -10,6 +10,7 @@ from __future__ import annotations
 from service.engine import (
     INCOME_SPACES,
     TRACK_END,
+    Advance,
     Buy,
     GameState,
     PlaceLeather,
@@ -39,6 +40,16 @@ def move_body(move) -> dict:
     if isinstance(move, PlaceLeather):
         return {"action": "place_leather", "row": move.row, "col": move.col}
     return {"action": "advance"}
+
+
+def move_of_entry(entry: dict):
+    """The engine move a stored history entry (history_entry) records: the inverse of move_body."""
+    action = entry["action"]
+    if action == "buy":
+        return Buy(entry["patch_id"], Placement(cells=entry["placement"]["cells"]))
+    if action == "place_leather":
+        return PlaceLeather(entry["row"], entry["col"])
+    return Advance()
 
 
 # Legal moves come from a finite set (the engine's canonical placements, 81

@@ -1,0 +1,123 @@
+"""GET /games/{id}/seat, and GET /games/{id}?version=N: past versions rebuilt by replay."""
+
+import json
+
+import pytest
+
+from service.engine import Advance, apply_move, new_game
+from service.games import DEFAULT_NAMES, GamePlay, GameRecord
+from service.games.jsontext import compact
+from service.games.records import create_record
+from service.games.views import game_view, history_entry
+
+from .anu import anu_games, create_body, request_body, tokens
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def test_seat_of_each_token(table, client):
+    t = table()
+    for seat in (0, 1):
+        resp = client.get(f"/games/{t.id}/seat", headers=t.auth(seat))
+        assert resp.status_code == 200
+        assert resp.get_json() == {"seat": seat}
+
+
+def test_seat_refusals(table, client):
+    t = table()
+    missing = client.get(f"/games/{t.id}/seat")
+    assert (missing.status_code, missing.get_json()["code"]) == (401, "missing_token")
+    assert missing.headers["WWW-Authenticate"] == "Bearer"
+    other = table()
+    wrong = client.get(f"/games/{t.id}/seat", headers=other.auth(0))
+    assert (wrong.status_code, wrong.get_json()["code"]) == (401, "invalid_token")
+    unknown = client.get("/games/AAAAAAAAAAAAAAAAAAAAAA/seat", headers=t.auth(0))
+    assert (unknown.status_code, unknown.get_json()["code"]) == (404, "game_not_found")
+
+
+def test_every_past_version_is_what_was_served(table, client):
+    """An ANU game (set up from a patch order) over HTTP: each 201 equals ?version=N later."""
+    game = anu_games()[0]
+    t = table(create_body(game))
+    served = {1: t.game}
+    for token in tokens(game["moves"]):
+        state = t.play(request_body(token), seat=served[max(served)]["turn"])
+        served[state["version"]] = state
+    current = max(served)
+    assert served[current]["status"] == "finished"
+    for version, body in served.items():
+        resp = client.get(f"/games/{t.id}", query_string={"version": version})
+        assert resp.status_code == 200
+        assert resp.get_json() == body, f"version {version}"
+        assert resp.headers["ETag"] == f'"{version}"'
+        if version < current:
+            assert resp.headers["Cache-Control"] == IMMUTABLE
+        else:
+            assert "Cache-Control" not in resp.headers  # the current version still changes
+
+
+def test_past_version_of_a_seeded_game(table, client):
+    t = table({"seed": 7, "first_player": 1, "time_board": "original"})
+    first = t.play({"action": "advance"}, seat=1)
+    t.play({"action": "advance"}, seat=0)
+    assert client.get(f"/games/{t.id}?version=1").get_json() == t.game
+    assert client.get(f"/games/{t.id}?version=2").get_json() == first
+
+
+def test_versions_past_the_current_one(table, client):
+    t = table()
+    resp = client.get(f"/games/{t.id}?version=2")
+    assert (resp.status_code, resp.get_json()["code"]) == (404, "not_found")
+    zero = client.get(f"/games/{t.id}?version=0")
+    assert (zero.status_code, zero.get_json()["code"]) == (400, "invalid_request")
+    unknown = client.get("/games/AAAAAAAAAAAAAAAAAAAAAA?version=1")
+    assert (unknown.status_code, unknown.get_json()["code"]) == (404, "game_not_found")
+
+
+def test_past_version_revalidates(table, client):
+    t = table({"seed": 3})
+    t.play({"action": "advance"}, seat=0)
+    resp = client.get(f"/games/{t.id}?version=1", headers={"If-None-Match": '"1"'})
+    assert resp.status_code == 304
+    assert resp.headers["ETag"] == '"1"'
+
+
+def _old_record_text(record: GameRecord) -> str:
+    """The record as the service stored it before it kept what replays need."""
+    doc = json.loads(record.encode())
+    del doc["move_times"], doc["patch_order"]
+    return compact(doc)
+
+
+def _store_old_game(play: GamePlay, setup: dict) -> str:
+    """A game of two advances, stored as the service stored games before this change."""
+    state = new_game(**setup)
+    record, _tokens = create_record(state, DEFAULT_NAMES)
+    record = GameRecord(record.id, record.names, record.token_hashes, record.created_at,
+                        record.updated_at, state)
+    play.store.create_game(record.id, _old_record_text(record), compact(game_view(record, 1)))
+    for version in (1, 2):
+        seat = record.state.turn
+        record = record.advanced(apply_move(record.state, Advance()))
+        result = play.store.commit_move(record.id, version, _old_record_text(record),
+                                        compact(game_view(record, version + 1)),
+                                        history_entry(version, seat, Advance()))
+        assert result.committed
+    return record.id
+
+
+@pytest.mark.parametrize("seeded", [True, False], ids=["seeded", "patch_order"])
+def test_game_stored_before_replays_were_possible(app, client, seeded):
+    """Old records: a seeded game replays (move times unknown: null), a patch-order one cannot."""
+    setup = {"seed": 5} if seeded else {"patch_order": anu_games()[0]["circle"]}
+    game_id = _store_old_game(app.extensions["patchwork"].play, setup)
+    first = client.get(f"/games/{game_id}?version=1")
+    second = client.get(f"/games/{game_id}?version=2")
+    if seeded:
+        assert first.status_code == 200 and second.status_code == 200
+        assert first.get_json()["updated_at"] == first.get_json()["created_at"]
+        assert second.get_json()["updated_at"] is None
+        assert second.get_json()["moves_played"] == 1
+    else:
+        assert (second.status_code, second.get_json()["code"]) == (404, "not_found")
+    assert client.get(f"/games/{game_id}?version=3").status_code == 200  # the stored view

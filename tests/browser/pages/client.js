@@ -1,0 +1,62 @@
+// What a frontend on another origin does with the API, as functions the
+// browser tests call (each resolves to a plain object the test checks).
+"use strict";
+
+async function createGame(base, body) {
+  // No body: a simple request (no preflight), every default.
+  const init = body === undefined ? {method: "POST"}
+    : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  const resp = await fetch(`${base}/games`, init);
+  const created = await resp.json();
+  return {status: resp.status, id: created.game.id, tokens: created.tokens, game: created.game};
+}
+
+// Polling as docs/api-guide.md first showed it: the script sends If-None-Match itself.
+async function pollWithIfNoneMatch(base, id, polls) {
+  let tag = null;
+  const statuses = [];
+  for (let i = 0; i < polls; i++) {
+    const headers = tag === null ? {} : {"If-None-Match": tag};
+    const resp = await fetch(`${base}/games/${id}`, {headers});
+    statuses.push(resp.status);
+    if (resp.status === 200) tag = resp.headers.get("ETag");
+  }
+  return {statuses};
+}
+
+// Polling with no header of the script's own: a simple request. cache "no-cache"
+// has the browser revalidate its stored copy (it sends If-None-Match itself).
+async function pollPlain(base, id, polls) {
+  const versions = [];
+  for (let i = 0; i < polls; i++) {
+    const resp = await fetch(`${base}/games/${id}`, {cache: "no-cache"});
+    const game = await resp.json();
+    versions.push(game.version);
+  }
+  return {versions};
+}
+
+// Seats take turns advancing until `moves` moves are made (or the game ends),
+// each move with Authorization and a fresh Idempotency-Key, and If-Match when
+// `ifMatch` (which makes Chromium skip its preflight cache: see the API guide).
+async function playAdvances(base, id, tokens, moves, ifMatch) {
+  const statuses = [];
+  let game = await (await fetch(`${base}/games/${id}`)).json();
+  let tag = `"${game.version}"`;
+  for (let i = 0; i < moves && game.status === "active"; i++) {
+    const resp = await fetch(`${base}/games/${id}/moves`, {
+      method: "POST",
+      headers: {
+        "Authorization": `Bearer ${tokens[game.turn]}`,
+        "Content-Type": "application/json",
+        "Idempotency-Key": `move-${game.version}`,
+        ...(ifMatch ? {"If-Match": tag} : {}),
+      },
+      body: JSON.stringify({action: "advance"}),
+    });
+    statuses.push(resp.status);
+    game = await resp.json();
+    tag = resp.headers.get("ETag");
+  }
+  return {statuses, version: game.version};
+}
