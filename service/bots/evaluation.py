@@ -8,6 +8,7 @@ weights tuned in greedy-against-greedy arenas (benchmarks/bots.py).
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from service.engine import GameState, INCOME_SPACES, TRACK_END
 from service.engine.quilt import BOARD_SIZE, CELL_COUNT, FULL_QUILT
@@ -61,8 +62,12 @@ def blocked_sides(quilt: int) -> tuple[int, int, int, int]:
     return right, left, down, up
 
 
+@lru_cache(maxsize=1 << 16)
 def shape_terms(quilt: int) -> tuple[int, int]:
-    """(perimeter of the empty area, empty cells with no empty neighbour)."""
+    """(perimeter of the empty area, empty cells with no empty neighbour).
+
+    Cached: in a search most positions share a quilt with many others.
+    """
     right, left, down, up = blocked_sides(quilt)
     empty = ~quilt & _ALL
     perimeter = ((empty & right).bit_count() + (empty & left).bit_count()

@@ -4,8 +4,10 @@ Patchwork has no dice and no hidden cards once the circle is laid, so a
 minimax search over the evaluation fits it; the seat behind moves, so a
 node maximises when the root's seat is in turn and minimises otherwise,
 however many times in a row a seat acts. The tree is kept narrow with
-`shortlist`: advance, plus the few snuggest placements of each affordable
-patch. Placing a won leather patch is forced to its snuggest cell and
+`shortlist`: advance, plus the snuggest placement of each affordable patch
+(one placement per patch beat two or three at equal nodes against greedy:
+95% against 88% and 85% over 40 games at 3,000 nodes; depth matters more
+than where exactly a patch goes). Placing a won leather patch is forced to its snuggest cell and
 costs no depth.
 
 Effort is counted in nodes (states played), not time: the result depends
@@ -108,7 +110,7 @@ class SearchResult:
 
 
 def search_option(state: GameState, node_budget: int, deadline: float,
-                  weights: Weights = DEFAULT_WEIGHTS, per_patch: int = 2) -> SearchResult:
+                  weights: Weights = DEFAULT_WEIGHTS, per_patch: int = 1) -> SearchResult:
     """The best option found by deepening until node_budget or the deadline runs out."""
     search = _Search(state.turn, node_budget, deadline, weights, per_patch)
     # The root's options are always playable: reading them must not run out of budget.
