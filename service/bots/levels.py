@@ -18,12 +18,12 @@ from .options import to_move
 from .random_bot import random_move
 from .search import search_option
 
-# Search nodes per millisecond of think_ms, measured on the reference machine
-# (one core of the project's 2-core box, `./dev bench bots --calibrate`) and
-# set a quarter below what it managed, so that the node budget, not the
-# clock, ends a search there. A slower or busier machine hits the clock cap
-# instead, and only then can the same position give a different move.
-NODES_PER_MS = 28
+# Search nodes per millisecond of think_ms. `./dev bench bots --calibrate`
+# measured a median of 39 nodes per CPU millisecond on the project's 2-core
+# machine; the budget is set a quarter lower, so that on an idle core the
+# node budget, not the clock, ends a search. A slower or busier machine hits
+# the clock cap instead, and only then can a position give a different move.
+NODES_PER_MS = 30
 
 
 class UnknownLevel(KeyError):
