@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service.bots import LEVELS, choose_move, level, seed_for  # noqa: E402
+from service.bots.levels import SEARCH  # noqa: E402
 from service.bots.search import search_option  # noqa: E402
 from service.engine import apply_move, new_game  # noqa: E402
 
@@ -88,7 +89,7 @@ def run_pair(pair: str, games: int, think_ms: int | None, jobs: int, first_seed:
     for name in dict.fromkeys((a, b)):
         moves = [t for r in results for seat, lv in enumerate(r["seats"]) if lv == name
                  for t in r["times"][seat]]
-        promised = think_ms if think_ms is not None and level(name).searches else level(name).think_ms
+        promised = think_ms if think_ms is not None and level(name).kind == SEARCH else level(name).think_ms
         print(f"  {name:>13}: {len(moves)} moves, think ms median {statistics.median(moves):.1f}, "
               f"p99 {percentile(moves, 0.99):.1f}, max {max(moves):.1f} "
               f"(think_ms {promised})")

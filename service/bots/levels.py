@@ -26,6 +26,9 @@ from .search import search_option
 NODES_PER_MS = 30
 
 
+RANDOM, GREEDY, SEARCH = "random", "greedy", "search"
+
+
 class UnknownLevel(KeyError):
     """No bot level has this id."""
 
@@ -40,7 +43,8 @@ class Level:
     think_ms: int
     # True when the level may be asked for hints (cheap enough to answer at once).
     hint: bool
-    searches: bool = False
+    # How it plays: RANDOM, GREEDY or SEARCH.
+    kind: str
 
     def public(self) -> dict:
         """The level as GET /bots lists it."""
@@ -50,13 +54,14 @@ class Level:
 
 # Weakest first, as GET /bots lists them.
 LEVELS: tuple[Level, ...] = (
-    Level("random", "Plays a legal move drawn at random.", think_ms=10, hint=True),
+    Level("random", "Plays a legal move drawn at random.", think_ms=10, hint=True,
+          kind=RANDOM),
     Level("greedy", "Takes the move that looks best right now (one move ahead, by a "
-          "static evaluation).", think_ms=100, hint=True),
+          "static evaluation).", think_ms=100, hint=True, kind=GREEDY),
     Level("search-quick", "Looks several moves ahead for a quarter of a second.",
-          think_ms=250, hint=False, searches=True),
+          think_ms=250, hint=False, kind=SEARCH),
     Level("search", "Looks several moves ahead for about a second.", think_ms=1000,
-          hint=False, searches=True),
+          hint=False, kind=SEARCH),
 )
 _BY_ID = {level.id: level for level in LEVELS}
 
@@ -88,9 +93,9 @@ def choose_move(state: GameState, level_id: str, seed: int, think_ms: int | None
     if state.finished:
         raise GameFinished(f"the game is finished after {state.moves_played} moves: "
                            f"bot {level_id!r} has no move")
-    if chosen.id == "random":
+    if chosen.kind == RANDOM:
         return random_move(state, seed)
-    if not chosen.searches:
+    if chosen.kind == GREEDY:
         return to_move(greedy_option(state))
     budget_ms = chosen.think_ms if think_ms is None else think_ms
     deadline = time.perf_counter() + budget_ms / 1000 if clock_cap else math.inf

@@ -7,8 +7,8 @@ however many times in a row a seat acts. The tree is kept narrow with
 `shortlist`: advance, plus the snuggest placement of each affordable patch
 (one placement per patch beat two or three at equal nodes against greedy:
 95% against 88% and 85% over 40 games at 3,000 nodes; depth matters more
-than where exactly a patch goes). Placing a won leather patch is forced to its snuggest cell and
-costs no depth.
+than where exactly a patch goes). Placing a won leather patch is forced to
+its snuggest cell and costs no depth.
 
 Effort is counted in nodes (states played), not time: the result depends
 only on the position and the node budget, so the same budget gives the
