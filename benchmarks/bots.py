@@ -76,8 +76,12 @@ def run_pair(pair: str, games: int, think_ms: int | None, jobs: int, first_seed:
         seats = (a, b) if i % 2 == 0 else (b, a)
         work.append((f"arena-{pair}-{i}", seats, first_seed + i // 2, think_ms, clock_cap))
     started = time.perf_counter()
+    results = []
     with Pool(jobs) as pool:
-        results = list(pool.imap_unordered(play_game, work))
+        for result in pool.imap_unordered(play_game, work):
+            results.append(result)
+            if len(results) % 10 == 0:
+                print(f"  {pair}: {len(results)}/{games} games", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     wins = sum(1 for r in results if r["seats"][r["winner"]] == a)
     margins = [r["scores"][r["seats"].index(a)] - r["scores"][1 - r["seats"].index(a)]
