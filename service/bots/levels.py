@@ -3,7 +3,7 @@
 A bot's move is a function of the position, the level and a seed (see
 `seed_for`): `random` draws with the seed, `greedy` and the searching
 levels are deterministic and ignore it. A searching level's effort is a
-node budget of `think_ms * NODES_PER_MS`; its wall-clock cap is `think_ms`.
+node budget of `think_ms * NODES_PER_MS`; its wall-clock cap is 95% of `think_ms`.
 """
 
 import math
@@ -24,6 +24,10 @@ from .search import search_option
 # node budget, not the clock, ends a search. A slower or busier machine hits
 # the clock cap instead, and only then can a position give a different move.
 NODES_PER_MS = 30
+# The clock cap as a share of think_ms: a busy machine may not run the
+# process again for a while after the cap fires, and the p99 promise is
+# think_ms + 10% (the arena measured p99 +9% with the cap at think_ms itself).
+CLOCK_CAP_SHARE = 0.95
 
 
 RANDOM, GREEDY, SEARCH = "random", "greedy", "search"
@@ -98,5 +102,6 @@ def choose_move(state: GameState, level_id: str, seed: int, think_ms: int | None
     if chosen.kind == GREEDY:
         return to_move(greedy_option(state))
     budget_ms = chosen.think_ms if think_ms is None else think_ms
-    deadline = time.perf_counter() + budget_ms / 1000 if clock_cap else math.inf
+    deadline = (time.perf_counter() + CLOCK_CAP_SHARE * budget_ms / 1000 if clock_cap
+                else math.inf)
     return to_move(search_option(state, max(1, budget_ms * NODES_PER_MS), deadline).option)

@@ -26,8 +26,9 @@ from service.engine.state import PLACE_LEATHER
 from .evaluation import DEFAULT_WEIGHTS, Weights, evaluate
 from .options import play, shortlist
 
-# How often (in nodes) the clock is read: rarely enough to cost nothing.
-_CLOCK_EVERY = 128
+# How often (in nodes, about a millisecond) the clock is read: often enough to
+# stop close to the deadline, rarely enough to cost nothing.
+_CLOCK_EVERY = 32
 _MAX_DEPTH = 64
 
 
