@@ -46,11 +46,12 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         play=GamePlay(store, KeptCopies(settings.recent_games)),
     )
 
-    from . import games, meta, moves  # blueprints import the app's modules: keep them inside
+    from . import events, games, meta, moves  # blueprints import the app's modules: keep them inside
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(moves.bp)
+    app.register_blueprint(events.bp)
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)

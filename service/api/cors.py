@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key"
+ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
 ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS"
 EXPOSED_HEADERS = ("ETag, Location, Retry-After, Allow, "
                    "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset")

@@ -153,6 +153,9 @@ def _parse(where: str, media_type: str, body: bytes) -> Any:
             return json.loads(body.decode("utf-8"))
         if media_type.endswith("yaml"):
             return yaml.safe_load(body.decode("utf-8"))
+        if media_type == "text/event-stream":
+            # The events themselves are checked by tests/api/test_events.py's reader.
+            return body.decode("utf-8")
     except (UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
         raise AssertionError(f"{where}: the {media_type} body does not parse ({error}): {body[:200]!r}") from None
     raise AssertionError(f"{where}: no parser for {media_type}")
