@@ -29,6 +29,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +45,20 @@ log = logging.getLogger(__name__)
 PING_SECONDS = 5.0
 # Between attempts to subscribe again while Redis is down.
 RESUBSCRIBE_SECONDS = 0.5
+
+
+# Every Wakeups of this process, for close_all_wakeups.
+_ALL: "weakref.WeakSet[Wakeups]" = weakref.WeakSet()
+
+
+def close_all_wakeups() -> None:
+    """Wake every watch of this process for good (its readers end): the process is stopping.
+
+    Called by the gunicorn worker when told to stop, so that open event
+    streams end at once instead of holding the worker for its graceful timeout.
+    """
+    for wakeups in list(_ALL):
+        wakeups.close()
 
 
 class _Watch(EventWatch):
@@ -90,6 +105,7 @@ class Wakeups:
         self._pid: int | None = None
         self.closing = False
         self.subscriptions = 0  # subscriptions made so far in this process (tests, logs)
+        _ALL.add(self)
 
     def watch(self, game_id: str) -> _Watch:
         """A watch on `game_id`, woken on its wake-up messages; starts the listener if needed."""
