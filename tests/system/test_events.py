@@ -18,11 +18,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from tests.live_service import LiveService
+from tests.redis_cluster import ThrowawayCluster
 from tests.sse import Event, EventStream, open_when_ready
 
 from .service_client import ServiceClient, choose_move, wait_until_ready
 
 SHORT_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "0.3"}
+CLUSTER = {"REDIS_CLUSTER": "1"}
 
 
 def play(client: ServiceClient, game_id: str, tokens: list[str], rng: random.Random,
@@ -192,3 +194,34 @@ def test_hundreds_of_idle_streams_leave_moves_and_reads_answered(redis_url, tmp_
         finally:
             for stream in idle:
                 stream.close()
+
+
+def test_on_a_cluster_games_on_every_master_stream_across_instances(tmp_path):
+    """Several games (spread over the masters by their ids) played on A, watched on B; then resumed."""
+    with ThrowawayCluster(tmp_path / "cluster") as cluster, \
+            LiveService(cluster.url, tmp_path / "a.log", env=CLUSTER) as a, \
+            LiveService(cluster.url, tmp_path / "b.log", env=CLUSTER) as b, \
+            ServiceClient(a.url) as client:
+        wait_until_ready(a.url)
+        wait_until_ready(b.url)
+        games = dict(client.create_game(seed) for seed in range(400, 409))  # all on one master: 3 * (1/3)**9, 1 in 6,561
+        streams = {game_id: EventStream(b.url, game_id) for game_id in games}
+        made = {}
+        for n, (game_id, tokens) in enumerate(games.items()):
+            streams[game_id].take(1)
+            made[game_id] = play(client, game_id, tokens, random.Random(n), 4)
+        for game_id, stream in streams.items():
+            assert [e.version for e in stream.take(4)] == made[game_id]
+            stream.close()
+        for game_id, tokens in games.items():
+            more = play(client, game_id, tokens, random.Random(7), 2)
+            with EventStream(b.url, game_id, last_event_id=str(made[game_id][-1])) as stream:
+                events = stream.take(2)
+            assert [e.version for e in events] == more
+            assert_moves_match_history(events, client.history(game_id))
+        masters = set()
+        for node in cluster.nodes:
+            with node.client() as redis:
+                if any(redis.scan_iter("patchwork:*:events")):
+                    masters.add(node.port)
+        assert len(masters) > 1, "every game's stream on one master: the test shows less than it says"
