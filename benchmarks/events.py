@@ -15,7 +15,8 @@ service under gunicorn (2 workers each, service/gunicorn_conf.py), A and B.
    watched by one stream on B, with --idle more idle streams open on B.
    For every move the time from sending its POST to A to its event arriving
    on B's stream: p50, p99 and max. The POST's own time is inside it (the
-   commit happens somewhere within it), so this bounds the delay from above.
+   commit happens somewhere within it), so this bounds the delay from above;
+   the time from reading the 201 to the event bounds it from below.
 
 Moves against /healthz with idle streams open: `./dev bench http --idle-streams 1000`.
 The load generator runs on the same machine (one asyncio process).
@@ -36,7 +37,6 @@ import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -109,6 +109,7 @@ class Movers:
         self.interval = interval
         self.script = move_script()
         self.sent: dict[tuple[str, int], float] = {}
+        self.acked: dict[tuple[str, int], float] = {}
 
     async def _call(self, reader, writer, method: str, path: str, body: str, token: str | None = None):
         head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}", "Content-Type: application/json",
@@ -136,9 +137,11 @@ class Movers:
                     await asyncio.sleep(self.interval)
                     if time.monotonic() >= stop:
                         return
-                    self.sent[(game_id, number + 1)] = time.monotonic()
+                    key = (game_id, number + 1)
+                    self.sent[key] = time.monotonic()
                     await self._call(reader, writer, "POST", f"/games/{game_id}/moves", step.body,
                                      tokens[step.seat])
+                    self.acked[key] = time.monotonic()
                 created = await self._call(reader, writer, "POST", "/games", CREATE_BODY)
                 game_id, tokens = created["game"]["id"], created["tokens"]
                 await watch(game_id)
@@ -171,7 +174,7 @@ class Watchers:
             writer.close()
 
 
-async def latency_run(args, a: LiveService, b: LiveService, games) -> tuple[list[float], int]:
+async def latency_run(args, a: LiveService, b: LiveService, games):
     movers, watchers = Movers(a.port, args.interval), Watchers(b.port)
     for game in games:
         await watchers.watch(game.id)
@@ -185,23 +188,36 @@ async def latency_run(args, a: LiveService, b: LiveService, games) -> tuple[list
     for task in watchers.tasks:
         task.cancel()
     delays = [watchers.arrived[key] - sent for key, sent in movers.sent.items() if key in watchers.arrived]
-    return delays, len(movers.sent) - len(delays)
+    posts = [movers.acked[key] - sent for key, sent in movers.sent.items() if key in movers.acked]
+    # The commit is between the POST's sending and its 201: the event's delay
+    # after it lies between these two (negative: the event came first).
+    after_ack = [watchers.arrived[key] - acked for key, acked in movers.acked.items()
+                 if key in watchers.arrived]
+    return delays, posts, after_ack, len(movers.sent) - len(delays)
 
 
 def latency(args, a: LiveService, b: LiveService) -> None:
     games = create_games(HOST, a.port, args.games)
     idle_games = [game.id for game in create_games(HOST, b.port, 50)]
     with IdleStreams(HOST, b.port, idle_games, args.idle) as idle:
-        delays, missing = asyncio.run(latency_run(args, a, b, games))
+        delays, posts, after_ack, missing = asyncio.run(latency_run(args, a, b, games))
         held = len(idle.sockets)
     delays.sort()
-    p = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))] * 1000  # noqa: E731
+    posts.sort()
+    after_ack.sort()
+
+    def p(q: float, values: list[float] = delays) -> float:
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000
     print(f"latency: {args.games} games moved on A every {args.interval:g} s, one watcher each on B, "
           f"{held:,} idle streams on B, {args.duration:g} s")
     print(f"  {len(delays):,} moves: POST sent on A -> event read on B: p50 {p(0.5):.1f} ms, "
           f"p99 {p(0.99):.1f} ms, max {delays[-1] * 1000:.1f} ms (target: p99 <= 100 ms); "
           f"events missing: {missing}")
-    print(f"  ({len(delays) / args.duration:,.0f} moves/s; median {statistics.median(delays) * 1000:.1f} ms)")
+    print(f"  of which the POST itself (sent -> 201 read): p50 {p(0.5, posts):.1f} ms, "
+          f"p99 {p(0.99, posts):.1f} ms; {len(delays) / args.duration:,.0f} moves/s "
+          f"(asked: {args.games / args.interval:,.0f})")
+    print(f"  201 read on A -> event read on B (a lower bound of the delay after the commit; "
+          f"negative: the event came first): p50 {p(0.5, after_ack):.1f} ms, p99 {p(0.99, after_ack):.1f} ms")
 
 
 def main() -> None:
@@ -217,7 +233,7 @@ def main() -> None:
                 capacity(args, a, b)
                 latency(args, a, b)
             except BaseException:
-                print(b.log()[-3000:], file=sys.stderr)
+                print(a.log()[-3000:], b.log()[-2000:], sep="\n", file=sys.stderr)
                 raise
 
 
