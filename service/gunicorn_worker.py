@@ -80,8 +80,9 @@ def problem_for_error(exc: BaseException) -> ApiProblem:
             break
     else:
         # Response-header errors and configuration problems are the server's fault.
+        # Ignored below: the gunicorn we pin (27) has these two; types-gunicorn (26.2) lacks them.
         client_fault = isinstance(exc, errors.ParseException) and not isinstance(
-            exc, (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName,
+            exc, (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName,  # type: ignore[attr-defined]
                   errors.ConfigurationProblem))
         status, code, detail = _NOT_VALID_HTTP if client_fault else _SERVER_FAULT
     return ApiProblem(status, code, detail, errors=[] if code == "invalid_request" else None)
@@ -128,9 +129,10 @@ class ProblemJsonGeventWorker(GeventWorker):
 
     def timeout_ctx(self):
         """The deadline for the next request head on this connection (gunicorn's hook)."""
+        # Ignored below: exception=False (a silent timeout) is gevent's documented form; types-gevent omits it.
         if gevent.getcurrent() in self._kept_alive:
-            return gevent.Timeout(self.cfg.keepalive, False)
-        return gevent.Timeout(self._read_timeout, False)
+            return gevent.Timeout(self.cfg.keepalive, False)  # type: ignore[arg-type]
+        return gevent.Timeout(self._read_timeout, False)  # type: ignore[arg-type]
 
     def handle_request(self, listener_name, req, sock, addr):
         self._kept_alive.add(gevent.getcurrent())
@@ -155,7 +157,7 @@ class ProblemJsonGeventWorker(GeventWorker):
             sock.sendall(CONTINUE)
             req._expected_100_continue = False
         body = None
-        with gevent.Timeout(self._read_timeout, False):
+        with gevent.Timeout(self._read_timeout, False):  # type: ignore[arg-type]  # (see timeout_ctx)
             body = req.body.read(MAX_BODY_BYTES + 1)
         if body is None:
             return False

@@ -77,7 +77,8 @@ class _Child:
         self.short_runs = 0  # runs in a row shorter than stable_after
         self.restart_at: float | None = None
 
-    def start(self) -> None:
+    def start(self) -> subprocess.Popen[bytes]:
+        """Start the process; it is also self.process until the next start."""
         output = open(self.spec.output, "ab") if self.spec.output is not None else None
         try:
             self.process = subprocess.Popen(
@@ -95,6 +96,7 @@ class _Child:
         self.started_at = time.monotonic()
         self.restart_at = None
         log.info("started %s (pid %d)", self.spec.name, self.process.pid)
+        return self.process
 
     def sweep(self) -> None:
         """Kill what is left of the exited child's process group (orphaned workers)."""
@@ -205,12 +207,12 @@ class Supervisor:
 
     def _start(self, child: _Child, first: bool) -> bool:
         """Start the child and wait until it is ready; False when it could not be."""
-        child.start()
+        process = child.start()
         if child.spec.ready is None:
             return True
         deadline = time.monotonic() + child.spec.ready_timeout
         while not child.spec.ready():
-            returncode = child.process.poll()
+            returncode = process.poll()
             if returncode is not None:
                 problem = f"{child.spec.name} exited with {_describe(returncode)} before it was ready"
                 break

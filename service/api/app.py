@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     if settings.trust_proxy_headers:
         # Behind N trusted proxies the client is the Nth address from the
         # right of X-Forwarded-For (what the rate limit counts by).
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trust_proxy_headers,
+        # Ignored: replacing wsgi_app is Flask's documented way to add WSGI middleware.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trust_proxy_headers,  # type: ignore[method-assign]
                                 x_proto=settings.trust_proxy_headers)
     return app

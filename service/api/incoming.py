@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Literal, overload
 
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -60,6 +60,10 @@ def _body() -> bytes:
     return raw
 
 
+@overload
+def read_json_object(*, required: Literal[True]) -> dict: ...
+@overload
+def read_json_object(*, required: bool) -> dict | None: ...
 def read_json_object(*, required: bool) -> dict | None:
     """The request body as a JSON object; None when optional and absent."""
     raw = _body()

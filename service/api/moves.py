@@ -98,6 +98,8 @@ class MoveRequest:
             problem = from_refusal(refusal)
             if problem.status not in RECORDED_REFUSALS:
                 raise
+            # These statuses come from judging the move on `game`, which sets the version.
+            assert refusal.version is not None
             self.play.record_refusal(self.game_id, self.claim.key, self.claim.fingerprint,
                                      encode_refusal(problem, refusal.version))
             return refusal_problem(problem, refusal.version).response()
@@ -117,6 +119,7 @@ class MoveRequest:
             raise ApiProblem(409, "idempotency_key_in_use",
                              "The first request with this Idempotency-Key is still running.",
                              headers={"Retry-After": "1"})
+        assert existing.answer is not None  # a record no longer in progress holds its answer
         return answer_response(existing.answer)
 
 

@@ -11,16 +11,40 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, cast
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 from .spec import inline_refs
 
 # Faults reported per request at most: a 64 KiB body can break a rule thousands of times.
 MAX_ERRORS = 50
+
+
+class _Fault(Protocol):
+    """A ValidationError as a validator yields it, every field set.
+
+    (types-jsonschema types the fields as possibly unset, as they are while
+    an error is being built.) Each fault is of a keyword, so its schema is
+    the object schema holding that keyword.
+    """
+
+    message: str
+    validator: str
+    validator_value: Any
+    instance: Any
+    schema: Mapping[str, Any]
+    relative_schema_path: deque[str | int]
+
+    @property
+    def absolute_path(self) -> Sequence[str | int]: ...
+
+    @property
+    def context(self) -> list[_Fault]: ...
 
 
 class _UnquotedList(list):
@@ -95,17 +119,18 @@ def _bounded_keywords() -> dict[str, Callable]:
 SchemaValidator = validators.extend(Draft202012Validator, _bounded_keywords())
 
 
-def compile_schema(spec: dict, schema: dict) -> SchemaValidator:
+def compile_schema(spec: dict, schema: dict) -> Validator:
     """A Draft 2020-12 validator for a schema of the spec, its $refs inlined."""
     return SchemaValidator(inline_refs(spec, schema))
 
 
-def schema_errors(validator: SchemaValidator, instance: Any) -> list[dict]:
+def schema_errors(validator: Validator, instance: Any) -> list[dict]:
     """Each way `instance` breaks the validator's schema, as {"pointer", "message"} items."""
     found: list[tuple[str, str, str]] = []
     try:
         # Stop early: past a few times MAX_ERRORS, more faults only cost time.
-        _explain(itertools.islice(validator.iter_errors(instance), 4 * MAX_ERRORS), found)
+        faults = cast("Iterator[_Fault]", validator.iter_errors(instance))
+        _explain(itertools.islice(faults, 4 * MAX_ERRORS), found)
     except RecursionError:
         return [{"pointer": "", "message": "nested too deeply"}]
     # A value of the wrong type breaks its other keywords too; its type error says it all.
@@ -116,14 +141,16 @@ def schema_errors(validator: SchemaValidator, instance: Any) -> list[dict]:
     return [{"pointer": pointer, "message": message} for pointer, message in unique][:MAX_ERRORS]
 
 
-def _explain(errors: Iterable[ValidationError], found: list[tuple[str, str, str]]) -> None:
+def _explain(errors: Iterable[_Fault], found: list[tuple[str, str, str]]) -> None:
     for error in errors:
         pointer = _pointer(error.absolute_path)
         keyword = error.validator
         if keyword == "oneOf" and error.context:
-            per_branch: list[list[ValidationError]] = [[] for _ in error.validator_value]
+            per_branch: list[list[_Fault]] = [[] for _ in error.validator_value]
             for sub in error.context:
-                per_branch[sub.relative_schema_path[0]].append(sub)
+                branch = sub.relative_schema_path[0]
+                assert isinstance(branch, int)  # a oneOf's faults start at their branch's index
+                per_branch[branch].append(sub)
             if not isinstance(error.instance, dict):
                 _explain(per_branch[0], found)  # every branch wants an object; one says so
                 continue
@@ -144,7 +171,7 @@ def _explain(errors: Iterable[ValidationError], found: list[tuple[str, str, str]
             found.append((pointer, describe(error), keyword))
 
 
-def choose_branch(schema: dict, instance: dict) -> int | tuple[str, str]:
+def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str, str]:
     """The index of the oneOf branch `instance` is meant for, or (field, message) saying why none is."""
     branches = schema["oneOf"]
     discriminator = schema.get("discriminator")
@@ -173,7 +200,7 @@ def _own_fields(branch: dict) -> set[str]:
     return {name for name, prop in branch.get("properties", {}).items() if prop.get("type") != "null"}
 
 
-def _unknown_fields(instance: dict, schema: dict) -> Iterator[str]:
+def _unknown_fields(instance: dict, schema: Mapping[str, Any]) -> Iterator[str]:
     known = schema.get("properties", {})
     patterns = schema.get("patternProperties", {})
     return (name for name in instance if name not in known and not any(re.search(p, name) for p in patterns))
@@ -211,7 +238,7 @@ def show(value: Any, nested: bool = False) -> str:
     return opening + ", ".join(inner) + closing
 
 
-def _item_count(error: ValidationError) -> str:
+def _item_count(error: _Fault) -> str:
     size, low, high = len(error.instance), error.schema.get("minItems"), error.schema.get("maxItems")
     if low is not None and low == high:
         wanted = f"exactly {low}"
@@ -247,7 +274,7 @@ _MESSAGES = {
 }
 
 
-def describe(error: ValidationError) -> str:
+def describe(error: _Fault) -> str:
     """The message for one jsonschema error: the schema's own (x-error-messages), else one for people."""
     custom = error.schema.get("x-error-messages", {}) if isinstance(error.schema, dict) else {}
     if error.validator in custom:

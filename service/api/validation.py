@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 # A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
 import jsonschema_rs
@@ -29,6 +29,12 @@ _NUMBER_TEXT = re.compile(r"-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?\Z")
 _MAX_INTEGER_DIGITS = 4300
 # Parameter types whose text coerce_parameter knows how to read.
 _PARAMETER_TYPES = frozenset({"string", "integer", "boolean"})
+
+
+class HeaderLookup(Protocol):
+    """Headers by name: werkzeug's Headers (case-insensitive, no Mapping) or a plain dict."""
+
+    def get(self, key: str) -> str | None: ...
 
 
 def coerce_parameter(text: str, types: tuple[str, ...]) -> Any:
@@ -155,7 +161,7 @@ class RequestValidator:
         lists = {name: [text] for name, text in values.items()}
         return _check_texts(self._operations[operation_id].path, lists.get, "parameter")
 
-    def header_errors(self, operation_id: str, headers: Mapping[str, str]) -> list[dict]:
+    def header_errors(self, operation_id: str, headers: HeaderLookup) -> list[dict]:
         """[{"header", "message"}] faults of the declared headers (not Authorization: that is a 401).
 
         `headers` is case-insensitive (werkzeug's Headers) or keyed by the spec's spelling.
@@ -193,7 +199,7 @@ def _value_lists(args: Mapping[str, Any]):
     return getlist if getlist is not None else (lambda name: args.get(name))
 
 
-def _single_values(headers: Mapping[str, str]):
+def _single_values(headers: HeaderLookup):
     return lambda name: None if (value := headers.get(name)) is None else [value]
 
 

@@ -1,10 +1,11 @@
 """Moves as small frozen values: advance, buy (patch + placement), place leather."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeGuard
 
 
-def _normalized_cells(cells):
+def _normalized_cells(cells: Iterable[object]) -> Iterable[object]:
     """Cells as a tuple of tuples, sorted row-major when they are all int pairs.
 
     User input arrives as lists (JSON); tuples keep Placement hashable. Cells
@@ -16,10 +17,14 @@ def _normalized_cells(cells):
                       for cell in cells)
     except TypeError:
         return cells
-    if all(type(cell) is tuple and len(cell) == 2
-           and type(cell[0]) is int and type(cell[1]) is int for cell in cells):
+    if _all_int_pairs(cells):
         return tuple(sorted(cells))
     return cells
+
+
+def _all_int_pairs(cells: tuple[object, ...]) -> TypeGuard[tuple[tuple[int, int], ...]]:
+    return all(type(cell) is tuple and len(cell) == 2
+               and type(cell[0]) is int and type(cell[1]) is int for cell in cells)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +40,7 @@ class Placement:
     flipped: bool = False
     cells: tuple[tuple[int, int], ...] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.cells is not None:
             object.__setattr__(self, "cells", _normalized_cells(self.cells))
 

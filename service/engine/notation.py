@@ -8,6 +8,7 @@ degrees clockwise, E..H mirror first.
 """
 
 import string
+from collections.abc import Iterable
 
 from .errors import NotationError
 from .moves import Advance, Buy, Move, PlaceLeather, Placement
@@ -28,10 +29,10 @@ def parse_move(text: str) -> Move:
         return Advance()
     if not isinstance(text, str) or len(text) != 4:
         raise NotationError(f"move {text!r} is neither '.' nor four characters")
-    kind, col, row, orientation = text
-    if col not in _CELL_LETTERS or row not in _CELL_LETTERS:
+    kind, col_letter, row_letter, orientation = tuple(text)
+    if col_letter not in _CELL_LETTERS or row_letter not in _CELL_LETTERS:
         raise NotationError(f"move {text!r}: column and row must be letters A..I")
-    col, row = _CELL_LETTERS.index(col), _CELL_LETTERS.index(row)
+    col, row = _CELL_LETTERS.index(col_letter), _CELL_LETTERS.index(row_letter)
     if orientation not in _ORIENTATION_LETTERS:
         raise NotationError(f"move {text!r}: orientation {orientation!r} is not a letter A..H")
     if kind == LEATHER_LETTER:
@@ -63,12 +64,16 @@ def format_move(move: Move) -> str:
         placement = move.placement
         if not placement.has_orientation:
             placement = canonical_move(move).placement
+        row, col = placement.row, placement.col
+        if row is None or col is None:
+            # Canonical placements set both; a given one may set just one of them.
+            raise TypeError(f"placement {placement!r} gives row or col without the other")
         orientation = ORIENTATION_ORDER.index((placement.rotation, placement.flipped))
-        return (_PATCH_LETTERS[move.patch_id - 1] + _CELL_LETTERS[placement.col]
-                + _CELL_LETTERS[placement.row] + _ORIENTATION_LETTERS[orientation])
+        return (_PATCH_LETTERS[move.patch_id - 1] + _CELL_LETTERS[col]
+                + _CELL_LETTERS[row] + _ORIENTATION_LETTERS[orientation])
     raise TypeError(f"not a move: {move!r}")
 
 
-def format_moves(moves) -> str:
+def format_moves(moves: Iterable[Move]) -> str:
     """A whole game as one ANU move string."""
     return "".join(format_move(move) for move in moves)

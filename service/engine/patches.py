@@ -48,7 +48,7 @@ def shape_cells(shape: tuple[str, ...]) -> frozenset[tuple[int, int]]:
                      for c, char in enumerate(line) if char == "X")
 
 
-def _normalized(cells) -> frozenset[tuple[int, int]]:
+def _normalized(cells: frozenset[tuple[int, int]]) -> frozenset[tuple[int, int]]:
     top = min(r for r, _ in cells)
     left = min(c for _, c in cells)
     return frozenset((r - top, c - left) for r, c in cells)

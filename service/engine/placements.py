@@ -6,10 +6,12 @@ canonical form, as `(mask, Buy)` pairs, so that legal-move generation only
 filters prebuilt tuples with `mask & quilt == 0`.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import overload
 
 from .errors import DoesNotFit
-from .moves import Buy, Placement
+from .moves import Buy, Move, Placement
 from .patches import ORIENTATION_ORDER, PATCHES, ROTATIONS, oriented_cells
 from .quilt import BOARD_SIZE, cells_of_mask, mask_of_cells, on_board
 
@@ -25,7 +27,7 @@ class Orientation:
     mask: int
 
 
-def _orientations(shape) -> dict[tuple[int, bool], Orientation]:
+def _orientations(shape: tuple[str, ...]) -> dict[tuple[int, bool], Orientation]:
     table = {}
     for rotation, flipped in ORIENTATION_ORDER:
         cells = oriented_cells(shape, rotation, flipped)
@@ -37,7 +39,7 @@ def _orientations(shape) -> dict[tuple[int, bool], Orientation]:
 
 
 def _distinct(table: dict[tuple[int, bool], Orientation]) -> tuple[Orientation, ...]:
-    seen = {}
+    seen: dict[int, Orientation] = {}
     for key in ORIENTATION_ORDER:
         seen.setdefault(table[key].mask, table[key])
     return tuple(seen.values())
@@ -98,7 +100,11 @@ def resolve_placement(patch_id: int, placement: Placement) -> int:
     return _mask_from_cells(patch_id, placement.cells)
 
 
-def canonical_move(move):
+@overload
+def canonical_move(move: Buy) -> Buy: ...
+@overload
+def canonical_move(move: Move) -> Move: ...
+def canonical_move(move: Move) -> Move:
     """`move` as the service records and shows it: a buy's placement in canonical form, both forms set.
 
     Raises DoesNotFit for a placement that is not one of the patch's; other
@@ -113,10 +119,12 @@ def describe_placement(p: Placement) -> str:
     """A placement in words, for error messages: its orientation, else its cells."""
     if p.has_orientation:
         return f"row {p.row}, col {p.col}, rotation {p.rotation}, flipped {str(p.flipped).lower()}"
+    if p.cells is None:
+        return "neither row/col nor cells"
     return f"cells {_show(p.cells)}"
 
 
-def _show(cells) -> str:
+def _show(cells: Iterable[object]) -> str:
     return str([list(cell) if isinstance(cell, tuple) else cell for cell in cells])
 
 
@@ -135,7 +143,7 @@ def _mask_from_orientation(patch_id: int, p: Placement) -> int:
     return o.mask << (p.row * BOARD_SIZE + p.col)
 
 
-def _mask_from_cells(patch_id: int, cells) -> int:
+def _mask_from_cells(patch_id: int, cells: object) -> int:
     if not isinstance(cells, tuple) or not all(
             isinstance(cell, tuple) and len(cell) == 2 for cell in cells):
         raise DoesNotFit(f"cells {cells!r} must be a list of [row, col] pairs")

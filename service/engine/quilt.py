@@ -4,6 +4,7 @@ A placement fits when `mask & quilt == 0`; the nine 7x7 windows are masks too,
 so the bonus check is nine ANDs.
 """
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 BOARD_SIZE = 9
@@ -18,7 +19,7 @@ def on_board(row: object, col: object) -> bool:
             and 0 <= row < BOARD_SIZE and 0 <= col < BOARD_SIZE)
 
 
-def mask_of_cells(cells) -> int:
+def mask_of_cells(cells: Iterable[tuple[int, int]]) -> int:
     """The mask covering the given (row, col) cells, which must be on the board."""
     mask = 0
     for row, col in cells:

@@ -23,7 +23,9 @@ def legal_moves(state: GameState, patch_id: int | None = None) -> list[Move]:
     phase = state.phase
     if phase is None:
         return []
-    player = state.players[state.turn]
+    turn = state.turn
+    assert turn is not None  # a game with a phase is unfinished: a seat is in turn
+    player = state.players[turn]
     quilt = player.quilt
     if phase == PLACE_LEATHER:
         if patch_id is not None:
@@ -44,6 +46,7 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
         raise GameFinished(f"the game is finished after {state.moves_played} moves: "
                            f"no {_action(move)} can be played")
     turn = state.turn
+    assert turn is not None  # the game is not finished (checked above)
     if seat is not None and seat != turn:
         raise NotYourTurn(f"seat {seat!r} cannot {_action(move)}: it is seat {turn}'s turn")
     if isinstance(move, PlaceLeather):
@@ -78,13 +81,14 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     return play_buy(state, patch_id, mask)
 
 
-def _action(move) -> str:
+def _action(move: object) -> str:
     return getattr(move, "action", "move").replace("_", " ")
 
 
 def play_advance(state: GameState) -> GameState:
     """Action A for the seat in turn, unchecked: just in front of the opponent."""
     seat = state.turn
+    assert seat is not None  # callers play on unfinished games only
     me = state.players[seat]
     new = min(state.players[1 - seat].position + 1, TRACK_END)
     return _move_token(state, seat, me.buttons + new - me.position, me.income,
@@ -94,6 +98,7 @@ def play_advance(state: GameState) -> GameState:
 def play_buy(state: GameState, patch_id: int, mask: int) -> GameState:
     """Action B for the seat in turn, unchecked: pay, place mask, move the neutral token."""
     seat = state.turn
+    assert seat is not None  # callers play on unfinished games only
     me = state.players[seat]
     patch = PATCHES[patch_id]
     circle = state.circle
@@ -106,7 +111,8 @@ def play_buy(state: GameState, patch_id: int, mask: int) -> GameState:
 
 
 def _move_token(state: GameState, seat: int, buttons: int, income: int, quilt: int,
-                pieces: tuple, new: int, circle: tuple, bonus_owner: int | None) -> GameState:
+                pieces: tuple[tuple[int, int], ...], new: int, circle: tuple[int, ...],
+                bonus_owner: int | None) -> GameState:
     """Move seat's token to new and resolve the income and leather spaces passed."""
     old = state.players[seat].position
     # Income counts the patch just bought: it was sewn on before the token moved.
@@ -127,6 +133,7 @@ def _move_token(state: GameState, seat: int, buttons: int, income: int, quilt: i
 def play_leather(state: GameState, bit: int) -> GameState:
     """Place a won leather patch on the empty cell `bit` of the seat in turn, unchecked."""
     seat = state.turn
+    assert seat is not None  # callers play on unfinished games only
     me = state.players[seat]
     quilt = me.quilt | bit
     due = me.leather_to_place - 1 if quilt != FULL_QUILT else 0

@@ -1,7 +1,11 @@
 """The storage form of a state (a versioned, JSON-ready dict) and replaying a game."""
 
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
 from .errors import StateFormatError
 
+from .moves import Move
 from .patches import LEATHER_PATCH_ID, PATCHES
 from .quilt import CELL_COUNT
 from .rules import apply_move
@@ -12,7 +16,7 @@ FORMAT_VERSION = 1
 _MAX_MASK = 1 << CELL_COUNT
 
 
-def state_to_dict(state: GameState) -> dict:
+def state_to_dict(state: GameState) -> dict[str, object]:
     """A compact JSON-ready dict of the state; masks are hex strings (JSON-safe)."""
     return {
         "format": FORMAT_VERSION,
@@ -29,7 +33,7 @@ def state_to_dict(state: GameState) -> dict:
     }
 
 
-def _player_to_dict(player: PlayerState) -> dict:
+def _player_to_dict(player: PlayerState) -> dict[str, object]:
     return {
         "buttons": player.buttons,
         "position": player.position,
@@ -39,13 +43,15 @@ def _player_to_dict(player: PlayerState) -> dict:
     }
 
 
-def state_from_dict(data: dict) -> GameState:
+def state_from_dict(data: object) -> GameState:
     """The state a dict of state_to_dict describes; StateFormatError if it cannot be read."""
     if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
         version = data.get("format") if isinstance(data, dict) else None
         raise StateFormatError(f"state format {version!r} is not {FORMAT_VERSION}")
     try:
         players = tuple(_player_from_dict(p) for p in data["players"])
+        if len(players) != 2 or data["time_board"] not in TIME_BOARDS:
+            raise StateFormatError("state dict needs two players and a known time_board")
         state = GameState(
             circle=_ints(data["circle"], "circle", 1, len(PATCHES)),
             players=players,
@@ -61,12 +67,11 @@ def state_from_dict(data: dict) -> GameState:
         if isinstance(error, StateFormatError):
             raise
         raise StateFormatError(f"state dict is malformed: {error!r}") from None
-    if len(players) != 2 or state.time_board not in TIME_BOARDS:
-        raise StateFormatError("state dict needs two players and a known time_board")
     return state
 
 
-def _player_from_dict(data: dict) -> PlayerState:
+# A player's dict as decoded, its values not yet checked: each read checks what it takes.
+def _player_from_dict(data: Mapping[str, Any]) -> PlayerState:
     # One pass over the pieces: every game state is read back on every move.
     pieces = []
     quilt = 0
@@ -86,26 +91,28 @@ def _player_from_dict(data: dict) -> PlayerState:
         leather_to_place=_int(data["leather_to_place"], "leather_to_place", 0, None))
 
 
-def _int(value, name: str, low: int, high: int | None) -> int:
+def _int(value: object, name: str, low: int, high: int | None) -> int:
     if type(value) is not int or value < low or (high is not None and value > high):
         raise StateFormatError(f"{name} {value!r} is not an integer in {low}..{high or ''}")
     return value
 
 
-def _ints(values, name: str, low: int, high: int) -> tuple[int, ...]:
+def _ints(values: Iterable[object], name: str, low: int, high: int) -> tuple[int, ...]:
     """A tuple of ints in low..high (checked in one loop rather than a call each)."""
-    values = tuple(values)
-    for value in values:
+    checked = tuple(values)
+    for value in checked:
         if type(value) is not int or not low <= value <= high:
             _int(value, name, low, high)
-    return values
+    # _int raised unless every value is an int in range.
+    return cast("tuple[int, ...]", checked)
 
 
-def _optional_seat(value, name: str) -> int | None:
+def _optional_seat(value: object, name: str) -> int | None:
     return None if value is None else _int(value, name, 0, 1)
 
 
-def replay(moves, *, seed: int | None = None, patch_order=None, first_player: int = 0,
+def replay(moves: Iterable[Move], *, seed: int | None = None,
+           patch_order: Iterable[int] | None = None, first_player: int = 0,
            time_board: str = "revised") -> GameState:
     """The state after playing moves (Move values) from a new game with these parameters."""
     state = new_game(seed=seed, patch_order=patch_order, first_player=first_player,

@@ -2,6 +2,7 @@
 
 import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import InvalidSetup
@@ -115,6 +116,8 @@ class GameState:
         if scores[0] != scores[1]:
             winner = 0 if scores[0] > scores[1] else 1
         else:
+            # Both tokens are on 53 (finished), so one of them got there first.
+            assert self.first_to_end is not None
             winner = self.first_to_end
         return Outcome(scores, winner)
 
@@ -135,7 +138,7 @@ def seeded_patch_order(seed: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _check_patch_order(patch_order) -> tuple[int, ...]:
+def _check_patch_order(patch_order: Iterable[int]) -> tuple[int, ...]:
     try:
         order = tuple(patch_order)
     except TypeError:
@@ -149,7 +152,7 @@ def _check_patch_order(patch_order) -> tuple[int, ...]:
     return order
 
 
-def new_game(*, seed: int | None = None, patch_order=None, first_player: int = 0,
+def new_game(*, seed: int | None = None, patch_order: Iterable[int] | None = None, first_player: int = 0,
              time_board: str = "revised") -> GameState:
     """A new game from a seed or an explicit patch order (neither: a random seed)."""
     if seed is not None and patch_order is not None:

@@ -263,7 +263,7 @@ class GamePlay:
             claim.fingerprint if claim else None,
             claim.answer_for(committed) if claim else None,
             expected_revision=game.revision, event=event)
-        if result.committed:
+        if result.revision is not None:  # committed
             self.kept.put(game_id, GameCopy(version, result.revision, record))
             return committed
         if result.current is None:

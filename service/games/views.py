@@ -25,6 +25,7 @@ from .records import GameRecord
 
 def placement_view(placement: Placement) -> dict:
     """Both forms of a canonical placement, as docs/api-guide.md#placements-and-orientation shows them."""
+    assert placement.cells is not None  # a canonical placement carries its cells
     return {
         "row": placement.row,
         "col": placement.col,

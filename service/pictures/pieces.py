@@ -114,11 +114,11 @@ def outline_path(cells: Cells, size: int) -> str:
     Traced from the directed boundary edges (clockwise around each cell, the
     edges two cells share cancel), joining straight runs into one segment.
     """
-    edges = {}
+    edges: dict[tuple[tuple[int, int], tuple[int, int]], bool] = {}
     for r, c in cells:
-        corners = ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1))
+        cell_corners = ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1))
         for index in range(4):
-            start, end = corners[index], corners[(index + 1) % 4]
+            start, end = cell_corners[index], cell_corners[(index + 1) % 4]
             if (end, start) in edges:
                 del edges[end, start]
             else:
@@ -194,7 +194,7 @@ def quilt_pieces(quilt: Sequence[Sequence[int | None]]) -> list[tuple[int, Cells
     once); every leather cell is a piece of its own.
     """
     by_patch: dict[int, list[tuple[int, int]]] = {}
-    pieces = []
+    pieces: list[tuple[int, Cells]] = []
     for r, row in enumerate(quilt):
         for c, patch_id in enumerate(row):
             if patch_id is None:

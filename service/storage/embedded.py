@@ -115,7 +115,7 @@ class EmbeddedRedis:
         self.log_path = self.data_dir / "redis.log"
         # Set by claim(): where the server listens.
         self.socket_path: Path | None = None
-        self.url: str | None = None
+        self._url: str | None = None
         self._binary: str | None = None
         self._private_dir: Path | None = None
         self._lock = DataDirLock(self.data_dir)
@@ -147,7 +147,14 @@ class EmbeddedRedis:
             log.warning("socket path %s is too long for a Unix socket; using %s instead", path, short)
             path = short
         self.socket_path = path
-        self.url = f"unix://{path}"
+        self._url = f"unix://{path}"
+
+    @property
+    def url(self) -> str:
+        """Where the server answers (`unix://...`), once the directory is claimed."""
+        if self._url is None:
+            raise RuntimeError("claim() the data directory first")
+        return self._url
 
     def _shut_down_leftover(self, timeout: float = 10.0) -> None:
         """Stop a server an earlier owner of the directory left running (it died without stopping it)."""

@@ -78,7 +78,7 @@ class RedisServerProcess:
     @property
     def pid(self) -> int | None:
         """The server's process id while it runs."""
-        return self._process.pid if self.running else None
+        return self._process.pid if self._process is not None and self.running else None
 
     @property
     def running(self) -> bool:

@@ -21,11 +21,12 @@ answer can be left on one for the next user.
 from __future__ import annotations
 
 import secrets
+from abc import ABC, abstractmethod
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from redis import ConnectionPool, Redis
 from redis.backoff import NoBackoff
@@ -118,7 +119,37 @@ _SCRIPTS = {
 }
 
 
-class _Connection:
+class _Script(Protocol):
+    """One of _SCRIPTS, run with its keys and arguments: answers what the script returns."""
+
+    def __call__(self, keys: list[str], args: Sequence[object] = ()) -> Any: ...
+
+
+class _Commands(ABC):
+    """What the store sends commands through: a _Connection, or a _ConnectionPool lending them.
+
+    Each of _SCRIPTS is an attribute of that name, set when one is made.
+    """
+
+    create_game: _Script
+    load_for_move: _Script
+    commit_move: _Script
+    record_answer: _Script
+    release_key: _Script
+    load_moves: _Script
+    load_events: _Script
+    count_request: _Script
+
+    @abstractmethod
+    def command(self, *args: Any) -> Any:
+        """Send one command and return its answer."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connections."""
+
+
+class _Connection(_Commands):
     """A redis-py client, the store's scripts, and the fastest way to send it a command.
 
     A single-connection client (standalone Redis) has its commands sent
@@ -148,7 +179,7 @@ class _Connection:
         if self._own is None:
             return script
 
-        def run(keys: list, args: tuple | list = ()) -> Any:
+        def run(keys: list[str], args: Sequence[object] = ()) -> Any:
             try:
                 return self.command("EVALSHA", script.sha, len(keys), *keys, *args)
             except NoScriptError:  # Redis restarted or was flushed: load it again
@@ -179,7 +210,7 @@ class _Waiter:
         self.handed = threading.Event()
 
 
-class _ConnectionPool:
+class _ConnectionPool(_Commands):
     """At most `size` single-connection clients, each lent out for one command.
 
     The same interface as _Connection (command, the scripts), so the store
@@ -271,7 +302,7 @@ class _ConnectionPool:
             self._give_back(connection)
 
     def _lending(self, name: str) -> Callable[..., Any]:
-        def run(keys: list, args: tuple | list = ()) -> Any:
+        def run(keys: list[str], args: Sequence[object] = ()) -> Any:
             connection = self._borrow()
             try:
                 return getattr(connection, name)(keys, args)
@@ -289,7 +320,7 @@ class RedisGameStore(GameStore):
     """Games in Redis under `<prefix>{<game_id>}:...` keys, expiring `ttl_seconds` after the last move."""
 
     def __init__(
-        self, connect: Callable[[], _Connection | _ConnectionPool], *, prefix: str, ttl_seconds: int,
+        self, connect: Callable[[], _Commands], *, prefix: str, ttl_seconds: int,
         subscribe: Callable[[], Any] | None = None,
     ):
         """`connect` makes what commands go through (a cluster client, or a pool), on first use;
@@ -300,11 +331,11 @@ class RedisGameStore(GameStore):
         self._prefix = check_prefix(prefix)
         self._ttl_ms = int(ttl_seconds * 1000)  # PEXPIRE takes whole milliseconds
         self._lock = threading.Lock()
-        self._connection: _Connection | _ConnectionPool | None = None
+        self._connection: _Commands | None = None
         self.events_channel = f"{self._prefix}events"
         self.wakeups = Wakeups(subscribe, self.events_channel) if subscribe is not None else None
 
-    def _redis(self) -> _Connection | _ConnectionPool:
+    def _redis(self) -> _Commands:
         # Made on first use: a cluster client must reach a node to learn the
         # slot map, and the app should start (and say 503) while Redis is down.
         connection = self._connection
