@@ -82,7 +82,7 @@ def seat_value(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) 
     position = player.position
     ahead = TRACK_END - position
     empty = CELL_COUNT - player.quilt.bit_count()
-    value = player.buttons - 2 * empty + player.income * PAYDAYS_AHEAD[position]
+    value: float = player.buttons - 2 * empty + player.income * PAYDAYS_AHEAD[position]
     if state.bonus_owner == seat:
         value += 7
     # The spaces ahead, each at its rate: the integral of the linear rate.

@@ -9,9 +9,11 @@ from .options import every_option, play
 def greedy_option(state: GameState, weights: Weights = DEFAULT_WEIGHTS) -> tuple[int, int, int]:
     """The option whose next state evaluates best for the mover; the first such on a tie."""
     seat = state.turn
+    assert seat is not None, "a finished game has no options"
     best_option, best_value = None, None
     for option in every_option(state):
         value = evaluate(play(state, option), seat, weights)
         if best_value is None or value > best_value:
             best_option, best_value = option, value
+    assert best_option is not None, "a running game always has an option (advance)"
     return best_option

@@ -49,7 +49,9 @@ def _affordable_market(state: GameState, buttons: int) -> list[int]:
 
 def every_option(state: GameState) -> list[tuple[int, int, int]]:
     """Every legal option of the seat in turn, in the order legal_moves lists them."""
-    player = state.players[state.turn]
+    seat = state.turn
+    assert seat is not None, "a finished game has no options"
+    player = state.players[seat]
     quilt = player.quilt
     if state.phase == PLACE_LEATHER:
         return [(LEATHER, 0, bit) for bit in _CELL_BITS if not bit & quilt]
@@ -102,7 +104,9 @@ def snug_leather_cell(quilt: int) -> int:
 def shortlist(state: GameState, per_patch: int) -> list[tuple[int, int, int]]:
     """The options a search looks at: advance, the per_patch snuggest placements of each
     affordable market patch, or the one snuggest cell for a leather patch."""
-    player = state.players[state.turn]
+    seat = state.turn
+    assert seat is not None, "a finished game has no options"
+    player = state.players[seat]
     quilt = player.quilt
     if state.phase == PLACE_LEATHER:
         return [(LEATHER, 0, snug_leather_cell(quilt))]

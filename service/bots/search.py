@@ -88,7 +88,8 @@ class _Search:
                 beta = min(beta, score)
             if alpha >= beta:
                 break
-        self.best_reply[key] = best_option
+        if best_option is not None:
+            self.best_reply[key] = best_option
         return best
 
 
@@ -113,6 +114,7 @@ class SearchResult:
 def search_option(state: GameState, node_budget: int, deadline: float,
                   weights: Weights = DEFAULT_WEIGHTS, per_patch: int = 1) -> SearchResult:
     """The best option found by deepening until node_budget or the deadline runs out."""
+    assert state.turn is not None, "a finished game has no options"
     search = _Search(state.turn, node_budget, deadline, weights, per_patch)
     # The root's options are always playable: reading them must not run out of budget.
     root = [(option, play(state, option)) for option in shortlist(state, per_patch)]

@@ -76,7 +76,9 @@ class EventFeed:
             watch.close()
             raise
         versions = [event.version for event in first if event.version is not None]
-        return cls(store, game_id, watch, first, versions[-1] if versions else after, idle_seconds)
+        last = versions[-1] if versions else after
+        assert last is not None, "a snapshot carries its version"
+        return cls(store, game_id, watch, first, last, idle_seconds)
 
     @staticmethod
     def _first_events(store: GameStore, game_id: str, after: int | None) -> list[GameEvent]:
@@ -121,11 +123,11 @@ class EventFeed:
                 # recreated, Redis lost writes): end, and let the client come
                 # back with Last-Event-ID for a snapshot.
                 return
-            for event in found.events:
-                yield GameEvent("move", event.data, event.version)
-                last = event.version
-                if event.end:
-                    yield GameEvent("end", event.end)
+            for stored in found.events:
+                yield GameEvent("move", stored.data, stored.version)
+                last = stored.version
+                if stored.end:
+                    yield GameEvent("end", stored.end)
                     return
             if found.events:
                 sent_at = time.monotonic()
