@@ -60,6 +60,7 @@ import urllib.request  # noqa: E402
 from benchmarks.httpbench import pyload, wrk_runner  # noqa: E402
 from benchmarks.httpbench.balance import MAX_WORKER_SHARE, busiest_share, cpu_seconds, worker_pids  # noqa: E402
 from benchmarks.httpbench.cpuuse import CpuReading  # noqa: E402
+from benchmarks.httpbench.idle_streams import IdleStreams  # noqa: E402
 from benchmarks.httpbench.plans import GetPlan, MovePlan, move_script, script_mix  # noqa: E402
 from benchmarks.httpbench.prepare import create_games, play  # noqa: E402
 from benchmarks.httpbench.results import RunResult, cpu_table, summarize, table  # noqa: E402
@@ -96,6 +97,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
     parser.add_argument("--processes", type=int, default=2, help="Python generator processes (2)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    parser.add_argument("--idle-streams", type=int, default=0,
+                        help="event streams (GET /games/{id}/events) held open, idle, during the runs (0)")
     return parser.parse_args()
 
 
@@ -191,10 +194,23 @@ def main() -> None:
             env = {"RATE_LIMIT_CREATE": "0", "RATE_LIMIT_MOVES": "0", "ACCESS_LOG": "0"}
             with LiveService(redis.url, scratch_dir / "service.log", workers=args.workers, env=env) as service:
                 try:
-                    measure(Bench(args, service, redis))
+                    bench = Bench(args, service, redis)
+                    with idle_streams(bench):
+                        measure(bench)
                 except BaseException:
                     print(service.log()[-3000:], file=sys.stderr)
                     raise
+
+
+def idle_streams(bench: Bench) -> IdleStreams:
+    """--idle-streams N: N streams on 16 games that nothing moves, held open for the whole measurement."""
+    count = bench.args.idle_streams
+    games = create_games(bench.host, bench.port, 16) if count else []
+    streams = IdleStreams(bench.host, bench.port, [game.id for game in games], count)
+    if count:
+        print(f"{len(streams.sockets):,} idle event streams held open during the runs "
+              f"({streams.failures} failed to open)")
+    return streams
 
 
 def measure(bench: Bench) -> None:

@@ -128,6 +128,9 @@ class Settings:
     read_timeout: float = 10.0
     # An idle keep-alive connection is closed after this long without a new request.
     keepalive: int = 5
+    # An idle event stream gets a comment line this often, so proxies and
+    # clients see it is alive.
+    events_keepalive: float = 15.0
     access_log: bool = False
     # The service's public address (no trailing slash): problem type URLs are
     # absolute under it; empty: they are relative (/problems/<code>).
@@ -161,6 +164,7 @@ class Settings:
             worker_connections=_int(env, "WORKER_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, minimum=1),
             read_timeout=_float(env, "READ_TIMEOUT_SECONDS", 10.0),
             keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),
+            events_keepalive=_float(env, "EVENTS_KEEPALIVE_SECONDS", 15.0),
             access_log=_flag(env, "ACCESS_LOG"),
             public_url=_public_url(env),
         )

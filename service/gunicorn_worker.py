@@ -41,6 +41,7 @@ from service.api.incoming import MAX_BODY_BYTES
 from service.games.jsontext import compact
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from service.config import Settings
+from service.storage.wakeups import close_all_wakeups
 
 _LINE = "The request line is malformed."
 _HEADER = "A header line is malformed."
@@ -117,6 +118,13 @@ class ProblemJsonGeventWorker(GeventWorker):
             # patching ssl now leaves nothing unpatched behind.
             warnings.filterwarnings("ignore", "Monkey-patching ssl", MonkeyPatchWarning)
             super().patch()
+
+    def handle_exit(self, sig, frame):
+        """SIGTERM: stop, and end the open event streams now (they would hold the worker
+        for all of graceful_timeout); their clients reconnect to another instance."""
+        super().handle_exit(sig, frame)
+        # Out of the signal handler, as gunicorn's gevent worker does for SIGQUIT.
+        gevent.spawn(close_all_wakeups)
 
     def timeout_ctx(self):
         """The deadline for the next request head on this connection (gunicorn's hook)."""

@@ -48,13 +48,14 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from . import games, meta, moves, pages, pictures
+    from . import events, games, meta, moves, pages, pictures
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(moves.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(events.bp)
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)

@@ -16,7 +16,7 @@ from .quilt import BOARD_SIZE
 from .rules import apply_move, legal_moves, play_advance, play_buy, play_leather
 from .serialization import FORMAT_VERSION, replay, state_from_dict, state_to_dict
 from .state import GameState, Outcome, PlayerState, new_game, seeded_patch_order
-from .track import INCOME_SPACES, LEATHER_SPACES, TIME_BOARDS, TRACK_END
+from .track import INCOME_SPACES, LEATHER_SPACES, TIME_BOARDS, TRACK_END, income_spaces_passed
 
 __all__ = [
     "Advance", "BOARD_SIZE", "Buy", "CannotAfford", "CellOccupied", "DoesNotFit",
@@ -25,7 +25,7 @@ __all__ = [
     "PATCHES", "PLACEMENT_MASKS", "Patch", "PatchNotAvailable", "PlaceLeather", "Placement",
     "PlayerState", "RuleError", "StateFormatError", "TIME_BOARDS", "TRACK_END", "WrongPhase",
     "apply_move", "canonical_move", "canonical_placement", "describe_placement", "format_move",
-    "format_moves", "legal_moves", "new_game", "parse_move", "parse_moves", "play_advance",
+    "format_moves", "income_spaces_passed", "legal_moves", "new_game", "parse_move", "parse_moves", "play_advance",
     "play_buy", "play_leather", "replay", "resolve_placement", "seeded_patch_order",
     "state_from_dict", "state_to_dict",
 ]

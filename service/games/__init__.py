@@ -4,6 +4,7 @@ The HTTP API (service/api) and any other caller play through `GamePlay`;
 refusals come out as typed `Refusal`s carrying the API's stable code.
 """
 
+from .events import EventFeed, GameEvent
 from .kept import GameCopy, KeptCopies
 from .play import Committed, Created, GamePlay, IdempotencyClaim, VersionCondition
 from .records import DEFAULT_NAMES, GameRecord, token_hash
@@ -11,7 +12,7 @@ from .refusals import (GameBusy, GameNotFound, InvalidToken, MissingToken, Refus
                        VersionMismatch, VersionNotFound)
 
 __all__ = [
-    "Committed", "Created", "DEFAULT_NAMES", "GameBusy", "GameCopy", "GameNotFound", "GamePlay",
+    "Committed", "Created", "EventFeed", "GameEvent", "DEFAULT_NAMES", "GameBusy", "GameCopy", "GameNotFound", "GamePlay",
     "GameRecord", "IdempotencyClaim", "InvalidToken", "KeptCopies", "MissingToken", "Refusal",
     "RuleBroken", "VersionCondition", "VersionMismatch", "VersionNotFound", "token_hash",
 ]

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.engine import GameState, RuleError, apply_move, new_game, replay
-from service.storage import GameStore, IdempotencyRecord
+from service.storage import GameStore, IdempotencyRecord, NewEvent
 
+from .events import EventFeed
 from .jsontext import compact, parse
 from .kept import GameCopy, KeptCopies
 from .records import GameRecord, could_be_game_id, create_record
@@ -33,7 +34,7 @@ from .refusals import (
     VersionMismatch,
     VersionNotFound,
 )
-from .views import game_view, history_entry, move_of_entry
+from .views import game_view, history_entry, move_of_entry, move_outcome
 
 # Two seats, one of them in turn: losing the compare-and-set more than a few
 # times in a row means something is hammering the game.
@@ -159,6 +160,11 @@ class GamePlay:
                           updated_at, past, record.patch_order, times[:version - 1])
         return current, compact(game_view(then, version))
 
+    def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
+        """A feed of the game's events after version `after` (None: from a snapshot); see events.py."""
+        self._check_id(game_id)
+        return EventFeed.open(self.store, game_id, after, idle_seconds)
+
     def history(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]]:
         """(version, the stored Moves from index `start` to `stop`, as LRANGE counts)."""
         self._check_id(game_id)
@@ -243,14 +249,20 @@ class GamePlay:
         record = game.record.advanced(state)
         version = game.version + 1
         number = state.moves_played
-        view = compact(game_view(record, version))
+        game_body = game_view(record, version)
+        view = compact(game_body)
         committed = Committed(game_id, version, number, view)
+        entry = history_entry(number, seat, move, move_outcome(game.record.state, state, seat))
+        # The event goes into the same atomic commit: no move without its event.
+        result_body = game_body["result"]
+        event = NewEvent(f'{{"move":{entry},"game":{view}}}',
+                         compact(result_body) if result_body is not None else None)
         result = self.store.commit_move(
-            game_id, game.version, record.encode(), view, history_entry(number, seat, move),
+            game_id, game.version, record.encode(), view, entry,
             claim.key if claim else None,
             claim.fingerprint if claim else None,
             claim.answer_for(committed) if claim else None,
-            expected_revision=game.revision)
+            expected_revision=game.revision, event=event)
         if result.committed:
             self.kept.put(game_id, GameCopy(version, result.revision, record))
             return committed

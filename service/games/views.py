@@ -16,6 +16,7 @@ from service.engine import (
     PlaceLeather,
     Placement,
     canonical_move,
+    income_spaces_passed,
 )
 
 from .jsontext import compact
@@ -67,9 +68,31 @@ def move_fragment(move) -> str:
     return text
 
 
-def history_entry(number: int, seat: int, move) -> str:
-    """The stored Move of the history: the move as accepted, its placement completed."""
-    return f'{{"number":{number},"seat":{seat},{move_fragment(canonical_move(move))[1:]}'
+def move_outcome(before: GameState, after: GameState, seat: int) -> dict:
+    """What a move did to the mover (docs/api-guide.md#live-updates), for animation and logs.
+
+    Read off the states before and after, not the rules replayed: the engine
+    stays the one place that knows them. A leather patch is placed where the
+    token stands, so such a move has `from` == `to` and pays no income.
+    """
+    old, new = before.players[seat], after.players[seat]
+    # Leather is won only by a token moving past it (a buy or an advance,
+    # which start with none left to place).
+    moved = new.position != old.position
+    return {
+        "buttons": new.buttons - old.buttons,
+        "income": new.income * income_spaces_passed(old.position, new.position),
+        "from": old.position,
+        "to": new.position,
+        "leather_won": new.leather_to_place if moved else 0,
+        "bonus": before.bonus_owner is None and after.bonus_owner == seat,
+    }
+
+
+def history_entry(number: int, seat: int, move, outcome: dict) -> str:
+    """The stored Move of the history: the move as accepted, its placement completed, its outcome."""
+    return (f'{{"number":{number},"seat":{seat},{move_fragment(canonical_move(move))[1:-1]},'
+            f'"outcome":{compact(outcome)}}}')
 
 
 def legal_moves_text(version: int, turn: int | None, phase: str | None, moves) -> str:

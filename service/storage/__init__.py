@@ -1,6 +1,8 @@
 """Game storage: the GameStore interface and its Redis implementation."""
 
 from .redis_store import open_store
-from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, StoredGame
+from .store import (CommitResult, EventSlice, EventWatch, GameStore, IdempotencyRecord, NewEvent,
+                    StorageError, StoredEvent, StoredGame)
 
-__all__ = ["CommitResult", "GameStore", "IdempotencyRecord", "StorageError", "StoredGame", "open_store"]
+__all__ = ["CommitResult", "EventSlice", "EventWatch", "GameStore", "IdempotencyRecord", "NewEvent",
+           "StorageError", "StoredEvent", "StoredGame", "open_store"]

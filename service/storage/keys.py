@@ -11,7 +11,7 @@ from __future__ import annotations
 class GameKeys:
     """The names of one game's keys under a prefix."""
 
-    __slots__ = ("game", "moves", "_base")
+    __slots__ = ("game", "moves", "events", "_base")
 
     def __init__(self, prefix: str, game_id: str):
         if not game_id:
@@ -20,6 +20,8 @@ class GameKeys:
         self._base = f"{prefix}{{{game_id}}}:"
         self.game = self._base + "game"  # hash: version, state, view
         self.moves = self._base + "moves"  # list: the history, oldest first
+        # stream: one entry per move, id `<version after it>-0` (scripts.COMMIT_MOVE)
+        self.events = self._base + "events"
 
     def idempotency(self, key: str) -> str:
         """The record hash under one idempotency key: fingerprint, answer (none: in progress)."""

@@ -37,7 +37,9 @@ from redis.retry import Retry
 
 from . import scripts
 from .keys import GameKeys, check_prefix
-from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, StoredGame
+from .store import (CommitResult, EventSlice, EventWatch, GameStore, IdempotencyRecord, NewEvent,
+                    StorageError, StoredEvent, StoredGame)
+from .wakeups import Wakeups
 
 # An answer is replayed for 24 h (docs/api-guide.md#idempotency). A record keeps this expiry from
 # the moment it is answered, whatever the game's own TTL: renewing records
@@ -47,9 +49,21 @@ from .store import CommitResult, GameStore, IdempotencyRecord, StorageError, Sto
 RECORD_TTL_MS = 24 * 3600 * 1000
 # A claimed key whose request crashed frees itself after this long.
 MARKER_TTL_MS = 30_000
+# A game's event stream keeps its last EVENTS_MAXLEN events: a whole game
+# (at most about 150 moves), so any client may resume from any version.
+EVENTS_MAXLEN = 256
+# A finished game's events are kept this long after its last move (a client
+# that missed the end resumes within it), not the game's whole TTL: at about
+# 1.6 KB an event, a finished game's stream is the bulk of what it costs Redis.
+FINISHED_EVENTS_TTL_MS = 3600 * 1000
 # Redis list indexes are signed 64-bit: one beyond is past the end of any
 # list, but Redis refuses it instead of answering with an empty slice.
 _INDEX_MIN, _INDEX_MAX = -(2**63), 2**63 - 1
+
+
+def _entry_version(entry_id: str) -> int:
+    """The version a stream entry id (`<version>-0`) names."""
+    return int(entry_id.partition("-")[0])
 
 
 def _list_index(index: int) -> int:
@@ -99,6 +113,7 @@ _SCRIPTS = {
     "record_answer": scripts.RECORD_ANSWER,
     "release_key": scripts.RELEASE_KEY,
     "load_moves": scripts.LOAD_MOVES,
+    "load_events": scripts.LOAD_EVENTS,
     "count_request": scripts.COUNT_REQUEST,
 }
 
@@ -275,8 +290,10 @@ class RedisGameStore(GameStore):
 
     def __init__(
         self, connect: Callable[[], _Connection | _ConnectionPool], *, prefix: str, ttl_seconds: int,
+        subscribe: Callable[[], Any] | None = None,
     ):
-        """`connect` makes what commands go through (a cluster client, or a pool), on first use."""
+        """`connect` makes what commands go through (a cluster client, or a pool), on first use;
+        `subscribe` opens a pub/sub connection for the event wake-ups (wakeups.py)."""
         if ttl_seconds <= 0:
             raise ValueError(f"ttl_seconds must be positive, not {ttl_seconds}")
         self._connect = connect
@@ -284,6 +301,8 @@ class RedisGameStore(GameStore):
         self._ttl_ms = int(ttl_seconds * 1000)  # PEXPIRE takes whole milliseconds
         self._lock = threading.Lock()
         self._connection: _Connection | _ConnectionPool | None = None
+        self.events_channel = f"{self._prefix}events"
+        self.wakeups = Wakeups(subscribe, self.events_channel) if subscribe is not None else None
 
     def _redis(self) -> _Connection | _ConnectionPool:
         # Made on first use: a cluster client must reach a node to learn the
@@ -305,7 +324,7 @@ class RedisGameStore(GameStore):
         with _storage_errors():
             redis = self._redis()
             created = redis.create_game(
-                keys=[keys.game, keys.moves],
+                keys=[keys.game, keys.moves, keys.events],
                 args=[state, view, self._ttl_ms, _new_revision()],
             )
         if not created:
@@ -364,13 +383,17 @@ class RedisGameStore(GameStore):
         answer: str | None = None,
         *,
         expected_revision: str | None = None,
+        event: NewEvent | None = None,
     ) -> CommitResult:
-        """Compare-and-set on version (and revision): store the move, or say what is stored now."""
+        """Compare-and-set on version (and revision): store the move and its event, or say what is stored now."""
         keys = self._keys(game_id)
-        script_keys = [keys.game, keys.moves]
+        script_keys = [keys.game, keys.moves, keys.events]
         revision = _new_revision()
         args: list[Any] = [
             expected_version, expected_revision or "", revision, state, view, move, self._ttl_ms,
+            event.data if event else "", (event.end or "") if event else "",
+            FINISHED_EVENTS_TTL_MS if event and event.end else self._ttl_ms,
+            self.events_channel, f"{game_id} {expected_version + 1}", EVENTS_MAXLEN,
         ]
         if idempotency_key is not None:
             if fingerprint is None or answer is None:
@@ -417,6 +440,27 @@ class RedisGameStore(GameStore):
             return None
         return int(found[0]), list(found[1])
 
+    def load_events(self, game_id: str, after: int, count: int) -> EventSlice | None:
+        """Up to `count` events after version `after`, with the game's version; None: no game."""
+        keys = self._keys(game_id)
+        with _storage_errors():
+            found = self._redis().load_events(keys=[keys.game, keys.events],
+                                              args=[max(after, 0), count])
+        if found is None:
+            return None
+        version, oldest, entries = found
+        events = []
+        for entry_id, fields in entries:
+            values = dict(zip(fields[::2], fields[1::2]))
+            events.append(StoredEvent(_entry_version(entry_id), values["data"], values.get("end")))
+        return EventSlice(int(version), _entry_version(oldest) if oldest else None, events)
+
+    def watch_events(self, game_id: str) -> EventWatch:
+        """A watch woken by each commit on the game, in any process (wakeups.py)."""
+        if self.wakeups is None:
+            raise RuntimeError("this store was opened without event wake-ups")
+        return self.wakeups.watch(game_id)
+
     def count_request(self, name: str, window_seconds: int) -> tuple[int, int]:
         """Count one request in the shared fixed window `name`: (count, ms left)."""
         with _storage_errors():
@@ -434,6 +478,8 @@ class RedisGameStore(GameStore):
         """Release the connections."""
         with self._lock:
             connection, self._connection = self._connection, None
+        if self.wakeups is not None:
+            self.wakeups.close()
         if connection is not None:
             with _storage_errors():
                 connection.close()
@@ -456,11 +502,25 @@ def open_store(
         # No retries: a retry after a timeout would double the wait past 2 s.
         "retry": Retry(NoBackoff(), 0),
     }
+    # The wake-up listener's connection waits for as long as nothing is
+    # published: no socket timeout on its reads (it PINGs instead, wakeups.py).
+    listening = dict(options, socket_timeout=None)
     if cluster:
         def connect_cluster() -> _Connection:
             # Each node's pool refuses (503) past max_connections rather than waiting.
             return _Connection(RedisCluster.from_url(url, max_connections=max_connections, **options))
-        return RedisGameStore(connect_cluster, prefix=prefix, ttl_seconds=ttl_seconds)
+
+        def subscribe_cluster() -> Any:
+            # Classic PUBLISH reaches every node of a cluster: subscribe on any
+            # one that answers, learned afresh each time (the last may be gone).
+            cluster_client = RedisCluster.from_url(url, **options)
+            try:
+                node = secrets.choice(cluster_client.get_primaries())
+            finally:
+                cluster_client.close()
+            return Redis(host=node.host, port=node.port, **listening).pubsub()
+        return RedisGameStore(connect_cluster, prefix=prefix, ttl_seconds=ttl_seconds,
+                              subscribe=subscribe_cluster)
     # from_url connects lazily, so building the pool up front cannot fail on a down Redis.
     redis_pool = ConnectionPool.from_url(url, **options)
 
@@ -471,4 +531,7 @@ def open_store(
         # Waiting for a free connection takes at most half the timeout, so a
         # request that then meets a hung Redis still ends well inside 2 s.
         return _ConnectionPool(connect_one, max_connections, wait=timeout / 2)
-    return RedisGameStore(connect_pool, prefix=prefix, ttl_seconds=ttl_seconds)
+
+    def subscribe() -> Any:
+        return Redis.from_url(url, **listening).pubsub()
+    return RedisGameStore(connect_pool, prefix=prefix, ttl_seconds=ttl_seconds, subscribe=subscribe)

@@ -6,7 +6,9 @@ game.
 
 Shared layout of KEYS: 1 = the game hash (version, revision, state, view;
 a game stored before revisions existed has none, read as ''), 2 = the
-move list; idempotency records come after them.
+move list, 3 = the event stream (a game's moves as events, keys.py);
+idempotency records come after them. LOAD_EVENTS, which reads only the
+stream, takes the game and the stream.
 
 An idempotency record is one string: the request's fingerprint while the
 first request runs, then the fingerprint, a newline and the answer. A
@@ -45,7 +47,7 @@ local function answered(record)
 end
 """
 
-# KEYS: game, moves. ARGV: state, view, ttl_ms, revision.
+# KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision.
 # Returns 1, or 0 when a game already lives under the id (nothing changed).
 CREATE_GAME = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -53,8 +55,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', ARGV[1], 'view', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
--- a history left by an expired game of the same id must not leak into this one
-redis.call('DEL', KEYS[2])
+-- a history or events left by an expired game of the same id must not leak into this one
+redis.call('DEL', KEYS[2], KEYS[3])
 return 1
 """
 
@@ -76,13 +78,22 @@ redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return {game[1], revision, game[3]}
 """
 
-# KEYS: game, moves[, record]. ARGV: expected_version, expected_revision
-# ('' = any), new_revision, state, view, move, ttl_ms[, record_ttl_ms,
-# record].
+# KEYS: game, moves, events[, record]. ARGV: expected_version,
+# expected_revision ('' = any), new_revision, state, view, move, ttl_ms,
+# event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
+# wake-up message, events_maxlen[, record_ttl_ms, record].
 # Returns nil when there is no game, and {'moved', version, revision, state}
 # when it is not at the expected version and revision (nothing changed in
 # either case); {'stored'} otherwise. A fixed number of commands whatever the
 # game's history: records keep their own expiry and are not touched here.
+#
+# The event goes into the game's own stream in the same script as the move,
+# so no crash can store a move without its event; its entry id is the new
+# version (`<version>-0`), so a reader resumes with "after version N". Should
+# the stream hold a higher id than the new version (Redis lost acknowledged
+# moves and the game reached the version again), it is dropped first: its
+# events describe moves that no longer exist. The PUBLISH only wakes
+# listeners; a lost one costs nothing, as readers re-read the stream.
 COMMIT_MOVE = """
 local found = redis.call('HMGET', KEYS[1], 'version', 'revision')
 if not found[1] then
@@ -98,8 +109,22 @@ redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3],
 redis.call('RPUSH', KEYS[2], ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 redis.call('PEXPIRE', KEYS[2], ARGV[7])
-if KEYS[3] then
-    redis.call('SET', KEYS[3], ARGV[9], 'PX', ARGV[8])
+if ARGV[8] ~= '' then
+    local entry = {'XADD', KEYS[3], 'MAXLEN', ARGV[13], (version + 1) .. '-0', 'data', ARGV[8]}
+    if ARGV[9] ~= '' then
+        table.insert(entry, 'end')
+        table.insert(entry, ARGV[9])
+    end
+    if type(redis.pcall(unpack(entry))) == 'table' then
+        -- an error reply: the stream already holds this id (or is not a stream)
+        redis.call('DEL', KEYS[3])
+        redis.call(unpack(entry))
+    end
+    redis.call('PEXPIRE', KEYS[3], ARGV[10])
+    redis.call('PUBLISH', ARGV[11], ARGV[12])
+end
+if KEYS[4] then
+    redis.call('SET', KEYS[4], ARGV[15], 'PX', ARGV[14])
 end
 return {'stored'}
 """
@@ -131,6 +156,24 @@ if not version then
     return nil
 end
 return {version, redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])}
+"""
+
+# KEYS: game, events. ARGV: after (a version), count.
+# Returns nil when there is no game, else {version, oldest, {entry, ...}}:
+# the game's version, the id of the oldest event the stream keeps ('' when
+# it keeps none) and up to `count` entries after version `after`, as XRANGE
+# gives them ({id, {field, value, ...}}).
+LOAD_EVENTS = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then
+    return nil
+end
+local first = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
+local oldest = ''
+if first[1] then
+    oldest = first[1][1]
+end
+return {version, oldest, redis.call('XRANGE', KEYS[2], '(' .. ARGV[1] .. '-0', '+', 'COUNT', ARGV[2])}
 """
 
 # KEYS: counter. ARGV: window length in ms. Returns {count, ms left in window}.

@@ -55,6 +55,69 @@ class IdempotencyRecord:
     answer: str | None  # the recorded answer text (None while in progress)
 
 
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One move's event as kept in the game's stream."""
+
+    version: int  # the game's version after the move: the event's id
+    data: str  # the caller's text for the event
+    end: str | None = None  # the caller's text for the game's end, when this move ended it
+
+
+@dataclass(frozen=True, slots=True)
+class EventSlice:
+    """Events read from a game's stream, with what a reader needs to trust them."""
+
+    version: int  # the game's version when they were read
+    oldest: int | None  # the version of the oldest event kept (None: none kept)
+    events: list[StoredEvent]
+
+    def resumes_after(self, after: int) -> bool:
+        """Whether the events after version `after` are all here or still to come.
+
+        True when `after` is a version the game has had (1..version) and
+        nothing after it has been trimmed away (or expired, or predates the
+        stream): the reader then misses nothing by reading on from `after`.
+        """
+        if not 1 <= after <= self.version:
+            return False
+        if after == self.version:
+            return True
+        return self.oldest is not None and self.oldest <= after + 1
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """The event to store with a move: its text, and the game's end when the move ends it."""
+
+    data: str
+    end: str | None = None
+
+
+class EventWatch(ABC):
+    """A reader's handle on wake-ups for one game (GameStore.watch_events)."""
+
+    @abstractmethod
+    def wait(self, timeout: float) -> bool:
+        """True when woken (an event may be new, or the wake-ups were interrupted);
+        False after `timeout` without a wake-up."""
+
+    @property
+    @abstractmethod
+    def closing(self) -> bool:
+        """True once the process is shutting down: the reader should stop."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop watching."""
+
+    def __enter__(self) -> "EventWatch":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
 class GameStore(ABC):
     """Games, their move histories and idempotency records, all under one game id."""
 
@@ -95,6 +158,7 @@ class GameStore(ABC):
         answer: str | None = None,
         *,
         expected_revision: str | None = None,
+        event: NewEvent | None = None,
     ) -> CommitResult:
         """Compare-and-set: store the move if the game is still at `expected_version`
         (and `expected_revision`, when given), in one round trip.
@@ -102,7 +166,9 @@ class GameStore(ABC):
         Stored: the version goes up by one, the game gets a new revision,
         `move` is appended to the history, the answer is recorded under the
         idempotency key (if any) for 24 h, and the TTL of the game and its
-        history is renewed (records keep their own). Not stored (nothing changed): the result carries the game as
+        history is renewed (records keep their own). With `event`, the same
+        commit appends it to the game's event stream under the new version
+        and wakes the listeners (`watch_events`). Not stored (nothing changed): the result carries the game as
         it is now, so the caller can judge the move again without loading it.
         """
 
@@ -127,6 +193,18 @@ class GameStore(ABC):
         self, game_id: str, start: int = 0, stop: int = -1
     ) -> tuple[int, list[str]] | None:
         """(version, history slice as LRANGE gives it), consistent with each other, or None."""
+
+    @abstractmethod
+    def load_events(self, game_id: str, after: int, count: int) -> EventSlice | None:
+        """Up to `count` events after version `after`, with the game's version; None: no game."""
+
+    @abstractmethod
+    def watch_events(self, game_id: str) -> "EventWatch":
+        """A watch that wakes whenever an event may have been added to the game's stream.
+
+        Use it as a context manager. Wake-ups are hints: after each, read the
+        stream (`load_events`) from the last version seen.
+        """
 
     @abstractmethod
     def count_request(self, name: str, window_seconds: int) -> tuple[int, int]:

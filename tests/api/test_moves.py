@@ -56,11 +56,17 @@ def test_opening_moves_hand_worked(table, client):
     moves = history.get_json()["moves"]
     assert moves[0] == {"number": 1, "seat": 0, "action": "buy", "patch_id": 2,
                         "placement": {"row": 0, "col": 0, "rotation": 0, "flipped": False,
-                                      "cells": [[0, 1], [1, 0], [1, 1]]}}
+                                      "cells": [[0, 1], [1, 0], [1, 1]]},
+                        "outcome": {"buttons": -1, "income": 0, "from": 0, "to": 3,
+                                    "leather_won": 0, "bonus": False}}
     # Given as cells, shown with its first orientation too: the bar as listed, upright.
     assert moves[1]["placement"] == {"row": 0, "col": 0, "rotation": 0, "flipped": False,
                                      "cells": [[0, 0], [1, 0], [2, 0]]}
-    assert moves[2] == {"number": 3, "seat": 1, "action": "advance"}
+    assert moves[1]["outcome"] == {"buttons": -2, "income": 0, "from": 0, "to": 2,
+                                   "leather_won": 0, "bonus": False}
+    assert moves[2] == {"number": 3, "seat": 1, "action": "advance",
+                        "outcome": {"buttons": 2, "income": 0, "from": 2, "to": 4,
+                                    "leather_won": 0, "bonus": False}}
     assert client.get(f"/games/{t.id}/moves/3").get_json() == moves[2]
     assert client.get(f"/games/{t.id}/moves", query_string={"since": 2}).get_json()["moves"] == moves[2:]
 

@@ -1,0 +1,75 @@
+"""Live updates: a game's events as Server-Sent Events (docs/api-guide.md), for the browser's EventSource.
+
+The game-play core (service/games/events.py) says what to send; this module
+writes it in the WHATWG event-stream format. Everything that can refuse the
+request (an unknown game, a store that does not answer) happens before the
+response starts, so such a request gets its problem+json, never a stream.
+
+While waiting the response's iterator is parked on the store's wake-ups:
+under gevent a parked greenlet, holding no store connection.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from flask import Blueprint, Response, request
+
+from service.games import EventFeed, GameEvent
+from service.storage import StorageError
+
+from .context import services
+from .incoming import check_headers, read_query
+
+log = logging.getLogger(__name__)
+bp = Blueprint("events", __name__)
+
+# How long EventSource waits before reconnecting after the stream closes.
+RETRY_MS = 2000
+KEEP_ALIVE = b": keep-alive\n\n"
+# A version is a positive number; anything else in Last-Event-ID (garbage,
+# a huge number) asks for a snapshot, never a 400.
+_VERSION = re.compile(r"[1-9][0-9]{0,17}\Z")
+
+
+def _last_event_id() -> int | None:
+    """The version the client says it has: the header first (what EventSource sends), then the query."""
+    text = request.headers.get("Last-Event-ID")
+    if text is None:
+        text = read_query("streamEvents").get("last_event_id")
+    if text is None:
+        return None
+    text = text.strip()
+    return int(text) if _VERSION.match(text) else None
+
+
+def _encode(event: GameEvent | None) -> bytes:
+    if event is None:
+        return KEEP_ALIVE
+    head = f"id: {event.version}\n" if event.version is not None else ""
+    return f"{head}event: {event.kind}\ndata: {event.data}\n\n".encode("utf-8")
+
+
+def _stream(feed: EventFeed):
+    try:
+        yield f"retry: {RETRY_MS}\n\n".encode("ascii")
+        for event in feed:
+            yield _encode(event)
+    except StorageError as error:
+        # The client reconnects with Last-Event-ID and misses nothing.
+        log.warning("event stream closed: the store failed (%s)", error)
+    finally:
+        feed.close()
+
+
+@bp.get("/games/<game_id>/events")
+def stream_events(game_id: str):
+    """The game's events: a snapshot or the missed ones, then each move, then its end."""
+    check_headers("streamEvents")
+    after = _last_event_id()
+    feed = services().play.follow(game_id, after, services().settings.events_keepalive)
+    resp = Response(_stream(feed), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp

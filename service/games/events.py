@@ -1,0 +1,134 @@
+"""Following a game: a snapshot or the missed events, then one event per move, then its end.
+
+Every commit stores the move's event in the game's own stream, under the
+version after it (play.py, scripts.COMMIT_MOVE), so following a game is
+reading that stream on from a version: nothing to remember per reader, and
+resuming after version N (Last-Event-ID) is the same read. Between reads a
+follower waits on the store's wake-ups (storage/wakeups.py) holding no
+store connection.
+
+No HTTP here: the API turns a feed into Server-Sent Events.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from service.storage import EventWatch, GameStore
+
+from .jsontext import compact, parse
+from .refusals import GameNotFound
+
+# Events read per call: a whole game's stream (storage EVENTS_MAXLEN) fits.
+READ_BATCH = 256
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """One event of a feed: `kind` "game" (a snapshot), "move" or "end"; `data` its JSON text."""
+
+    kind: str
+    data: str
+    version: int | None = None  # the event's id; an `end` has none of its own
+
+
+def _snapshot(version: int, view: str) -> list[GameEvent]:
+    """The snapshot of a game, followed by its end when it is over."""
+    events = [GameEvent("game", view, version)]
+    result = parse(view).get("result")
+    if result is not None:
+        events.append(GameEvent("end", compact(result)))
+    return events
+
+
+class EventFeed:
+    """One follower of one game. Iterate it: events, and None each time it has been idle
+    `idle_seconds` (for a keep-alive); it ends after the game's end, when the process is
+    shutting down, or by raising StorageError when the store fails. Close it when done.
+    """
+
+    def __init__(self, store: GameStore, game_id: str, watch: EventWatch, first: list[GameEvent],
+                 last: int, idle_seconds: float):
+        self._store = store
+        self._game_id = game_id
+        self._watch = watch
+        self._first = first
+        self._last = last  # the version the client has once `first` is sent
+        self._idle = idle_seconds
+
+    @classmethod
+    def open(cls, store: GameStore, game_id: str, after: int | None,
+             idle_seconds: float) -> "EventFeed":
+        """Read what comes first (GameNotFound, StorageError raise here, before any event).
+
+        `after`: the last version the client has (Last-Event-ID). When the
+        stream still holds every event after it, the feed starts with those
+        and no snapshot; otherwise (None, garbage, trimmed, not a version of
+        this game) with a snapshot.
+        """
+        # Watching before the first read: a move committed after the read wakes it.
+        watch = store.watch_events(game_id)
+        try:
+            first = cls._first_events(store, game_id, after)
+        except BaseException:
+            watch.close()
+            raise
+        versions = [event.version for event in first if event.version is not None]
+        return cls(store, game_id, watch, first, versions[-1] if versions else after, idle_seconds)
+
+    @staticmethod
+    def _first_events(store: GameStore, game_id: str, after: int | None) -> list[GameEvent]:
+        if after is not None:
+            found = store.load_events(game_id, after, READ_BATCH)
+            if found is None:
+                raise GameNotFound(game_id)
+            if found.resumes_after(after):
+                events = [GameEvent("move", event.data, event.version) for event in found.events]
+                ended = [GameEvent("end", event.end) for event in found.events if event.end]
+                if events or ended:
+                    return events + ended
+                # Nothing missed: the client is current. If the game is over it
+                # has had the end already (or the stream lost it): say it again.
+                view = store.load_view(game_id)
+                if view is None:
+                    raise GameNotFound(game_id)
+                return [event for event in _snapshot(*view) if event.kind == "end"]
+        view = store.load_view(game_id)
+        if view is None:
+            raise GameNotFound(game_id)
+        return _snapshot(*view)
+
+    def __iter__(self) -> Iterator[GameEvent | None]:
+        for event in self._first:
+            yield event
+            if event.kind == "end":
+                return
+        last = self._last
+        sent_at = time.monotonic()
+        while not self._watch.closing:
+            # Only a wake-up makes a read: an idle follower costs the store nothing.
+            if not self._watch.wait(max(0.0, sent_at + self._idle - time.monotonic())):
+                yield None
+                sent_at = time.monotonic()
+                continue
+            if self._watch.closing:
+                return
+            found = self._store.load_events(self._game_id, last, READ_BATCH)
+            if found is None or not found.resumes_after(last):
+                # Gone, or no longer holding what follows `last` (expired,
+                # recreated, Redis lost writes): end, and let the client come
+                # back with Last-Event-ID for a snapshot.
+                return
+            for event in found.events:
+                yield GameEvent("move", event.data, event.version)
+                last = event.version
+                if event.end:
+                    yield GameEvent("end", event.end)
+                    return
+            if found.events:
+                sent_at = time.monotonic()
+
+    def close(self) -> None:
+        self._watch.close()

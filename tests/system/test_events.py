@@ -1,0 +1,227 @@
+"""Live updates across real gunicorn instances: GET /games/{id}/events.
+
+Moves made on one instance reach streams opened on another, in version
+order, each event's data valid against openapi.yaml; resuming with
+Last-Event-ID (header or query) gives exactly the missed events; Redis
+stopped and restarted, or an instance killed, with streams open: clients
+that reconnect miss nothing; hundreds of idle streams leave moves and reads
+answered; idle streams get keep-alives; a stopping worker ends its streams.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from tests.live_service import LiveService
+from tests.redis_cluster import ThrowawayCluster
+from tests.sse import Event, EventStream, open_when_ready
+
+from .service_client import ServiceClient, choose_move, wait_until_ready
+
+SHORT_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "0.3"}
+CLUSTER = {"REDIS_CLUSTER": "1"}
+
+
+def play(client: ServiceClient, game_id: str, tokens: list[str], rng: random.Random,
+         moves: int | None = None) -> list[int]:
+    """Play random legal moves (all of the game when `moves` is None); the versions they made."""
+    versions = []
+    while moves is None or len(versions) < moves:
+        _, choice = choose_move(client, game_id, rng)
+        if choice is None:
+            break
+        resp = client.move(choice, tokens[choice.seat])
+        assert resp.status_code == 201, resp.text
+        versions.append(int(resp.headers["ETag"].strip('"')))
+    return versions
+
+
+def assert_moves_match_history(events: list[Event], history: list[dict]) -> None:
+    """Each move event is the history's move of its number, with the game after it."""
+    for event in events:
+        data = event.json()
+        assert data["move"] == history[data["move"]["number"] - 1]
+        assert data["game"]["version"] == event.version == data["move"]["number"] + 1
+
+
+def test_a_whole_game_made_on_one_instance_streams_from_the_other(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log") as a, \
+            LiveService(redis_url, tmp_path / "b.log") as b, ServiceClient(a.url) as client:
+        game_id, tokens = client.create_game(11)
+        with EventStream(b.url, game_id) as stream:
+            assert stream.response.getheader("Content-Type") == "text/event-stream; charset=utf-8"
+            assert stream.response.getheader("Cache-Control") == "no-cache"
+            assert stream.response.getheader("X-Accel-Buffering") == "no"
+            opening = stream.next(skip_comments=False)
+            assert opening.retry is not None and opening.kind is None
+            snapshot = stream.next()
+            assert (snapshot.kind, snapshot.version) == ("game", 1)
+            versions = play(client, game_id, tokens, random.Random(3))
+            events = stream.rest()
+            assert stream.ended
+        moves, end = events[:-1], events[-1]
+        assert [e.kind for e in moves] == ["move"] * len(versions)
+        assert [e.version for e in moves] == versions == list(range(2, len(versions) + 2))
+        assert end.kind == "end" and end.json() == moves[-1].json()["game"]["result"]
+        assert_moves_match_history(moves, client.history(game_id))
+
+
+def test_resume_gives_exactly_the_missed_events_on_either_instance(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log") as a, \
+            LiveService(redis_url, tmp_path / "b.log") as b, ServiceClient(a.url) as client:
+        game_id, tokens = client.create_game(12)
+        rng = random.Random(5)
+        with EventStream(a.url, game_id) as stream:
+            stream.take(1)
+            play(client, game_id, tokens, rng, 3)
+            seen = stream.take(3)
+        k = seen[-1].version
+        assert k == 4
+        missed = play(client, game_id, tokens, rng, 4)
+        for resume in ({"last_event_id": str(k)}, {"query": f"?last_event_id={k}"}):
+            with EventStream(b.url, game_id, **resume) as stream:
+                events = stream.take(len(missed))
+                assert [e.kind for e in events] == ["move"] * len(missed)
+                assert [e.version for e in events] == missed
+                # Nothing more: no duplicate, no snapshot; the next move comes next.
+                later = play(client, game_id, tokens, rng, 1)
+                assert [e.version for e in stream.take(1)] == later
+                missed += later  # what a client still at k has missed by now
+                assert_moves_match_history(events, client.history(game_id))
+
+
+def test_streams_closed_by_a_redis_restart_resume_without_a_gap(durable_redis, tmp_path):
+    url = durable_redis.url
+    with LiveService(url, tmp_path / "a.log") as a, LiveService(url, tmp_path / "b.log") as b, \
+            ServiceClient(a.url) as client:
+        game_id, tokens = client.create_game(13)
+        rng = random.Random(8)
+        streams = [EventStream(service.url, game_id) for service in (a, b)]
+        play(client, game_id, tokens, rng, 2)
+        last = [stream.take(3)[-1].version for stream in streams]
+        assert last == [3, 3]
+        durable_redis.stop()
+        for stream in streams:
+            # The open stream is closed by the service (within the listener's
+            # ping interval and a read's timeout), not left hanging.
+            assert stream.rest() == [] and stream.ended
+            stream.close()
+        durable_redis.start()
+        wait_until_ready(a.url)
+        made = play(client, game_id, tokens, rng, 3)
+        for service in (a, b):
+            with open_when_ready(service.url, game_id, last_event_id="3") as stream:
+                assert [e.version for e in stream.take(len(made))] == made
+                # And the stream is live again: the next move arrives.
+                later = play(client, game_id, tokens, rng, 1)
+                assert [e.version for e in stream.take(1)] == later
+                made = made + later
+
+
+def test_a_killed_instance_s_clients_resume_on_the_other(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log") as a, \
+            LiveService(redis_url, tmp_path / "b.log") as b, ServiceClient(b.url) as client:
+        game_id, tokens = client.create_game(14)
+        rng = random.Random(9)
+        with EventStream(a.url, game_id) as stream:
+            play(client, game_id, tokens, rng, 2)
+            last = stream.take(3)[-1].version
+            os.killpg(a.process.pid, signal.SIGKILL)
+            a.process.wait(10)
+            made = play(client, game_id, tokens, rng, 3)
+            try:
+                leftover = stream.rest()
+            except (OSError, http.client.HTTPException):
+                leftover = []  # cut off mid-response: what a killed process leaves
+            assert leftover == []
+        with open_when_ready(b.url, game_id, last_event_id=str(last)) as stream:
+            assert [e.version for e in stream.take(3)] == made
+
+
+def test_keep_alives_while_idle(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log", env=SHORT_KEEPALIVE) as a, \
+            ServiceClient(a.url) as client:
+        game_id, _ = client.create_game(15)
+        with EventStream(a.url, game_id) as stream:
+            stream.take(1)
+            blocks = [stream.next(skip_comments=False) for _ in range(3)]
+        assert all(block.kind is None and block.comments == ["keep-alive"] for block in blocks)
+
+
+def test_a_stopping_service_ends_its_streams_at_once(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log") as a:
+        with ServiceClient(a.url) as client:  # closed: an idle keep-alive would hold a worker 5 s
+            game_id, _ = client.create_game(16)
+        streams = [EventStream(a.url, game_id) for _ in range(4)]
+        for stream in streams:
+            stream.take(1)
+        started = time.monotonic()
+        os.killpg(a.process.pid, signal.SIGTERM)
+        for stream in streams:
+            assert stream.rest() == [] and stream.ended  # a clean end of the response
+            stream.close()
+        a.process.wait(10)
+        # Well inside gunicorn's graceful_timeout (10 s), which open streams used to take whole.
+        assert time.monotonic() - started < 6
+
+
+IDLE_STREAMS = 300
+
+
+def test_hundreds_of_idle_streams_leave_moves_and_reads_answered(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log") as a, ServiceClient(a.url) as client:
+        game_ids = [client.create_game(seed)[0] for seed in range(20)]
+        with ThreadPoolExecutor(32) as pool:
+            idle = list(pool.map(lambda n: EventStream(a.url, game_ids[n % 20]), range(IDLE_STREAMS)))
+        try:
+            assert all(stream.status == 200 for stream in idle)
+            game_id, tokens = client.create_game(99)
+            rng = random.Random(1)
+            with EventStream(a.url, game_id) as watcher:
+                watcher.take(1)
+                for _ in range(10):
+                    started = time.monotonic()
+                    made = play(client, game_id, tokens, rng, 1)
+                    assert client.get(f"/games/{game_id}").status_code == 200
+                    assert client.get(f"/games/{game_id}/moves").status_code == 200
+                    assert [e.version for e in watcher.take(1)] == made
+                    assert time.monotonic() - started < 2, "a move, two reads and its event within 2 s"
+        finally:
+            for stream in idle:
+                stream.close()
+
+
+def test_on_a_cluster_games_on_every_master_stream_across_instances(tmp_path):
+    """Several games (spread over the masters by their ids) played on A, watched on B; then resumed."""
+    with ThrowawayCluster(tmp_path / "cluster") as cluster, \
+            LiveService(cluster.url, tmp_path / "a.log", env=CLUSTER) as a, \
+            LiveService(cluster.url, tmp_path / "b.log", env=CLUSTER) as b, \
+            ServiceClient(a.url) as client:
+        wait_until_ready(a.url)
+        wait_until_ready(b.url)
+        games = dict(client.create_game(seed) for seed in range(400, 409))  # all on one master: 3 * (1/3)**9, 1 in 6,561
+        streams = {game_id: EventStream(b.url, game_id) for game_id in games}
+        made = {}
+        for n, (game_id, tokens) in enumerate(games.items()):
+            streams[game_id].take(1)
+            made[game_id] = play(client, game_id, tokens, random.Random(n), 4)
+        for game_id, stream in streams.items():
+            assert [e.version for e in stream.take(4)] == made[game_id]
+            stream.close()
+        for game_id, tokens in games.items():
+            more = play(client, game_id, tokens, random.Random(7), 2)
+            with EventStream(b.url, game_id, last_event_id=str(made[game_id][-1])) as stream:
+                events = stream.take(2)
+            assert [e.version for e in events] == more
+            assert_moves_match_history(events, client.history(game_id))
+        masters = set()
+        for node in cluster.nodes:
+            with node.client() as redis:
+                if any(redis.scan_iter("patchwork:*:events")):
+                    masters.add(node.port)
+        assert len(masters) > 1, "every game's stream on one master: the test shows less than it says"
