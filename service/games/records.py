@@ -20,6 +20,7 @@ from .jsontext import compact, parse
 
 RECORD_FORMAT = 1
 DEFAULT_NAMES = ("Player 1", "Player 2")
+NO_BOTS: tuple[None, None] = (None, None)
 
 
 GAME_ID_BYTES = 16
@@ -58,24 +59,39 @@ class GameRecord:
 
     id: str
     names: tuple[str, str]
-    token_hashes: tuple[str, str]
+    # None for a bot seat: it has no token.
+    token_hashes: tuple[str | None, str | None]
     created_at: str
     updated_at: str
     state: GameState
+    # Each seat's bot level id, None for a person.
+    bots: tuple[str | None, str | None] = NO_BOTS
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time; None if neither."""
         digest = token_hash(token)
         seat = None
         for candidate, stored in enumerate(self.token_hashes):
-            if hmac.compare_digest(digest, stored):
+            if stored is not None and hmac.compare_digest(digest, stored):
                 seat = candidate
         return seat
+
+    @property
+    def bot_in_turn(self) -> str | None:
+        """The level of the bot whose turn it is; None when a person is in turn or the game is over."""
+        turn = self.state.turn
+        return None if turn is None else self.bots[turn]
+
+    @property
+    def has_person(self) -> bool:
+        """Whether a person plays at least one seat."""
+        return None in self.bots
 
     def advanced(self, state: GameState) -> "GameRecord":
         """The record after a move produced `state`."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
-        return GameRecord(self.id, self.names, self.token_hashes, self.created_at, now_rfc3339(), state)
+        return GameRecord(self.id, self.names, self.token_hashes, self.created_at, now_rfc3339(), state,
+                          self.bots)
 
     def encode(self) -> str:
         """The stored text."""
@@ -87,6 +103,8 @@ class GameRecord:
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "engine": state_to_dict(self.state),
+            # Left out of a game between people: records written before bots existed read the same.
+            **({"bots": list(self.bots)} if self.bots != NO_BOTS else {}),
         })
 
     @classmethod
@@ -102,19 +120,22 @@ class GameRecord:
             created_at=doc["created_at"],
             updated_at=doc["updated_at"],
             state=state_from_dict(doc["engine"]),
+            bots=tuple(doc.get("bots", NO_BOTS)),
         )
 
 
-def create_record(state: GameState, names: tuple[str, str]) -> tuple[GameRecord, list[str]]:
-    """A fresh record for `state` and the two seat tokens (never stored)."""
-    tokens = [new_seat_token(), new_seat_token()]
+def create_record(state: GameState, names: tuple[str, str],
+                  bots: tuple[str | None, str | None] = NO_BOTS) -> tuple[GameRecord, list[str | None]]:
+    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat."""
+    tokens = [None if bot is not None else new_seat_token() for bot in bots]
     created = now_rfc3339()
     record = GameRecord(
         id=new_game_id(),
         names=names,
-        token_hashes=(token_hash(tokens[0]), token_hash(tokens[1])),
+        token_hashes=(*(None if token is None else token_hash(token) for token in tokens),),
         created_at=created,
         updated_at=created,
         state=state,
+        bots=bots,
     )
     return record, tokens
