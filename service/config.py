@@ -135,6 +135,10 @@ class Settings:
     # The service's public address (no trailing slash): problem type URLs are
     # absolute under it; empty: they are relative (/problems/<code>).
     public_url: str = ""
+    # Bot worker processes patchwork-service starts beside gunicorn (0: none).
+    bot_workers: int = 1
+    # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
+    bot_think_ms: int | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -167,4 +171,6 @@ class Settings:
             events_keepalive=_float(env, "EVENTS_KEEPALIVE_SECONDS", 15.0),
             access_log=_flag(env, "ACCESS_LOG"),
             public_url=_public_url(env),
+            bot_workers=_int(env, "BOT_WORKERS", 1),
+            bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
         )

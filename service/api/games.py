@@ -24,7 +24,7 @@ def create_game():
     check_body("createGame", body)
     params = load_create_game(body)
     try:
-        created = services().play.create(params["names"], **params["setup"])
+        created = services().play.create(params["names"], params["bots"], **params["setup"])
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None
     text = f'{{"game":{created.view},"tokens":{compact(created.tokens)}}}'

@@ -105,6 +105,7 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict:
     player = state.players[seat]
     return {
         "name": record.names[seat],
+        "bot": record.bots[seat],
         "buttons": player.buttons,
         "position": player.position,
         "income": player.income,
