@@ -1,0 +1,107 @@
+"""The catalogue of computer players and `choose_move`, the one entry point to them.
+
+A bot's move is a function of the position, the level and a seed (see
+`seed_for`): `random` draws with the seed, `greedy` and the searching
+levels are deterministic and ignore it. A searching level's effort is a
+node budget of `think_ms * NODES_PER_MS`; its wall-clock cap is 95% of `think_ms`.
+"""
+
+import math
+import time
+from dataclasses import dataclass
+from hashlib import blake2b
+
+from service.engine import GameFinished, GameState, Move
+
+from .greedy import greedy_option
+from .options import to_move
+from .random_bot import random_move
+from .search import search_option
+
+# Search nodes per millisecond of think_ms. `./dev bench bots --calibrate`
+# measured a median of 39 nodes per CPU millisecond on the project's 2-core
+# machine; the budget is set a quarter lower, so that on an idle core the
+# node budget, not the clock, ends a search. A slower or busier machine hits
+# the clock cap instead, and only then can a position give a different move.
+NODES_PER_MS = 30
+# The clock cap as a share of think_ms: a busy machine may not run the
+# process again for a while after the cap fires, and the p99 promise is
+# think_ms + 10% (the arena measured p99 +9% with the cap at think_ms itself).
+CLOCK_CAP_SHARE = 0.95
+
+
+RANDOM, GREEDY, SEARCH = "random", "greedy", "search"
+
+
+class UnknownLevel(KeyError):
+    """No bot level has this id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One computer player: what GET /bots lists about it."""
+
+    id: str
+    description: str
+    # The think time promised per move (milliseconds); searching levels fill it.
+    think_ms: int
+    # True when the level may be asked for hints (cheap enough to answer at once).
+    hint: bool
+    # How it plays: RANDOM, GREEDY or SEARCH.
+    kind: str
+
+    def public(self) -> dict:
+        """The level as GET /bots lists it."""
+        return {"id": self.id, "description": self.description, "think_ms": self.think_ms,
+                "hint": self.hint}
+
+
+# Weakest first, as GET /bots lists them.
+LEVELS: tuple[Level, ...] = (
+    Level("random", "Plays a legal move drawn at random.", think_ms=10, hint=True,
+          kind=RANDOM),
+    Level("greedy", "Takes the move that looks best right now (one move ahead, by a "
+          "static evaluation).", think_ms=100, hint=True, kind=GREEDY),
+    Level("search-quick", "Looks several moves ahead for a quarter of a second.",
+          think_ms=250, hint=False, kind=SEARCH),
+    Level("search", "Looks several moves ahead for about a second.", think_ms=1000,
+          hint=False, kind=SEARCH),
+)
+_BY_ID = {level.id: level for level in LEVELS}
+
+
+def level(level_id: str) -> Level:
+    """The level with this id; UnknownLevel if there is none."""
+    try:
+        return _BY_ID[level_id]
+    except KeyError:
+        raise UnknownLevel(f"no bot level {level_id!r}; the levels are "
+                           f"{', '.join(_BY_ID)}") from None
+
+
+def seed_for(game_id: str, version: int) -> int:
+    """A bot's seed for the move after version of game_id: stable across processes."""
+    digest = blake2b(f"{game_id}:{version}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def choose_move(state: GameState, level_id: str, seed: int, think_ms: int | None = None,
+                clock_cap: bool = True) -> Move:
+    """The move level_id plays in state (think_ms overrides the level's own budget).
+
+    Play the returned move with the checked `apply_move`, like any other.
+    clock_cap=False lets a search use its whole node budget however long it
+    takes (the arena measures strength that way on a busy machine).
+    """
+    chosen = level(level_id)
+    if state.finished:
+        raise GameFinished(f"the game is finished after {state.moves_played} moves: "
+                           f"bot {level_id!r} has no move")
+    if chosen.kind == RANDOM:
+        return random_move(state, seed)
+    if chosen.kind == GREEDY:
+        return to_move(greedy_option(state))
+    budget_ms = chosen.think_ms if think_ms is None else think_ms
+    deadline = (time.perf_counter() + CLOCK_CAP_SHARE * budget_ms / 1000 if clock_cap
+                else math.inf)
+    return to_move(search_option(state, max(1, budget_ms * NODES_PER_MS), deadline).option)
