@@ -11,6 +11,7 @@ in a bounded LRU and asks the bot only once.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 from flask import Blueprint
@@ -38,18 +39,23 @@ class HintCache:
     def __init__(self, size: int):
         self.size = size
         self._answers: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+        # Under a threaded worker another request could evict a key between
+        # the lookup and the reordering; under gevent it costs nothing.
+        self._lock = threading.Lock()
 
     def get(self, key: tuple[str, int, str]) -> str | None:
-        answer = self._answers.get(key)
-        if answer is not None:
-            self._answers.move_to_end(key)
-        return answer
+        with self._lock:
+            answer = self._answers.get(key)
+            if answer is not None:
+                self._answers.move_to_end(key)
+            return answer
 
     def put(self, key: tuple[str, int, str], answer: str) -> None:
-        self._answers[key] = answer
-        self._answers.move_to_end(key)
-        while len(self._answers) > self.size:
-            self._answers.popitem(last=False)
+        with self._lock:
+            self._answers[key] = answer
+            self._answers.move_to_end(key)
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
 
 
 _HINTS = HintCache(HINT_CACHE_SIZE)

@@ -3,6 +3,7 @@
 import pytest
 
 from service import bots
+from service.api.hints import HintCache
 from service.engine import Advance, Buy, PlaceLeather, canonical_move, replay
 
 ADVANCE = {"action": "advance"}
@@ -130,3 +131,13 @@ def test_answers_are_cached_per_game_version_and_level(table, monkeypatch):
     hint(t)
     assert [level for level, _ in calls] == ["greedy", "random", "greedy"]
     assert calls[2][1] == bots.seed_for(t.id, 2)
+
+
+def test_the_cache_keeps_only_the_latest_answers():
+    cache = HintCache(2)
+    cache.put(("a", 1, "greedy"), "A")
+    cache.put(("b", 1, "greedy"), "B")
+    assert cache.get(("a", 1, "greedy")) == "A"      # now the most recent
+    cache.put(("c", 1, "greedy"), "C")
+    assert cache.get(("b", 1, "greedy")) is None     # the least recent went
+    assert (cache.get(("a", 1, "greedy")), cache.get(("c", 1, "greedy"))) == ("A", "C")
