@@ -55,8 +55,11 @@ API_MD_OPERATIONS = {
     ("get", "/openapi.yaml"): ("getOpenapi", {"200"}),
 }
 
-# Extensions (docs/api-guide.md#extensions): pictures and pages.
+# Extensions (docs/api-guide.md#extensions): pictures, pages, resigning and hints.
 EXTENSION_OPERATIONS = {
+    ("post", "/games/{game_id}/resign"): (
+        "resignGame", {"201", "400", "401", "404", "409", "412", "413", "415", "422", "429", "503"}),
+    ("get", "/games/{game_id}/hint"): ("getHint", {"200", "304", "400", "404", "409", "429", "503"}),
     ("get", "/games/{game_id}/board.svg"): ("getBoardSvg", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/board.txt"): ("getBoardText", {"200", "304", "400", "404", "503"}),
     ("get", "/patches/{patch_id}.svg"): ("getPatchSvg", {"200", "400", "404"}),
@@ -149,9 +152,9 @@ def test_each_error_response_allows_exactly_its_status_and_codes(spec):
     assert covered == {**API_MD_CODES, **EXTENSION_CODES}
 
 
-def test_only_moves_and_seats_need_a_seat_token(spec):
+def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec):
     secured = {op["operationId"] for _, _, op in operations(spec) if op.get("security")}
-    assert secured == {"makeMove", "getSeat"}
+    assert secured == {"makeMove", "getSeat", "resignGame"}
     scheme = spec["components"]["securitySchemes"]["seatToken"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
 
