@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from service.api.validation import compile_schema, load_spec, schema_errors
+from service.api.spec import load_spec
+from service.api.spec_errors import compile_schema, schema_errors
 
 # What each kind of event carries (openapi.yaml, streamEvents).
 DATA_SCHEMAS = {"game": "Game", "move": "MoveEvent", "end": "GameResult"}

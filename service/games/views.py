@@ -54,6 +54,8 @@ def move_of_entry(entry: dict):
         return Buy(entry["patch_id"], Placement(cells=entry["placement"]["cells"]))
     if action == "place_leather":
         return PlaceLeather(entry["row"], entry["col"])
+    if action == "resign":
+        return Resign()
     return Advance()
 
 
