@@ -66,6 +66,8 @@ EXTENSION_OPERATIONS = {
     ("get", "/"): ("getHome", {"302"}),
     ("get", "/docs"): ("getDocs", {"200"}),
     ("get", "/docs/{asset}"): ("getDocsAsset", {"200", "304", "404"}),
+    ("get", "/play"): ("getPlay", {"200"}),
+    ("get", "/play/{asset}"): ("getPlayAsset", {"200", "304", "404"}),
     ("get", "/problems/{problem}"): ("getProblemPage", {"200", "404"}),
     ("get", "/bots"): ("listBots", {"200"}),
 }
