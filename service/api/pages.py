@@ -39,7 +39,9 @@ _CSS = "text/css; charset=utf-8"
 # Each page's assets, by the directory under service/static/ they come from.
 _ASSET_TYPES = {
     "docs": {"docs.js": _JS, "swagger-ui-bundle.js": _JS, "swagger-ui.css": _CSS},
-    "play": {"play.js": _JS, "api.js": _JS, "follow.js": _JS, "draw.js": _JS, "play.css": _CSS},
+    # icon.svg is both pages' icon: without one, browsers ask for /favicon.ico (a 404, and a console error).
+    "play": {"play.js": _JS, "api.js": _JS, "follow.js": _JS, "draw.js": _JS, "play.css": _CSS,
+             "icon.svg": "image/svg+xml"},
 }
 
 
