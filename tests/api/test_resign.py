@@ -23,8 +23,11 @@ def test_the_seat_in_turn_resigns_and_the_other_seat_wins(table, client):
     assert game["result"] == {"scores": [p["score"] for p in game["players"]], "winner": 0,
                               "reason": "resigned"}
     assert t.state() == game
-    assert client.get(f"/games/{t.id}/moves/2").get_json() == {"number": 2, "seat": 1,
-                                                                "action": "resign"}
+    position = game["players"][1]["position"]
+    # Resigning moves no token and pays nothing; its outcome says so like every move's.
+    assert client.get(f"/games/{t.id}/moves/2").get_json() == {
+        "number": 2, "seat": 1, "action": "resign",
+        "outcome": {"buttons": 0, "income": 0, "from": position, "to": position, "leather_won": 0, "bonus": False}}
     assert client.get(f"/games/{t.id}/legal-moves").get_json()["moves"] == []
 
 

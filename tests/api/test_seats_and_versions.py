@@ -8,7 +8,7 @@ from service.engine import Advance, apply_move, new_game
 from service.games import DEFAULT_NAMES, GamePlay, GameRecord
 from service.games.jsontext import compact
 from service.games.records import create_record
-from service.games.views import game_view, history_entry
+from service.games.views import game_view, history_entry, move_outcome
 
 from .anu import anu_games, create_body, request_body, tokens
 
@@ -98,10 +98,12 @@ def _store_old_game(play: GamePlay, setup: dict) -> str:
     play.store.create_game(record.id, _old_record_text(record), compact(game_view(record, 1)))
     for version in (1, 2):
         seat = record.state.turn
+        before = record.state
         record = record.advanced(apply_move(record.state, Advance()))
         result = play.store.commit_move(record.id, version, _old_record_text(record),
                                         compact(game_view(record, version + 1)),
-                                        history_entry(version, seat, Advance()))
+                                        history_entry(version, seat, Advance(),
+                                                      move_outcome(before, record.state, seat)))
         assert result.committed
     return record.id
 
