@@ -49,6 +49,12 @@ def test_docs_renders_every_operation_with_no_console_error(browser, play_backen
     assert only_from(base, requested_urls(browser)) == []
 
 
+def setup_form(driver):
+    """The opponent list, once the page has filled it from GET /bots and shown the form."""
+    wait(driver, lambda d: d.find_element(By.ID, "setup").is_displayed(), "no setup form")
+    return driver.find_element(By.ID, "opponent")
+
+
 def _listed_operations(driver) -> set[str]:
     return {" ".join(block.get_attribute("textContent") for block in
                      op.find_elements(By.CSS_SELECTOR, ".opblock-summary-method, .opblock-summary-path"))
@@ -67,7 +73,7 @@ def watch_status(driver) -> None:
 def test_play_a_whole_game_against_the_random_bot(browser, play_backend):
     base = play_backend.web.url
     browser.get(f"{base}/play")
-    Select(wait(browser, lambda d: d.find_element(By.ID, "opponent"), "no setup form")).select_by_value("random")
+    Select(setup_form(browser)).select_by_value("random")
     watch_status(browser)
     browser.find_element(By.ID, "start").click()
     wait_for_version(browser, 1)
@@ -93,7 +99,7 @@ def test_play_a_whole_game_against_the_random_bot(browser, play_backend):
 def test_two_tabs_play_each_other_and_see_each_others_moves(browser, play_backend):
     base = play_backend.web.url
     browser.get(f"{base}/play")
-    Select(wait(browser, lambda d: d.find_element(By.ID, "opponent"), "no setup form")).select_by_value("")
+    Select(setup_form(browser)).select_by_value("")
     browser.find_element(By.ID, "start").click()
     invite = wait(browser, lambda d: d.find_element(By.ID, "invite-link").get_attribute("value"), "no invite link")
     assert "token=" in invite.split("#", 1)[1]
