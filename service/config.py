@@ -28,6 +28,12 @@ _REDIS_MEMORY = re.compile(r"\d+(b|k|kb|m|mb|g|gb)?", re.IGNORECASE)
 DEFAULT_WORKER_CONNECTIONS = 10_000
 # Redis connections one worker opens at most; requests beyond wait for one.
 DEFAULT_REDIS_MAX_CONNECTIONS = 32
+# Bot games and hints per client per window, on by default: each costs the
+# service CPU (a whole game of bot moves; a bot's decision inside the
+# request), and no person starts a bot game a minute or asks ten hints a minute.
+DEFAULT_RATE_LIMIT_BOT_GAMES = 60
+DEFAULT_RATE_LIMIT_HINTS = 600
+DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS = 3600
 
 
 class ConfigError(ValueError):
@@ -118,6 +124,10 @@ class Settings:
     data_dir: Path = field(default_factory=lambda: default_data_dir(dict(os.environ)))
     rate_limit_create: RateLimit = RateLimit()
     rate_limit_moves: RateLimit = RateLimit()
+    rate_limit_bot_games: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_BOT_GAMES,
+                                                DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
+    rate_limit_hints: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_HINTS,
+                                            DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
@@ -135,6 +145,10 @@ class Settings:
     # The service's public address (no trailing slash): problem type URLs are
     # absolute under it; empty: they are relative (/problems/<code>).
     public_url: str = ""
+    # Bot worker processes patchwork-service starts beside gunicorn (0: none).
+    bot_workers: int = 1
+    # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
+    bot_think_ms: int | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -143,6 +157,8 @@ class Settings:
         origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "*").split(",") if o.strip())
         data_dir = env.get("PATCHWORK_DATA_DIR", "").strip()
         window = _int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, minimum=1)
+        bot_window = _int(env, "RATE_LIMIT_BOT_WINDOW_SECONDS", DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS,
+                          minimum=1)
         return cls(
             redis_url=env.get("REDIS_URL", "").strip() or None,
             redis_cluster=_flag(env, "REDIS_CLUSTER"),
@@ -156,6 +172,9 @@ class Settings:
             data_dir=Path(data_dir) if data_dir else default_data_dir(env),
             rate_limit_create=RateLimit(_int(env, "RATE_LIMIT_CREATE", 0), window),
             rate_limit_moves=RateLimit(_int(env, "RATE_LIMIT_MOVES", 0), window),
+            rate_limit_bot_games=RateLimit(
+                _int(env, "RATE_LIMIT_BOT_GAMES", DEFAULT_RATE_LIMIT_BOT_GAMES), bot_window),
+            rate_limit_hints=RateLimit(_int(env, "RATE_LIMIT_HINTS", DEFAULT_RATE_LIMIT_HINTS), bot_window),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             embedded_redis_maxmemory=_redis_memory(
@@ -167,4 +186,6 @@ class Settings:
             events_keepalive=_float(env, "EVENTS_KEEPALIVE_SECONDS", 15.0),
             access_log=_flag(env, "ACCESS_LOG"),
             public_url=_public_url(env),
+            bot_workers=_int(env, "BOT_WORKERS", 1),
+            bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
         )

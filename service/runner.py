@@ -4,10 +4,12 @@ It starts, as supervised children (service/supervisor.py):
 1. with REDIS_URL unset, a private Redis (storage/embedded.py): its data in
    PATCHWORK_DATA_DIR, which it locks for its whole life, listening only on a
    Unix socket there;
-2. gunicorn with the production config, told the Redis URL by REDIS_URL.
-A child that dies is restarted with backoff; SIGTERM stops the web first
-(requests in flight still reach Redis), then Redis (which flushes its
-append-only file), and exits 0.
+2. BOT_WORKERS bot workers (service/botworker), where the computer players think;
+3. gunicorn with the production config.
+Each is told the Redis URL by REDIS_URL. A child that dies is restarted with
+backoff; SIGTERM stops the web first (requests in flight still reach Redis),
+then the bot workers (each finishes the move in hand), then Redis (which
+flushes its append-only file), and exits 0.
 """
 
 from __future__ import annotations
@@ -71,6 +73,15 @@ def redis_spec(embedded: EmbeddedRedis) -> ChildSpec:
     )
 
 
+def bot_worker_spec(number: int, env: dict[str, str]) -> ChildSpec:
+    """Bot worker `number` (it lowers its own CPU priority); nothing to wait for to call it ready."""
+    return ChildSpec(
+        name=f"bot-worker-{number}",
+        argv=[sys.executable, "-m", "service.botworker"],
+        env=env,
+    )
+
+
 def main() -> None:
     """Entry point of `patchwork-service` and `python -m service`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -90,6 +101,9 @@ def main() -> None:
         log.info("embedded Redis on %s, data in %s", embedded.socket_path, settings.data_dir)
         env["REDIS_URL"] = embedded.url
         children.append(redis_spec(embedded))
+    # Between Redis and the web: started after Redis, stopped after the web
+    # (whose last moves may queue jobs) and before Redis (which they commit to).
+    children += [bot_worker_spec(n, env) for n in range(1, settings.bot_workers + 1)]
     children.append(web_spec(settings, env))
     log.info("serving on http://%s:%d", settings.host, settings.port)
     try:

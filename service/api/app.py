@@ -48,11 +48,13 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from . import events, games, meta, moves, pages, pictures
+    from . import bots, events, games, hints, meta, moves, pages, pictures
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(bots.bp)
     app.register_blueprint(moves.bp)
+    app.register_blueprint(hints.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(events.bp)

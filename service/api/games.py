@@ -11,6 +11,7 @@ from service.games.views import legal_moves_text
 from .context import services
 from .incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from .problems import invalid_request
+from .ratelimit import count_bot_game
 from .responses import json_response, not_modified
 from .schemas import load_create_game
 
@@ -21,10 +22,12 @@ bp = Blueprint("games", __name__)
 def create_game():
     """Set up a game from the body's options (all optional) and hand out the seat tokens."""
     body = read_json_object(required=False) or {}
+    # Only the body says whether the game has a bot seat: counted here, not before the request.
+    count_bot_game(body)
     check_body("createGame", body)
     params = load_create_game(body)
     try:
-        created = services().play.create(params["names"], **params["setup"])
+        created = services().play.create(params["names"], params["bots"], **params["setup"])
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None
     text = f'{{"game":{created.view},"tokens":{compact(created.tokens)}}}'

@@ -1,14 +1,17 @@
-"""Making a move, and reading a game's history.
+"""Making a move, resigning, and reading a game's history.
 
 The game-play core (service/games) judges and commits the move; this module
 reads the HTTP request (body, token, If-Match, Idempotency-Key), replays
 recorded answers to retries, records refusals, and shapes the answers.
+Resigning is a move like the others (the engine's Resign): it takes the
+same path, with the same headers, checks and recorded answers.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
+from service.engine import Resign
 from service.games import (
     Committed,
     GameCopy,
@@ -129,13 +132,33 @@ def _version_condition() -> VersionCondition | None:
     return VersionCondition(if_match_holds, "If-Match")
 
 
+# What an Idempotency-Key's fingerprint is taken of for a resignation (it has
+# no body): unlike `{}`, no move body can look like it, so a key used for a
+# move and then for resigning is "reused with a different body".
+RESIGN_FINGERPRINT_BODY = {"action": "resign"}
+
+
 @bp.post("/games/<game_id>/moves")
 def make_move(game_id: str):
     """Judge the move and commit it: 201 with the new game, or the refusal."""
     body = read_json_object(required=True)
     check_headers("makeMove")
     check_body("makeMove", body)
-    move = load_move(body)
+    return _play(game_id, load_move(body), body)
+
+
+@bp.post("/games/<game_id>/resign")
+def resign_game(game_id: str):
+    """The holder of the token gives the game up: 201 with the finished game, or the refusal."""
+    body = read_json_object(required=False)
+    check_headers("resignGame")
+    if body is not None:
+        check_body("resignGame", body)
+    return _play(game_id, Resign(), RESIGN_FINGERPRINT_BODY)
+
+
+def _play(game_id: str, move, body: dict) -> Response:
+    """Commit `move` for the request's token, If-Match and Idempotency-Key (`body` fingerprints the key)."""
     token = bearer_token()
     key = request.headers.get("Idempotency-Key")
     play = services().play

@@ -1,8 +1,10 @@
-"""Pages for people: the interactive reference at /docs, and one page per problem type.
+"""Pages for people: the reference at /docs, the client at /play, and one page per problem type.
 
 /docs is Swagger UI (version 5: it reads OpenAPI 3.1), vendored from its
 pinned npm package into service/static/docs/ by tools/vendor_docs.py, so
 every asset comes from the service itself and the page works offline.
+/play is the project's own small client (service/static/play/: plain HTML,
+ES modules and CSS, no build step) that uses only the public API.
 """
 
 from __future__ import annotations
@@ -23,14 +25,23 @@ bp = Blueprint("pages", __name__)
 # UI's stylesheet draws its icons as data: images; nothing is fetched elsewhere.
 DOCS_CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
             "base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
+# The client: its own scripts and stylesheet, fetch and EventSource to the
+# service. No inline script or style at all (it draws with SVG attributes),
+# no images, and no page may frame it.
+PLAY_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+            "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 # A problem page loads nothing at all.
 PROBLEM_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'"
 # Assets change only with a new release; a client revalidates after an hour.
 ASSET_CACHE_CONTROL = "public, max-age=3600"
+_JS = "text/javascript; charset=utf-8"
+_CSS = "text/css; charset=utf-8"
+# Each page's assets, by the directory under service/static/ they come from.
 _ASSET_TYPES = {
-    "docs.js": "text/javascript; charset=utf-8",
-    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-    "swagger-ui.css": "text/css; charset=utf-8",
+    "docs": {"docs.js": _JS, "swagger-ui-bundle.js": _JS, "swagger-ui.css": _CSS},
+    # icon.svg is both pages' icon: without one, browsers ask for /favicon.ico (a 404, and a console error).
+    "play": {"play.js": _JS, "api.js": _JS, "follow.js": _JS, "draw.js": _JS, "play.css": _CSS,
+             "icon.svg": "image/svg+xml"},
 }
 
 
@@ -41,20 +52,21 @@ class _Asset:
     etag: str
 
 
-def _read(name: str) -> bytes:
-    return resources.files("service").joinpath("static", "docs", name).read_bytes()
+def _read(page: str, name: str) -> bytes:
+    return resources.files("service").joinpath("static", page, name).read_bytes()
 
 
-def _load_assets() -> dict[str, _Asset]:
+def _load_assets(page: str) -> dict[str, _Asset]:
     assets = {}
-    for name, content_type in _ASSET_TYPES.items():
-        body = _read(name)
+    for name, content_type in _ASSET_TYPES[page].items():
+        body = _read(page, name)
         assets[name] = _Asset(body, content_type, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
     return assets
 
 
-_ASSETS = _load_assets()
-_DOCS_PAGE = _read("index.html")
+_ASSETS = {page: _load_assets(page) for page in _ASSET_TYPES}
+_DOCS_PAGE = _read("docs", "index.html")
+_PLAY_PAGE = _read("play", "index.html")
 
 
 def _page(body: bytes | str, csp: str, status: int = 200) -> Response:
@@ -79,9 +91,25 @@ def docs():
 @bp.get("/docs/<asset>")
 def docs_asset(asset: str):
     """One of the reference's scripts or stylesheets."""
-    found = _ASSETS.get(asset)
+    return _asset("docs", asset)
+
+
+@bp.get("/play")
+def play():
+    """The browser client; which game it shows is in the URL's fragment, never sent here."""
+    return _page(_PLAY_PAGE, PLAY_CSP)
+
+
+@bp.get("/play/<asset>")
+def play_asset(asset: str):
+    """One of the client's modules or its stylesheet."""
+    return _asset("play", asset)
+
+
+def _asset(page: str, asset: str) -> Response:
+    found = _ASSETS[page].get(asset)
     if found is None:
-        raise ApiProblem(404, "not_found", f"/docs has no asset {asset!r}.")
+        raise ApiProblem(404, "not_found", f"/{page} has no asset {asset!r}.")
     header = request.headers.get("If-None-Match")
     if header is not None and _tag_listed(header, found.etag):
         resp = Response(status=304)

@@ -107,6 +107,11 @@ HELP = {
     "storage_unavailable": ProblemHelp(
         503, "The game store (Redis) did not answer in time. Nothing that was not confirmed was changed.",
         RETRY_LATER),
+    "bots_unavailable": ProblemHelp(
+        503, "A game with a computer player was asked for, but no bot worker has been seen alive "
+        "recently, so nobody would play the bot's seat. No game was created.",
+        "Wait the `Retry-After` seconds and create the game again. Operators: run `patchwork-worker` "
+        "(or `patchwork-service` with `BOT_WORKERS` of 1 or more) against the same Redis."),
     "internal_error": ProblemHelp(
         500, "The service failed in a way it did not expect; the error was logged.",
         "Try again later; if it persists, report it with the request that caused it."),

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from service.engine import RuleError
-from service.games import GameBusy, InvalidToken, MissingToken, Refusal
+from service.games import BotsUnavailable, GameBusy, InvalidToken, MissingToken, Refusal
 from service.games.jsontext import compact
 from service.storage import StorageError
 
@@ -25,6 +25,8 @@ from .context import EXTENSION_KEY
 PROBLEM_PAGES_PATH = "/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
 RETRY_AFTER_SECONDS = "1"
+# Bot workers beat every 2 s: one started or restarted now is seen within a few seconds.
+BOTS_RETRY_AFTER_SECONDS = "5"
 
 TITLES = {
     "invalid_json": "Body is not JSON",
@@ -53,6 +55,7 @@ TITLES = {
     "request_timeout": "Request not received in time",
     "rate_limited": "Too many requests",
     "storage_unavailable": "Storage unavailable",
+    "bots_unavailable": "No bot worker available",
     "internal_error": "Internal error",
 }
 
@@ -66,6 +69,7 @@ REFUSAL_STATUS = {
     "invalid_token": 401,
     "version_mismatch": 412,
     "storage_unavailable": 503,
+    "bots_unavailable": 503,
     "game_finished": 409,
     "not_your_turn": 409,
     "wrong_phase": 409,
@@ -156,6 +160,8 @@ def from_refusal(refusal: Refusal | RuleError) -> ApiProblem:
         problem.headers["WWW-Authenticate"] = 'Bearer error="invalid_token"'
     elif isinstance(refusal, GameBusy):
         problem.headers["Retry-After"] = RETRY_AFTER_SECONDS
+    elif isinstance(refusal, BotsUnavailable):
+        problem.headers["Retry-After"] = BOTS_RETRY_AFTER_SECONDS
     return problem
 
 

@@ -1,13 +1,24 @@
-"""Optional per-client rate limits on creating games and making moves.
+"""Per-client rate limits: games created, moves, bot games and hints.
 
-Off by default (RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0). Counters live in
-the shared store, so a limit holds across every app instance. The check runs
-before anything else in the request, because its point is to spend as little
-as possible on a client that is over its limit; it costs one extra Redis
-round trip on the limited endpoints, only when enabled. Headers follow the
-IETF RateLimit fields draft (RateLimit-Limit, -Remaining, -Reset in seconds).
-Not the `limits` library: its Redis storage opens its own connections,
-outside the store's key prefix, timeouts and StorageError (503) handling.
+Four families, each with its own limit and counters: `create` (POST /games)
+and `moves` (POST /games/{id}/moves and /resign) are off by default
+(RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0); `bot_games` (POST /games with a
+bot seat) and `hints` (GET /games/{id}/hint) are on by default and generous,
+because each of those costs the service CPU. Counters live in the shared
+store, so a limit holds across every app instance; a counted request costs
+one extra Redis round trip, only when its family is enabled.
+
+Most families are counted before anything else in the request, because the
+point is to spend as little as possible on a client that is over its limit.
+A bot game is known only from the body, so `count_bot_game` is called by the
+create view once the body is read (after the 413/415/invalid-JSON checks,
+before the body is validated: a refused bot game counts as well).
+
+Headers follow the IETF RateLimit fields draft (RateLimit-Limit, -Remaining,
+-Reset in seconds); when one request counts in two families the headers
+show the one with the least left. Not the `limits` library: its Redis
+storage opens its own connections, outside the store's key prefix, timeouts
+and StorageError (503) handling.
 """
 
 from __future__ import annotations
@@ -21,42 +32,80 @@ from service.config import RateLimit, Settings
 from .context import services
 from .problems import ApiProblem
 
-# endpoint -> counter family; each family has its own limit and counters.
-_FAMILIES = {"games.create_game": "create", "moves.make_move": "moves"}
+CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
+# What a family counts, for the 429's detail.
+_WHAT = {CREATE: "requests", MOVES: "requests", BOT_GAMES: "games with a bot", HINTS: "hints"}
+
+# endpoint -> the family every request to it counts in.
+_ENDPOINT_FAMILIES = {
+    "games.create_game": CREATE,
+    "moves.make_move": MOVES,
+    "moves.resign_game": MOVES,
+    "hints.get_hint": HINTS,
+}
+
+
+def _limits(settings: Settings) -> dict[str, RateLimit]:
+    return {
+        CREATE: settings.rate_limit_create,
+        MOVES: settings.rate_limit_moves,
+        BOT_GAMES: settings.rate_limit_bot_games,
+        HINTS: settings.rate_limit_hints,
+    }
 
 
 def install_rate_limits(app: Flask, settings: Settings) -> None:
     """Count requests to the limited endpoints and answer 429 past the limit."""
-    limits: dict[str, RateLimit] = {
-        "create": settings.rate_limit_create,
-        "moves": settings.rate_limit_moves,
-    }
+    limits = _limits(settings)
     if not any(limit.enabled for limit in limits.values()):
         return
+    counted_by_endpoint = {endpoint: family for endpoint, family in _ENDPOINT_FAMILIES.items()
+                           if limits[family].enabled}
 
     @app.before_request
     def _check_rate_limit():
-        family = _FAMILIES.get(request.endpoint or "")
-        if family is None or request.method == "OPTIONS" or not limits[family].enabled:
-            return None
-        limit = limits[family]
-        client = request.remote_addr or "unknown"
-        count, left_ms = services().store.count_request(f"{family}:{client}", limit.window_seconds)
-        reset = max(1, math.ceil(left_ms / 1000))
-        g.rate_limit_headers = {
-            "RateLimit-Limit": str(limit.limit),
-            "RateLimit-Remaining": str(max(0, limit.limit - count)),
-            "RateLimit-Reset": str(reset),
-        }
-        if count > limit.limit:
-            raise ApiProblem(429, "rate_limited",
-                             f"More than {limit.limit} requests in {limit.window_seconds} s; "
-                             f"retry in {reset} s.",
-                             headers={"Retry-After": str(reset)})
-        return None
+        family = counted_by_endpoint.get(request.endpoint or "")
+        if family is not None and request.method != "OPTIONS":
+            _count(family, limits[family])
 
     @app.after_request
     def _rate_limit_headers(resp: Response) -> Response:
         for name, value in g.get("rate_limit_headers", {}).items():
             resp.headers[name] = value
         return resp
+
+
+def has_bot_player(body: dict | None) -> bool:
+    """Whether a POST /games body asks for a bot seat (a player with a non-null `bot`)."""
+    players = (body or {}).get("players")
+    if not isinstance(players, list):
+        return False
+    return any(isinstance(player, dict) and player.get("bot") is not None for player in players)
+
+
+def count_bot_game(body: dict | None) -> None:
+    """Count a POST /games whose body has a bot seat against the bot-game limit; 429 past it."""
+    limit = services().settings.rate_limit_bot_games
+    if limit.enabled and has_bot_player(body):
+        _count(BOT_GAMES, limit)
+
+
+def _count(family: str, limit: RateLimit) -> None:
+    """Count this request in `family` for its client: set the headers, 429 past the limit."""
+    client = request.remote_addr or "unknown"
+    count, left_ms = services().store.count_request(f"{family}:{client}", limit.window_seconds)
+    reset = max(1, math.ceil(left_ms / 1000))
+    remaining = max(0, limit.limit - count)
+    shown = g.get("rate_limit_headers")
+    if shown is None or remaining <= int(shown["RateLimit-Remaining"]):
+        g.rate_limit_headers = {
+            "RateLimit-Limit": str(limit.limit),
+            "RateLimit-Remaining": str(remaining),
+            "RateLimit-Reset": str(reset),
+        }
+    if count > limit.limit:
+        raise ApiProblem(429, "rate_limited",
+                         f"More than {limit.limit} {_WHAT[family]} in {limit.window_seconds} s; "
+                         f"retry in {reset} s.",
+                         headers={"Retry-After": str(reset)})
+

@@ -1,4 +1,4 @@
-"""Moves as small frozen values: advance, buy (patch + placement), place leather."""
+"""Moves as small frozen values: advance, buy (patch + placement), place leather, resign."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -75,4 +75,17 @@ class PlaceLeather:
     action: ClassVar[str] = "place_leather"
 
 
-Move = Advance | Buy | PlaceLeather
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Give the game up: it ends at once and the other seat wins.
+
+    Unlike the other moves it may come from either seat at any time, so it
+    names who resigns; None means the seat apply_move is told acts (or, told
+    none, the seat in turn).
+    """
+
+    seat: int | None = None
+    action: ClassVar[str] = "resign"
+
+
+Move = Advance | Buy | PlaceLeather | Resign

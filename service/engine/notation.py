@@ -5,13 +5,17 @@ orientation) or place leather (`h`, column, row, any orientation letter,
 written `A`). Patch letters are A..Z for ids 1..26 and a..g for 27..33;
 columns and rows are A..I for 0..8; orientations A..D turn 0/90/180/270
 degrees clockwise, E..H mirror first.
+
+Resigning has no token: the ANU notation records only games played out.
+`format_move` refuses a Resign (NotationError) rather than drop it, since
+the string without it would replay to a game still running.
 """
 
 import string
 from collections.abc import Iterable
 
 from .errors import NotationError
-from .moves import Advance, Buy, Move, PlaceLeather, Placement
+from .moves import Advance, Buy, Move, PlaceLeather, Placement, Resign
 from .patches import ORIENTATION_ORDER, PATCHES
 from .placements import canonical_move
 from .quilt import BOARD_SIZE
@@ -71,9 +75,12 @@ def format_move(move: Move) -> str:
         orientation = ORIENTATION_ORDER.index((placement.rotation, placement.flipped))
         return (_PATCH_LETTERS[move.patch_id - 1] + _CELL_LETTERS[col]
                 + _CELL_LETTERS[row] + _ORIENTATION_LETTERS[orientation])
+    if isinstance(move, Resign):
+        raise NotationError("resigning has no token in the ANU notation: a resigned game "
+                            "cannot be written as an ANU move string")
     raise TypeError(f"not a move: {move!r}")
 
 
 def format_moves(moves: Iterable[Move]) -> str:
-    """A whole game as one ANU move string."""
+    """A whole game as one ANU move string (NotationError for a game with a Resign)."""
     return "".join(format_move(move) for move in moves)

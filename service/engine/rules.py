@@ -5,9 +5,11 @@
 masks, for callers (a search) that already know the move is legal.
 """
 
+from dataclasses import replace
+
 from .errors import (CannotAfford, CellOccupied, DoesNotFit, GameFinished, NotYourTurn,
                      PatchNotAvailable, WrongPhase)
-from .moves import Advance, Buy, Move, PlaceLeather
+from .moves import Advance, Buy, Move, PlaceLeather, Resign
 from .patches import LEATHER_PATCH_ID, PATCHES
 from .placements import BUYS, describe_placement, resolve_placement
 from .quilt import BOARD_SIZE, CELL_COUNT, FULL_QUILT, covers_seven_window, on_board
@@ -19,7 +21,11 @@ _LEATHER_MOVES = tuple(PlaceLeather(*divmod(cell, BOARD_SIZE)) for cell in range
 
 
 def legal_moves(state: GameState, patch_id: int | None = None) -> list[Move]:
-    """Every legal move of the seat in turn (Advance first); only patch_id's buys if given."""
+    """Every legal move of the seat in turn (Advance first); only patch_id's buys if given.
+
+    Resigning is always allowed while the game runs and is not listed: it is
+    no move a player (or a bot) chooses among the others.
+    """
     phase = state.phase
     if phase is None:
         return []
@@ -40,12 +46,17 @@ def legal_moves(state: GameState, patch_id: int | None = None) -> list[Move]:
 
 
 def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameState:
-    """The state after move by the seat in turn; raises a RuleError if it is illegal."""
+    """The state after move by the seat in turn; raises a RuleError if it is illegal.
+
+    A Resign may come from either seat, in turn or not, in any phase.
+    """
     phase = state.phase
     if phase is None:
         raise GameFinished(f"the game is finished after {state.moves_played} moves: "
                            f"no {_action(move)} can be played")
     turn = state.turn
+    if isinstance(move, Resign):
+        return play_resign(state, _resigning_seat(move, seat, turn))
     assert turn is not None  # the game is not finished (checked above)
     if seat is not None and seat != turn:
         raise NotYourTurn(f"seat {seat!r} cannot {_action(move)}: it is seat {turn}'s turn")
@@ -79,6 +90,25 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
         raise DoesNotFit(f"patch {patch_id} at {describe_placement(move.placement)} overlaps patches already "
                          f"on seat {turn}'s quilt")
     return play_buy(state, patch_id, mask)
+
+
+def _resigning_seat(move: Resign, seat: int | None, turn: int) -> int:
+    """Who resigns: the seat the move names, else the seat acting, else the seat in turn."""
+    if move.seat is not None and seat is not None and move.seat != seat:
+        raise NotYourTurn(f"seat {seat!r} cannot resign for seat {move.seat!r}")
+    resigning = move.seat if move.seat is not None else seat if seat is not None else turn
+    if resigning not in (0, 1):
+        raise NotYourTurn(f"seat {resigning!r} is not a seat of this game (0 or 1)")
+    return resigning
+
+
+def play_resign(state: GameState, seat: int) -> GameState:
+    """Seat gives up, unchecked: the game ends now and the other seat wins.
+
+    It counts as a move (moves_played + 1) so that it has its number in the
+    history and the game's version moves on, like any other accepted move.
+    """
+    return replace(state, resigned=seat, moves_played=state.moves_played + 1)
 
 
 def _action(move: object) -> str:

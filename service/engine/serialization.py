@@ -29,6 +29,7 @@ def state_to_dict(state: GameState) -> dict[str, object]:
         "bonus_owner": state.bonus_owner,
         "moves_played": state.moves_played,
         "first_to_end": state.first_to_end,
+        "resigned": state.resigned,
         "players": [_player_to_dict(player) for player in state.players],
     }
 
@@ -62,7 +63,9 @@ def state_from_dict(data: object) -> GameState:
             leather_spaces=_ints(data["leather_spaces"], "leather_spaces", 1, TRACK_END),
             bonus_owner=_optional_seat(data["bonus_owner"], "bonus_owner"),
             moves_played=_int(data["moves_played"], "moves_played", 0, None),
-            first_to_end=_optional_seat(data["first_to_end"], "first_to_end"))
+            first_to_end=_optional_seat(data["first_to_end"], "first_to_end"),
+            # Absent from states stored before resigning existed: nobody resigned.
+            resigned=_optional_seat(data.get("resigned"), "resigned"))
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, StateFormatError):
             raise
@@ -114,7 +117,11 @@ def _optional_seat(value: object, name: str) -> int | None:
 def replay(moves: Iterable[Move], *, seed: int | None = None,
            patch_order: Iterable[int] | None = None, first_player: int = 0,
            time_board: str = "revised") -> GameState:
-    """The state after playing moves (Move values) from a new game with these parameters."""
+    """The state after playing moves (Move values) from a new game with these parameters.
+
+    A resigned game replays when its Resign carries the seat (as the history's
+    entry does): the seat in turn is not always the one who gave up.
+    """
     state = new_game(seed=seed, patch_order=patch_order, first_player=first_player,
                      time_board=time_board)
     for move in moves:

@@ -16,6 +16,9 @@ MARKET_SIZE = 3
 MAX_SEED = 2**53 - 1
 CHOOSE = "choose"
 PLACE_LEATHER = "place_leather"
+# Why a game ended: played out (both tokens on 53) or given up by a seat.
+COMPLETED = "completed"
+RESIGNED = "resigned"
 # The 1x2 patch: the neutral token starts just clockwise of it.
 LAST_PATCH_ID = 1
 
@@ -41,10 +44,11 @@ class PlayerState:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Final scores of both seats and the winning seat."""
+    """Final scores of both seats, the winning seat, and why the game ended."""
 
     scores: tuple[int, int]
     winner: int
+    reason: str = COMPLETED  # COMPLETED or RESIGNED
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,8 @@ class GameState:
     moves_played: int = 0
     # The seat that reached space 53 first: it wins a tie.
     first_to_end: int | None = None
+    # The seat that resigned: the game is over and the other seat wins.
+    resigned: int | None = None
 
     @property
     def market(self) -> tuple[int, ...]:
@@ -72,6 +78,8 @@ class GameState:
     @property
     def turn(self) -> int | None:
         """The seat that acts next, or None when the game is finished."""
+        if self.resigned is not None:
+            return None
         p0, p1 = self.players
         if p0.leather_to_place:
             return 0
@@ -89,6 +97,8 @@ class GameState:
     @property
     def phase(self) -> str | None:
         """The phase: "choose" (buy or advance), "place_leather", or None when finished."""
+        if self.resigned is not None:
+            return None
         p0, p1 = self.players
         if p0.leather_to_place or p1.leather_to_place:
             return PLACE_LEATHER
@@ -98,7 +108,7 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        """True when both tokens are on 53 and no leather patch is left to place."""
+        """True once a seat resigned, or both tokens are on 53 and no leather patch is left to place."""
         return self.phase is None
 
     def score(self, seat: int) -> int:
@@ -109,10 +119,16 @@ class GameState:
 
     @property
     def result(self) -> Outcome | None:
-        """The Outcome when finished (ties go to the first to reach 53), else None."""
+        """The Outcome when finished (ties go to the first to reach 53), else None.
+
+        A resigned game shows the scores as they stood; the other seat wins
+        whatever they say.
+        """
         if not self.finished:
             return None
         scores = (self.score(0), self.score(1))
+        if self.resigned is not None:
+            return Outcome(scores, 1 - self.resigned, RESIGNED)
         if scores[0] != scores[1]:
             winner = 0 if scores[0] > scores[1] else 1
         else:

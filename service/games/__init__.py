@@ -7,12 +7,13 @@ refusals come out as typed `Refusal`s carrying the API's stable code.
 from .events import EventFeed, GameEvent
 from .kept import GameCopy, KeptCopies
 from .play import Committed, Created, GamePlay, IdempotencyClaim, VersionCondition
-from .records import DEFAULT_NAMES, GameRecord, token_hash
-from .refusals import (GameBusy, GameNotFound, InvalidToken, MissingToken, Refusal, RuleBroken,
-                       VersionMismatch, VersionNotFound)
+from .records import DEFAULT_NAMES, NO_BOTS, GameRecord, token_hash
+from .refusals import (BotsUnavailable, GameBusy, GameNotFound, InvalidToken, MissingToken, NotABot,
+                       Refusal, RuleBroken, VersionMismatch, VersionNotFound)
 
 __all__ = [
-    "Committed", "Created", "EventFeed", "GameEvent", "DEFAULT_NAMES", "GameBusy", "GameCopy", "GameNotFound", "GamePlay",
-    "GameRecord", "IdempotencyClaim", "InvalidToken", "KeptCopies", "MissingToken", "Refusal",
-    "RuleBroken", "VersionCondition", "VersionMismatch", "VersionNotFound", "token_hash",
+    "BotsUnavailable", "Committed", "Created", "DEFAULT_NAMES", "EventFeed", "GameBusy", "GameCopy", "GameEvent",
+    "GameNotFound", "GamePlay", "GameRecord", "IdempotencyClaim", "InvalidToken", "KeptCopies", "MissingToken",
+    "NO_BOTS", "NotABot", "Refusal", "RuleBroken", "VersionCondition", "VersionMismatch", "VersionNotFound",
+    "token_hash",
 ]

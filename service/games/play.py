@@ -9,7 +9,9 @@ and committed without reading the game first; a refusal is never given on a
 kept copy, only on one just read from the store.
 
 `GamePlay._commit` is the one place every move is stored: the HTTP API and
-any other caller (a bot worker) go through it.
+any other caller (a bot worker, through `play_bot`) go through it. Whenever
+a creation or a commit leaves a bot in turn, `_hand_turn` queues that bot's
+job first (storage/bot_jobs.py says why first).
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from service.storage import GameStore, IdempotencyRecord, NewEvent
 from .events import EventFeed
 from .jsontext import compact, parse
 from .kept import GameCopy, KeptCopies
-from .records import GameRecord, could_be_game_id, create_record
+from .records import NO_BOTS, GameRecord, could_be_game_id, create_record
 from .refusals import (
+    BotsUnavailable,
     GameBusy,
     GameNotFound,
     InvalidToken,
     MissingToken,
+    NotABot,
     Refusal,
     RuleBroken,
     VersionMismatch,
@@ -47,7 +51,7 @@ class Created:
 
     game_id: str
     view: str
-    tokens: list[str]
+    tokens: list[str | None]  # None for a bot's seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +97,23 @@ class GamePlay:
     def __init__(self, store: GameStore, kept: KeptCopies):
         self.store = store
         self.kept = kept
+        self.bot_jobs = store.bot_jobs()
 
     # --- creating and reading -------------------------------------------
 
-    def create(self, names: tuple[str, str], **setup) -> Created:
-        """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong)."""
-        record, tokens = create_record(new_game(**setup), names)
+    def create(self, names: tuple[str, str], bots: tuple[str | None, str | None] = NO_BOTS,
+               **setup) -> Created:
+        """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong).
+
+        `bots`: each seat's bot level id, None for a person (levels are the
+        caller's to check). BotsUnavailable when a seat is a bot's and no
+        bot worker is alive to play it.
+        """
+        record, tokens = create_record(new_game(**setup), names, bots)
+        if bots != NO_BOTS and not self.bot_jobs.workers_seen():
+            raise BotsUnavailable()
         view = compact(game_view(record, 1))
+        self._hand_turn(record, 1)
         self.store.create_game(record.id, record.encode(), view)
         return Created(record.id, view, tokens)
 
@@ -157,7 +171,7 @@ class GamePlay:
         updated_at = record.created_at if version == 1 else (
             times[version - 2] if version - 2 < len(times) else None)
         then = GameRecord(record.id, record.names, record.token_hashes, record.created_at,
-                          updated_at, past, record.patch_order, times[:version - 1])
+                          updated_at, past, record.patch_order, times[:version - 1], record.bots)
         return current, compact(game_view(then, version))
 
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
@@ -231,6 +245,27 @@ class GamePlay:
             game, kept = outcome, False
         raise GameBusy()
 
+    def play_bot(self, game_id: str, game: GameCopy, move) -> Committed:
+        """Commit the move of the bot in turn in `game`, a copy just read from the store.
+
+        Judged by the same checked `apply_move` as a person's move, and
+        committed against exactly `game`'s version and revision:
+        VersionMismatch when the game has moved on (the job was late or
+        repeated), NotABot when a person is in turn, RuleBroken for an
+        illegal move.
+        """
+        seat = game.record.state.turn
+        if game.record.bot_in_turn is None:
+            raise NotABot(seat)
+        try:
+            state = apply_move(game.record.state, move, seat)
+        except RuleError as err:
+            raise RuleBroken(err) from None
+        outcome = self._commit(game_id, game, state, seat, move, None)
+        if isinstance(outcome, GameCopy):
+            raise VersionMismatch(outcome.version, "the bot's job")
+        return outcome
+
     @staticmethod
     def _judge(game: GameCopy, move, token: str | None,
                condition: VersionCondition | None) -> tuple[int, GameState]:
@@ -257,6 +292,7 @@ class GamePlay:
         result_body = game_body["result"]
         event = NewEvent(f'{{"move":{entry},"game":{view}}}',
                          compact(result_body) if result_body is not None else None)
+        self._hand_turn(record, version)
         result = self.store.commit_move(
             game_id, game.version, record.encode(), view, entry,
             claim.key if claim else None,
@@ -270,3 +306,15 @@ class GamePlay:
             self.kept.drop(game_id)
             raise GameNotFound(game_id)
         return GameCopy.of(result.current)
+
+    def _hand_turn(self, record: GameRecord, version: int) -> None:
+        """Queue the job of the bot in turn in `record` at `version`, if a bot is in turn.
+
+        Called before the creation or commit that stores `record`: should
+        this process die between the two, the job is there and the turn is
+        played; should the commit fail, the job names a version the game
+        never reaches (or reaches with another seat in turn), and the worker
+        drops it. Games with no bot in turn pay nothing here.
+        """
+        if record.bot_in_turn is not None:
+            self.bot_jobs.enqueue(record.id, version, person_waiting=record.has_person)

@@ -20,6 +20,7 @@ from .jsontext import compact, parse
 
 RECORD_FORMAT = 1
 DEFAULT_NAMES = ("Player 1", "Player 2")
+NO_BOTS: tuple[None, None] = (None, None)
 
 
 GAME_ID_BYTES = 16
@@ -58,7 +59,8 @@ class GameRecord:
 
     id: str
     names: tuple[str, str]
-    token_hashes: tuple[str, str]
+    # None for a bot seat: it has no token.
+    token_hashes: tuple[str | None, str | None]
     created_at: str
     updated_at: str | None  # None only in a replayed past version whose move time is not stored
     state: GameState
@@ -67,15 +69,28 @@ class GameRecord:
     # derives it from its seed), and when each move was accepted, oldest first.
     patch_order: tuple[int, ...] | None = None
     move_times: tuple[str | None, ...] = ()
+    # Each seat's bot level id, None for a person.
+    bots: tuple[str | None, str | None] = NO_BOTS
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time; None if neither."""
         digest = token_hash(token)
         seat = None
         for candidate, stored in enumerate(self.token_hashes):
-            if hmac.compare_digest(digest, stored):
+            if stored is not None and hmac.compare_digest(digest, stored):
                 seat = candidate
         return seat
+
+    @property
+    def bot_in_turn(self) -> str | None:
+        """The level of the bot whose turn it is; None when a person is in turn or the game is over."""
+        turn = self.state.turn
+        return None if turn is None else self.bots[turn]
+
+    @property
+    def has_person(self) -> bool:
+        """Whether a person plays at least one seat."""
+        return None in self.bots
 
     def advanced(self, state: GameState) -> "GameRecord":
         """The record after a move produced `state`."""
@@ -84,7 +99,7 @@ class GameRecord:
         # A game stored before move times were kept has none for its early moves.
         times = self.move_times + (None,) * (state.moves_played - 1 - len(self.move_times)) + (now,)
         return GameRecord(self.id, self.names, self.token_hashes, self.created_at, now, state,
-                          self.patch_order, times)
+                          self.patch_order, times, self.bots)
 
     def encode(self) -> str:
         """The stored text."""
@@ -98,6 +113,8 @@ class GameRecord:
             "patch_order": None if self.patch_order is None else list(self.patch_order),
             "move_times": list(self.move_times),
             "engine": state_to_dict(self.state),
+            # Left out of a game between people: records written before bots existed read the same.
+            **({"bots": list(self.bots)} if self.bots != NO_BOTS else {}),
         })
 
     @classmethod
@@ -116,20 +133,23 @@ class GameRecord:
             # Records written before these were kept have neither.
             patch_order=None if doc.get("patch_order") is None else tuple(doc["patch_order"]),
             move_times=tuple(doc.get("move_times", ())),
+            bots=tuple(doc.get("bots", NO_BOTS)),
         )
 
 
-def create_record(state: GameState, names: tuple[str, str]) -> tuple[GameRecord, list[str]]:
-    """A fresh record for `state` and the two seat tokens (never stored)."""
-    tokens = [new_seat_token(), new_seat_token()]
+def create_record(state: GameState, names: tuple[str, str],
+                  bots: tuple[str | None, str | None] = NO_BOTS) -> tuple[GameRecord, list[str | None]]:
+    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat."""
+    tokens = [None if bot is not None else new_seat_token() for bot in bots]
     created = now_rfc3339()
     record = GameRecord(
         id=new_game_id(),
         names=names,
-        token_hashes=(token_hash(tokens[0]), token_hash(tokens[1])),
+        token_hashes=(*(None if token is None else token_hash(token) for token in tokens),),
         created_at=created,
         updated_at=created,
         state=state,
         patch_order=None if state.seed is not None else state.circle,
+        bots=bots,
     )
     return record, tokens

@@ -87,3 +87,22 @@ class GameBusy(Refusal):
 
     def __init__(self) -> None:
         super().__init__("The game is changing too fast; try again.")
+
+
+class BotsUnavailable(Refusal):
+    """A game with a bot seat was asked for while no bot worker is alive to play it."""
+
+    code = "bots_unavailable"
+
+    def __init__(self) -> None:
+        super().__init__("No bot worker has been seen alive recently, so no bot could play; "
+                         "try again shortly.")
+
+
+class NotABot(Refusal):
+    """A bot's move was offered for a seat a person plays (or none: the game is over)."""
+
+    code = "not_a_bot"
+
+    def __init__(self, seat: int | None) -> None:
+        super().__init__(f"Seat {seat} is not a bot's: only a bot's seat is played for it.")

@@ -15,6 +15,7 @@ from service.engine import (
     GameState,
     PlaceLeather,
     Placement,
+    Resign,
     canonical_move,
     income_spaces_passed,
 )
@@ -41,6 +42,9 @@ def move_body(move) -> dict:
         return {"action": "buy", "patch_id": move.patch_id, "placement": placement_view(move.placement)}
     if isinstance(move, PlaceLeather):
         return {"action": "place_leather", "row": move.row, "col": move.col}
+    if isinstance(move, Resign):
+        # Who resigned is the history entry's `seat`: the body names no seat.
+        return {"action": "resign"}
     return {"action": "advance"}
 
 
@@ -51,6 +55,8 @@ def move_of_entry(entry: dict):
         return Buy(entry["patch_id"], Placement(cells=entry["placement"]["cells"]))
     if action == "place_leather":
         return PlaceLeather(entry["row"], entry["col"])
+    if action == "resign":
+        return Resign()
     return Advance()
 
 
@@ -106,6 +112,7 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict:
     player = state.players[seat]
     return {
         "name": record.names[seat],
+        "bot": record.bots[seat],
         "buttons": player.buttons,
         "position": player.position,
         "income": player.income,
@@ -141,7 +148,8 @@ def game_view(record: GameRecord, version: int) -> dict:
         "bonus_owner": state.bonus_owner,
         "players": [_player_view(record, state, 0), _player_view(record, state, 1)],
         "moves_played": state.moves_played,
-        "result": None if outcome is None else {"scores": list(outcome.scores), "winner": outcome.winner},
+        "result": None if outcome is None else {"scores": list(outcome.scores), "winner": outcome.winner,
+                                                "reason": outcome.reason},
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

@@ -1,8 +1,9 @@
 """Game storage: the GameStore interface and its Redis implementation."""
 
+from .bot_jobs import BotJob, BotJobs
 from .redis_store import open_store
 from .store import (CommitResult, EventSlice, EventWatch, GameStore, IdempotencyRecord, NewEvent,
                     StorageError, StoredEvent, StoredGame)
 
-__all__ = ["CommitResult", "EventSlice", "EventWatch", "GameStore", "IdempotencyRecord", "NewEvent",
-           "StorageError", "StoredEvent", "StoredGame", "open_store"]
+__all__ = ["BotJob", "BotJobs", "CommitResult", "EventSlice", "EventWatch", "GameStore", "IdempotencyRecord",
+           "NewEvent", "StorageError", "StoredEvent", "StoredGame", "open_store"]

@@ -37,6 +37,7 @@ from redis.exceptions import NoScriptError, RedisClusterException, RedisError
 from redis.retry import Retry
 
 from . import scripts
+from .bot_jobs import BotJobs
 from .keys import GameKeys, check_prefix
 from .store import (CommitResult, EventSlice, EventWatch, GameStore, IdempotencyRecord, NewEvent,
                     StorageError, StoredEvent, StoredGame)
@@ -499,6 +500,15 @@ class RedisGameStore(GameStore):
                 keys=[f"{self._prefix}ratelimit:{name}"], args=[int(window_seconds * 1000)]
             )
         return int(count), int(left)
+
+    def command(self, *args: Any) -> Any:
+        """Send one command on the store's connections (StorageError when Redis does not answer)."""
+        with _storage_errors():
+            return self._redis().command(*args)
+
+    def bot_jobs(self) -> BotJobs:
+        """The bot job queue on this store's connections and key prefix (bot_jobs.py)."""
+        return BotJobs(self.command, self._prefix)
 
     def ping(self) -> None:
         """Raise StorageError when the store does not answer."""

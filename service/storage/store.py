@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .bot_jobs import BotJobs
 
 
 class StorageError(Exception):
@@ -213,6 +217,10 @@ class GameStore(ABC):
         Returns (requests counted in the current window, milliseconds until it
         ends). The window starts with its first request.
         """
+
+    @abstractmethod
+    def bot_jobs(self) -> "BotJobs":
+        """The queue of bot moves to make, on this store (bot_jobs.py)."""
 
     @abstractmethod
     def ping(self) -> None:

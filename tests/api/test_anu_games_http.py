@@ -19,6 +19,7 @@ def test_anu_game_replays_to_known_scores(table, index):
     assert state["status"] == "finished"
     assert state["turn"] is None and state["phase"] is None
     assert state["result"]["scores"] == game["final_scores"]
+    assert state["result"]["reason"] == "completed"
     assert state["bonus_owner"] == game["bonus_owner"]
     assert [p["score"] for p in state["players"]] == game["final_scores"]
 

@@ -159,7 +159,7 @@ def test_advance_only_game_hand_worked_to_the_end(table, client):
     assert [p["buttons"] for p in game["players"]] == [58, 58]
     assert [p["empty_cells"] for p in game["players"]] == [81, 76]
     assert game["players"][1]["quilt"][0][:5] == [0, 0, 0, 0, 0]
-    assert game["result"] == {"scores": [-104, -94], "winner": 1}
+    assert game["result"] == {"scores": [-104, -94], "winner": 1, "reason": "completed"}
     assert code(t.move(ADVANCE, seat=0)) == (409, "game_finished")
     assert client.get(f"/games/{t.id}/legal-moves").get_json()["moves"] == []
 

@@ -77,3 +77,94 @@ def test_forwarded_for_counts_only_behind_trusted_proxies(redis_url, contract):
     assert proxied.post("/games", headers={"X-Forwarded-For": "3.3.3.3"}).status_code == 201
     assert proxied.post("/games", headers={"X-Forwarded-For": "3.3.3.3"}).status_code == 429
     assert proxied.post("/games", headers={"X-Forwarded-For": "4.4.4.4"}).status_code == 201
+
+
+BOT_GAME = {"players": [{"name": "Ann"}, {"name": "Robot", "bot": "greedy"}]}
+
+
+def test_bot_games_and_hints_are_limited_by_default_and_generously():
+    settings = Settings.from_env({"REDIS_URL": "redis://x"})
+    assert settings.rate_limit_bot_games == RateLimit(60, 3600)
+    assert settings.rate_limit_hints == RateLimit(600, 3600)
+    tuned = Settings.from_env({"RATE_LIMIT_BOT_GAMES": "0", "RATE_LIMIT_HINTS": "30",
+                               "RATE_LIMIT_BOT_WINDOW_SECONDS": "600", "REDIS_URL": "redis://x"})
+    assert not tuned.rate_limit_bot_games.enabled
+    assert tuned.rate_limit_hints == RateLimit(30, 600)
+
+
+def test_hints_count_against_their_own_limit_on_every_instance(redis_url, contract):
+    limit = RateLimit(limit=2, window_seconds=60)
+    a = _app(redis_url, contract, rate_limit_hints=limit).test_client()
+    b = _app(redis_url, contract, rate_limit_hints=limit).test_client()
+    game_id = a.post("/games").get_json()["game"]["id"]
+    answers = [a.get(f"/games/{game_id}/hint"), b.get(f"/games/{game_id}/hint")]
+    assert [r.status_code for r in answers] == [200, 200]
+    assert [r.headers["RateLimit-Remaining"] for r in answers] == ["1", "0"]
+    assert answers[0].headers["RateLimit-Limit"] == "2"
+    limited = a.get(f"/games/{game_id}/hint", query_string={"level": "random"})
+    assert limited.status_code == 429
+    assert limited.get_json()["code"] == "rate_limited"
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    # Other reads, and another client, are not held back.
+    assert a.get(f"/games/{game_id}").status_code == 200
+    assert "RateLimit-Limit" not in a.get(f"/games/{game_id}").headers
+    other = a.get(f"/games/{game_id}/hint", environ_base={"REMOTE_ADDR": "10.9.8.7"})
+    assert other.status_code == 200
+
+
+def test_the_default_hint_limit_is_on(client):
+    game_id = client.post("/games").get_json()["game"]["id"]
+    resp = client.get(f"/games/{game_id}/hint")
+    assert resp.status_code == 200
+    assert resp.headers["RateLimit-Limit"] == "600"
+    assert resp.headers["RateLimit-Remaining"] == "599"
+
+
+def test_only_games_with_a_bot_count_as_bot_games(redis_url, contract):
+    client = _app(redis_url, contract,
+                  rate_limit_bot_games=RateLimit(limit=2, window_seconds=60)).test_client()
+    for _ in range(3):
+        person = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
+        assert person.status_code == 201
+        assert "RateLimit-Limit" not in person.headers
+        # A null `bot` is a person, as an optional field sent as null is left out.
+        nulled = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob", "bot": None}]})
+        assert nulled.status_code != 429
+        assert "RateLimit-Limit" not in nulled.headers
+    # Counted once the body is read, whatever the game's creation then answers.
+    counted = [client.post("/games", json=BOT_GAME) for _ in range(2)]
+    assert [r.status_code != 429 for r in counted] == [True, True]
+    assert [r.headers["RateLimit-Remaining"] for r in counted] == ["1", "0"]
+    limited = client.post("/games", json=BOT_GAME)
+    assert limited.status_code == 429
+    assert limited.get_json()["code"] == "rate_limited"
+    assert "bot" in limited.get_json()["detail"]
+    # Games without a bot are still created.
+    assert client.post("/games").status_code == 201
+
+
+def test_the_default_bot_game_limit_is_on(client):
+    resp = client.post("/games", json=BOT_GAME)
+    assert resp.status_code != 429
+    assert resp.headers["RateLimit-Limit"] == "60"
+
+
+def test_a_request_counted_twice_shows_the_tighter_limit(redis_url, contract):
+    client = _app(redis_url, contract, rate_limit_create=RateLimit(limit=50, window_seconds=60),
+                  rate_limit_bot_games=RateLimit(limit=1, window_seconds=60)).test_client()
+    resp = client.post("/games", json=BOT_GAME)
+    assert (resp.headers["RateLimit-Limit"], resp.headers["RateLimit-Remaining"]) == ("1", "0")
+    assert client.post("/games", json=BOT_GAME).status_code == 429
+    plain = client.post("/games")
+    assert (plain.headers["RateLimit-Limit"], plain.headers["RateLimit-Remaining"]) == ("50", "47")
+
+
+def test_resigning_counts_as_a_move(redis_url, contract):
+    client = _app(redis_url, contract, rate_limit_moves=RateLimit(limit=1, window_seconds=60)).test_client()
+    created = client.post("/games").get_json()
+    game_id, tokens = created["game"]["id"], created["tokens"]
+    first = client.post(f"/games/{game_id}/resign", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert first.status_code == 201
+    assert first.headers["RateLimit-Remaining"] == "0"
+    second = client.post(f"/games/{game_id}/resign", headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert second.status_code == 429

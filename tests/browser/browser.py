@@ -8,6 +8,7 @@ Chromium build of its own and supports others only loosely.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -47,7 +48,8 @@ def start_chromium(profile_dir: Path) -> webdriver.Chrome:
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The performance log holds the DevTools network events: what the page requested, and where.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     service = Service(executable_path=CHROMEDRIVER, log_output=str(profile_dir.parent / "chromedriver.log"))
     return webdriver.Chrome(options=options, service=service)
 
@@ -55,6 +57,16 @@ def start_chromium(profile_dir: Path) -> webdriver.Chrome:
 def console_errors(driver: webdriver.Chrome) -> list[str]:
     """The console's SEVERE entries since the last call (network errors included)."""
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def requested_urls(driver: webdriver.Chrome) -> list[str]:
+    """The URLs of the requests the browser sent since the last call (from the performance log)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
 
 
 def remove_profile(profile_dir: Path) -> None:

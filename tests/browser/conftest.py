@@ -1,4 +1,4 @@
-"""Fixtures of the browser tests: the live service, a page on another origin, a headless Chromium.
+"""Fixtures of the browser tests: the live service (with a bot worker for /play), a page on another origin, a headless Chromium.
 
 Every test here is marked `browser`. When a test fails, a screenshot of the
 page and the service's log go to test-artifacts/<test name>/.
@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import requests
 
+from tests.bot_workers import BotWorkerProcess, wait_for
+from tests.live_service import LiveService
 from tests.redis_servers import ThrowawayRedis
 
 from .browser import console_errors, remove_profile, start_chromium
@@ -54,19 +59,65 @@ def pages() -> Iterator[PageServer]:
 @pytest.fixture
 def chromium(request: pytest.FixtureRequest, tmp_path: Path, service: CountedService, pages: PageServer):
     """A headless Chromium on the test page; on failure, a screenshot and the logs are kept."""
+    with _chromium_kept_on_failure(request, tmp_path, service.log) as driver:
+        driver.get(f"{pages.url}/index.html")
+        yield driver
+
+
+@dataclass
+class PlayBackend:
+    """The service (gunicorn) with one bot worker, on a Redis of their own."""
+
+    redis_url: str
+    web: LiveService
+    worker: BotWorkerProcess
+    log_dir: Path
+
+    def log(self) -> str:
+        return f"{self.web.log()}\n--- bot worker ---\n{self.worker.log()}"
+
+
+@pytest.fixture
+def play_backend(tmp_path: Path) -> Iterator[PlayBackend]:
+    """What /play needs: the web and a bot worker (bots think 20 ms), the worker seen alive."""
+    with ThrowawayRedis(tmp_path / "redis") as redis, \
+            LiveService(redis.url, tmp_path / "web.log", env={"BOT_THINK_MS": "20"}) as web, \
+            BotWorkerProcess(redis.url, tmp_path / "worker.log", think_ms="20") as worker:
+        backend = PlayBackend(redis.url, web, worker, tmp_path)
+        wait_for(lambda: _bots_available(web.url), 20, f"no bot worker seen alive:\n{backend.log()}")
+        yield backend
+
+
+def _bots_available(base: str) -> bool:
+    # A game with a bot seat is refused (503 bots_unavailable) until a worker has beaten its heart.
+    answer = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"name": "b", "bot": "random"}]},
+                           timeout=5)
+    return answer.status_code == 201
+
+
+@pytest.fixture
+def browser(request: pytest.FixtureRequest, tmp_path: Path, play_backend: PlayBackend):
+    """A headless Chromium with no page open yet; on failure, a screenshot of each tab and the logs are kept."""
+    with _chromium_kept_on_failure(request, tmp_path, play_backend.log) as driver:
+        yield driver
+
+
+@contextmanager
+def _chromium_kept_on_failure(request: pytest.FixtureRequest, tmp_path: Path, service_log):
     driver = start_chromium(tmp_path / "profile")
     driver.set_script_timeout(60)
     try:
-        driver.get(f"{pages.url}/index.html")
         yield driver
     finally:
         report = request.node.stash.get(_OUTCOME, None)
         if report is not None and report.failed:
             keep = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.nodeid)
             keep.mkdir(parents=True, exist_ok=True)
-            driver.save_screenshot(str(keep / "page.png"))
+            for number, handle in enumerate(driver.window_handles):
+                driver.switch_to.window(handle)
+                driver.save_screenshot(str(keep / f"page-{number}.png"))
             (keep / "console.txt").write_text("\n".join(console_errors(driver)))
-            (keep / "service.log").write_text(service.log())
+            (keep / "service.log").write_text(service_log())
         driver.quit()
         remove_profile(tmp_path / "profile")
 

@@ -1,4 +1,9 @@
-"""The service as operators run it, for schemathesis to fuzz: gunicorn, 2 workers, a redis-server of its own."""
+"""The service as operators run it, for schemathesis to fuzz: gunicorn, 2 workers, a bot worker, a redis-server of its own.
+
+The bot worker plays the bot seats of the games fuzzing creates (with a few
+milliseconds per move), so no generated game waits on nobody and a bot game
+is created rather than refused with 503 bots_unavailable.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.storage import open_store
+from tests.bot_workers import BotWorkerProcess, wait_for
 from tests.live_service import LiveService
 from tests.redis_servers import ThrowawayRedis
 
@@ -14,5 +21,12 @@ from tests.redis_servers import ThrowawayRedis
 def fuzz_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
     """A live service on its own Redis (fuzzing fills it with thousands of games)."""
     work = tmp_path_factory.mktemp("fuzz")
-    with ThrowawayRedis(work / "redis") as redis, LiveService(redis.url, work / "service.log") as service:
+    with ThrowawayRedis(work / "redis") as redis, \
+            BotWorkerProcess(redis.url, work / "bot-worker.log", think_ms="5") as worker, \
+            LiveService(redis.url, work / "service.log") as service:
+        store = open_store(redis.url)
+        try:
+            wait_for(store.bot_jobs().workers_seen, 20, f"no bot worker heartbeat:\n{worker.log()}")
+        finally:
+            store.close()
         yield service

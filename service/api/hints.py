@@ -1,0 +1,99 @@
+"""GET /games/{id}/hint: the move a bot level would play for the seat in turn now.
+
+Only levels whose catalogue entry says `hint` run inside a request: they
+answer in milliseconds, where a searching level would hold a request for
+its whole think time. A bot's move is a pure function of the position, the
+level and the seed `service.bots.seed_for(game id, version)` gives, so the
+hint is exactly the move that level would play here, and the answer for one
+(game, version, level) never changes: each worker keeps the answers it gave
+in a bounded LRU and asks the bot only once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import Blueprint
+
+from service import bots
+from service.engine import GameFinished, canonical_move
+from service.games.jsontext import compact
+from service.games.views import move_body
+
+from .context import services
+from .incoming import check_headers, read_query
+from .problems import from_refusal, invalid_request
+from .responses import json_response, not_modified
+
+bp = Blueprint("hints", __name__)
+
+DEFAULT_LEVEL = "greedy"
+# Hint answers each worker keeps: a few hundred bytes each, so about 1 MB.
+HINT_CACHE_SIZE = 4096
+
+
+class HintCache:
+    """The last `size` hint answers given, by (game id, version, level id)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._answers: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+        # Under a threaded worker another request could evict a key between
+        # the lookup and the reordering; under gevent it costs nothing.
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, str]) -> str | None:
+        with self._lock:
+            answer = self._answers.get(key)
+            if answer is not None:
+                self._answers.move_to_end(key)
+            return answer
+
+    def put(self, key: tuple[str, int, str], answer: str) -> None:
+        with self._lock:
+            self._answers[key] = answer
+            self._answers.move_to_end(key)
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
+
+
+_HINTS = HintCache(HINT_CACHE_SIZE)
+
+
+def _hint_level(level_id: str) -> bots.Level:
+    """The level asked for, if it gives hints; else 400 naming the `level` parameter."""
+    hint_levels = ", ".join(level.id for level in bots.LEVELS if level.hint)
+    try:
+        level = bots.level(level_id)
+    except bots.UnknownLevel:
+        message = f"no bot level {level_id!r}; levels that give hints: {hint_levels}"
+    else:
+        if level.hint:
+            return level
+        message = (f"level {level_id!r} thinks too long to answer inside a request; "
+                   f"levels that give hints: {hint_levels}")
+    raise invalid_request(f"The query parameter level is not a hint level: {message}.",
+                          [{"parameter": "level", "message": message}])
+
+
+@bp.get("/games/<game_id>/hint")
+def get_hint(game_id: str):
+    """The move `level` would play for the seat in turn, and the version it is for."""
+    check_headers("getHint")
+    level = _hint_level(read_query("getHint").get("level") or DEFAULT_LEVEL)
+    game = services().play.load(game_id)
+    state = game.record.state
+    if state.finished:
+        raise from_refusal(GameFinished(f"the game is finished after {state.moves_played} moves: "
+                                        f"there is nothing to hint"))
+    cached = not_modified(game.version)
+    if cached is not None:
+        return cached
+    key = (game_id, game.version, level.id)
+    answer = _HINTS.get(key)
+    if answer is None:
+        move = bots.choose_move(state, level.id, bots.seed_for(game_id, game.version))
+        answer = compact({"move": move_body(canonical_move(move)), "version": game.version})
+        _HINTS.put(key, answer)
+    return json_response(answer, version=game.version)

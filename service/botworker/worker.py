@@ -1,0 +1,158 @@
+"""One bot worker's loop: take a job, read the game, think, commit the bot's move, acknowledge.
+
+The jobs come from the queue in storage/bot_jobs.py (which says how they
+are added and why before the commit). For each job the worker:
+1. reads the game; if it is behind the job's version, waits up to
+   `VERSION_WAIT_SECONDS` for the commit that adds that version (the job is
+   added just before it) and drops the job if it never comes (that commit
+   failed);
+2. drops the job unless the game is at exactly that version with a bot in
+   turn (a late or repeated job: the bot has moved already, or a person is
+   in turn);
+3. asks the bot's level for its move with the seed of (game id, version)
+   (`service.bots.seed_for`) and commits it through `GamePlay.play_bot`: the
+   checked `apply_move` and the compare-and-set on that version, like every
+   move; the commit queues the next job when a bot is in turn again;
+4. acknowledges the job only then.
+A worker that dies anywhere in this leaves the job pending; another worker
+reclaims it after `RECLAIM_IDLE_MS`, and the compare-and-set makes sure the
+bot moves once. A store error skips the acknowledgement the same way, so the
+job comes back once Redis does.
+
+The loop also refreshes the workers' heartbeat (what the web checks before
+creating a bot game) every `BEAT_EVERY_SECONDS`, and reclaims other
+workers' stale jobs every `RECLAIM_EVERY_SECONDS`. It is single-threaded:
+the heartbeat only beats while the loop turns, so a stuck worker is not
+counted alive.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from service.bots import choose_move, seed_for
+from service.games import GameCopy, GameNotFound, GamePlay, Refusal, VersionMismatch
+from service.storage import BotJob, BotJobs, StorageError
+
+log = logging.getLogger("patchwork.botworker")
+
+# A job is added just before its commit (a Redis round trip later, at most
+# the 1 s Redis timeout): a version not there after this never will be.
+VERSION_WAIT_SECONDS = 2.0
+_VERSION_POLL_SECONDS = 0.05
+# The heartbeat's TTL is storage/bot_jobs.HEARTBEAT_TTL_MS (10 s): a few beats fit in it.
+BEAT_EVERY_SECONDS = 2.0
+RECLAIM_EVERY_SECONDS = 1.0
+# After a store error or an unexpected one, the loop waits this long, doubling up to the cap.
+_FIRST_BACKOFF_SECONDS = 0.2
+_MAX_BACKOFF_SECONDS = 2.0
+
+
+class BotWorker:
+    """Plays the bots' turns of every game on one store, one job at a time."""
+
+    def __init__(self, play: GamePlay, jobs: BotJobs, *, name: str, think_ms: int | None = None,
+                 block_ms: int = 500):
+        """`think_ms` overrides every level's own budget; `block_ms`: the longest wait for a job in one read."""
+        self.play = play
+        self.jobs = jobs
+        self.name = name
+        self.think_ms = think_ms
+        self.block_ms = block_ms
+        self._stopping = False
+        self._group_ready = False
+        self._next_beat = 0.0
+        self._next_reclaim = 0.0
+
+    def stop(self) -> None:
+        """Finish the jobs in hand, then leave run() (safe to call from a signal handler)."""
+        self._stopping = True
+
+    def run(self) -> None:
+        """Play jobs until stop(); store errors and bugs are logged and waited out, never fatal."""
+        backoff = _FIRST_BACKOFF_SECONDS
+        log.info("bot worker %s started", self.name)
+        while not self._stopping:
+            try:
+                self.turn()
+            except StorageError as err:
+                log.warning("store unavailable: %s", err)
+                self._group_ready = False  # Redis may have come back without the group
+            except Exception:  # a bug must not take the worker (and its supervisor) down
+                log.exception("unexpected error in the bot worker")
+            else:
+                backoff = _FIRST_BACKOFF_SECONDS
+                continue
+            time.sleep(backoff)
+            backoff = min(_MAX_BACKOFF_SECONDS, backoff * 2)
+        log.info("bot worker %s stopped", self.name)
+
+    def turn(self) -> None:
+        """One turn of the loop: beat, reclaim or take jobs (waiting up to block_ms), play them."""
+        now = time.monotonic()
+        if not self._group_ready:
+            self.jobs.ensure_group()
+            self._group_ready = True
+        if now >= self._next_beat:
+            self.jobs.beat(self.name)
+            self._next_beat = now + BEAT_EVERY_SECONDS
+        jobs: list[BotJob] = []
+        if now >= self._next_reclaim:
+            jobs = self.jobs.reclaim(self.name)
+            self._next_reclaim = now + RECLAIM_EVERY_SECONDS
+            for job in jobs:
+                log.info("took over job %s of game %s at version %s", job.entry_id, job.game_id, job.version)
+        if not jobs:
+            jobs = self.jobs.take(self.name, self.block_ms)
+        for job in jobs:
+            self.play_job(job)
+
+    def play_job(self, job: BotJob) -> None:
+        """Make the job's move if it is still to be made, then acknowledge the job."""
+        if job.game_id is not None:
+            game = self._game_at(job)
+            if game is not None:
+                self._move(job, game)
+        self.jobs.done(job)
+
+    def _game_at(self, job: BotJob) -> GameCopy | None:
+        """The game at the job's version with a bot in turn, or None: the job has nothing to do."""
+        deadline = time.monotonic() + VERSION_WAIT_SECONDS
+        while True:
+            try:
+                game = self.play.load(job.game_id)
+            except GameNotFound:
+                game = None  # a game's job comes just before its creation too
+            if (game is not None and game.version >= job.version) or time.monotonic() >= deadline:
+                break
+            time.sleep(_VERSION_POLL_SECONDS)
+        if game is None or game.version != job.version or game.record.bot_in_turn is None:
+            log.debug("dropping job of game %s at version %d: the game is at %s", job.game_id,
+                      job.version, None if game is None else game.version)
+            return None
+        return game
+
+    def _move(self, job: BotJob, game: GameCopy) -> None:
+        record = game.record
+        level = record.bot_in_turn
+        started = time.monotonic()
+        move = choose_move(record.state, level, seed_for(job.game_id, job.version), think_ms=self.think_ms)
+        thought = time.monotonic() - started
+        try:
+            committed = self.play.play_bot(job.game_id, game, move)
+        except VersionMismatch:
+            log.info("game %s moved on past version %d before bot %s's move: dropped",
+                     job.game_id, job.version, level)
+            return
+        except GameNotFound:
+            log.info("game %s expired before bot %s's move", job.game_id, level)
+            return
+        except Refusal as refusal:
+            # choose_move gave a move the rules refuse: a bug of the level. The
+            # same position would give the same move, so retrying cannot help.
+            log.error("bot %s's move %r in game %s at version %d was refused (%s): %s",
+                      level, move, job.game_id, job.version, refusal.code, refusal.detail)
+            return
+        log.info("bot %s moved in game %s: version %d (thought %.0f ms)", level, job.game_id,
+                 committed.version, thought * 1000)

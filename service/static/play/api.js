@@ -1,0 +1,58 @@
+// The service's public API, as any frontend would call it. Same origin as the
+// page, so relative URLs; reads are plain GETs, moves send no If-Match (see
+// docs/api-guide.md, "Browsers and CORS").
+
+/** An answer that was not a success: `problem` is the service's problem+json body. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+async function answer(response) {
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+function read(path) {
+  // cache: "no-cache" lets the browser revalidate with the ETag it kept by itself.
+  return fetch(path, { cache: "no-cache" }).then(answer);
+}
+
+function send(path, token, body) {
+  const headers = { "Content-Type": "application/json", "Idempotency-Key": newKey() };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return fetch(path, { method: "POST", headers, body: JSON.stringify(body) }).then(answer);
+}
+
+// 128 random bits in hex: crypto.randomUUID exists only on https pages, this everywhere.
+function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const gamePath = (gameId) => `/games/${encodeURIComponent(gameId)}`;
+
+export const api = {
+  /** The 33 regular patches: {id, cost, time, income, shape, cells}. */
+  patches: () => read("/patches").then((body) => body.patches),
+  /** The computer players on offer, weakest first. */
+  bots: () => read("/bots").then((body) => body.bots),
+  /** {game, tokens}: `players` as POST /games takes them. */
+  createGame: (players) => send("/games", null, { players }),
+  game: (gameId) => read(gamePath(gameId)),
+  /** The seat a token plays: GET /seat with the token. */
+  seatOf: (gameId, token) =>
+    fetch(`${gamePath(gameId)}/seat`, { headers: { Authorization: `Bearer ${token}` } })
+      .then(answer).then((body) => body.seat),
+  /** {version, turn, phase, moves}: the seat in turn's moves, narrowed to one patch when given. */
+  legalMoves: (gameId, patchId = null) =>
+    read(`${gamePath(gameId)}/legal-moves${patchId === null ? "" : `?patch_id=${patchId}`}`),
+  /** The Game after `move` (a request body: advance, buy or place_leather). */
+  move: (gameId, token, move) => send(`${gamePath(gameId)}/moves`, token, move),
+  resign: (gameId, token) => send(`${gamePath(gameId)}/resign`, token, {}),
+  eventsUrl: (gameId, lastEventId) =>
+    `${gamePath(gameId)}/events${lastEventId === null ? "" : `?last_event_id=${encodeURIComponent(lastEventId)}`}`,
+};

@@ -1,0 +1,55 @@
+// Following a game's event stream (docs/api-guide.md, "Live updates").
+//
+// The browser reconnects an EventSource by itself when an open stream drops
+// (sending Last-Event-ID), but gives up for good when an answer is not a 200
+// stream (a 503 while the service's store is down, say): readyState CLOSED.
+// Then we start over ourselves, with backoff, resuming with ?last_event_id=
+// since a new EventSource cannot set headers.
+
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 30000;
+
+/**
+ * Calls onEvent(type, data) for each `game` (a snapshot), `move` ({move, game})
+ * and `end` (the result) event of the game. Returns a function that stops.
+ */
+export function follow(url, onEvent, onConnection = () => {}) {
+  let source = null;
+  let lastId = null;
+  let delay = FIRST_DELAY_MS;
+  let timer = null;
+  let stopped = false;
+
+  function open() {
+    source = new EventSource(url(lastId));
+    source.onopen = () => onConnection(true);
+    for (const type of ["game", "move", "end"]) {
+      source.addEventListener(type, (event) => {
+        lastId = event.lastEventId;
+        delay = FIRST_DELAY_MS; // a working stream resets the backoff
+        if (type === "end") stop(); // the game is over: nothing more will come
+        onEvent(type, JSON.parse(event.data));
+      });
+    }
+    source.onerror = () => {
+      onConnection(false);
+      if (source.readyState === EventSource.CLOSED && !stopped && timer === null) {
+        timer = setTimeout(() => { timer = null; open(); }, delay);
+        delay = Math.min(delay * 2, MAX_DELAY_MS);
+      }
+      // readyState CONNECTING: the browser is reconnecting by itself.
+    };
+  }
+
+  function stop() {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
+    window.removeEventListener("pagehide", stop);
+  }
+
+  // A browser allows six connections per origin: a page going away lets its stream go.
+  window.addEventListener("pagehide", stop);
+  open();
+  return stop;
+}

@@ -1,0 +1,357 @@
+// The /play client: a Patchwork game in the browser using only the public API.
+// Written as an example for frontend developers: one module per concern
+// (api.js: HTTP; follow.js: the event stream; draw.js: SVG), and here the
+// page's state and what the player can do.
+//
+// Which game the page shows lives in the URL's fragment, #game=<id>&token=<seat token>:
+// browsers never send a fragment to a server, so the token stays on this machine.
+// Without a token the page just watches the game.
+
+import { api, ApiError } from "./api.js";
+import { follow } from "./follow.js";
+import { BOARD, drawQuilt, drawShape, drawTrack, shapeCells } from "./draw.js";
+
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  patches: new Map(),   // id -> Patch, from GET /patches
+  gameId: null,
+  token: null,          // our seat's token, null when watching
+  seat: null,           // our seat (0 or 1), null when watching
+  game: null,           // the latest Game shown (the one with the highest version)
+  choice: null,         // while placing a patch: {patchId, orientations, index}
+  leather: null,        // while placing leather: the legal place_leather moves
+  busy: false,          // a move is on its way
+  stopFollowing: () => {},
+};
+
+// ---- Starting: the fragment names a game, or we offer to create one ----
+
+async function start() {
+  showMessage(null);
+  page.stopFollowing();
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  try {
+    if (page.patches.size === 0) {
+      for (const patch of await api.patches()) page.patches.set(patch.id, patch);
+    }
+    if (fragment.has("game")) await openGame(fragment.get("game"), fragment.get("token"));
+    else await showSetup();
+  } catch (error) {
+    showMessage(error);
+  }
+}
+
+async function showSetup() {
+  $("game").hidden = true;
+  const select = $("opponent");
+  select.replaceChildren();
+  for (const bot of await api.bots()) {
+    select.append(new Option(`Computer: ${bot.id} (${bot.description})`, bot.id));
+  }
+  select.append(new Option("A friend (you get an invite link)", ""));
+  $("setup").hidden = false;
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  const name = $("name").value.trim() || "Player 1";
+  const bot = $("opponent").value;
+  const opponent = bot ? { name: `Computer (${bot})`, bot } : { name: "Player 2" };
+  $("start").disabled = true;
+  try {
+    const { game, tokens } = await api.createGame([{ name }, opponent]);
+    // Our own link replaces the page's address, so a reload comes back to the game.
+    history.replaceState(null, "", `#game=${game.id}&token=${tokens[0]}`);
+    if (!bot) showInvite(game.id, tokens[1]);
+    await openGame(game.id, tokens[0]);
+  } catch (error) {
+    showMessage(error);
+  } finally {
+    $("start").disabled = false;
+  }
+}
+
+function showInvite(gameId, token) {
+  const link = new URL(location.href);
+  link.hash = `game=${gameId}&token=${token}`;
+  $("invite-link").value = link.href;
+  $("invite").hidden = false;
+}
+
+async function openGame(gameId, token) {
+  $("setup").hidden = true;
+  $("game").hidden = false;
+  Object.assign(page, { gameId, token, seat: null, game: null, choice: null, leather: null });
+  if (token) page.seat = await api.seatOf(gameId, token);
+  // The stream starts with a snapshot of the game, then pushes every move.
+  page.stopFollowing = follow((lastId) => api.eventsUrl(gameId, lastId), onEvent);
+}
+
+function onEvent(type, data) {
+  if (type === "game") show(data);
+  else if (type === "move") {
+    logMove(data.move, data.game);
+    show(data.game);
+  }
+  // `end` carries the result, which the final move's game already showed.
+}
+
+// ---- Showing a game ----
+
+/** Show `game` unless a newer version is already shown (answers and events may cross). */
+function show(game) {
+  if (page.game !== null && game.version <= page.game.version) return;
+  const turnChanged = page.game?.version !== game.version;
+  page.game = game;
+  if (turnChanged) {
+    page.choice = null;
+    page.leather = null;
+    if (myTurn() && game.phase === "place_leather") loadLeatherMoves(game.version);
+  }
+  render();
+}
+
+const myTurn = () => page.game?.status === "active" && page.seat !== null && page.game.turn === page.seat;
+
+function render() {
+  const game = page.game;
+  document.body.dataset.version = game.version;
+  document.body.dataset.state = game.status === "finished" ? "over" : myTurn() ? "mine" : "theirs";
+  document.body.dataset.phase = game.phase ?? "";
+  $("status").textContent = statusText(game);
+  renderResult(game);
+  renderQuilts(game);
+  $("track").replaceChildren(drawTrack(game));
+  renderMarket(game);
+  renderControls(game);
+}
+
+function statusText(game) {
+  if (game.status === "finished") return "Game over.";
+  const mover = game.players[game.turn];
+  if (mover.bot !== null) return `${mover.name} is thinking…`;
+  if (!myTurn()) return page.seat === null ? `${mover.name} to move.` : `Waiting for ${mover.name}…`;
+  if (game.phase === "place_leather") return "You won a leather patch: click an empty cell of your quilt to place it.";
+  if (page.choice) return "Click a highlighted cell to put the patch there (its top-left corner); rotate or flip it first if you like.";
+  return "Your turn: choose a patch from the first three, or advance.";
+}
+
+function renderResult(game) {
+  const box = $("result");
+  box.hidden = game.result === null;
+  if (game.result === null) return;
+  const { scores, winner, reason } = game.result;
+  const who = winner === page.seat ? "You win" : `${game.players[winner].name} wins`;
+  box.textContent = `${who}: ${scores[0]} to ${scores[1]}${reason === "resigned" ? " (by resignation)" : ""}.`;
+}
+
+function renderQuilts(game) {
+  const panels = game.players.map((player, seat) => {
+    const panel = document.createElement("div");
+    panel.className = `player seat-${seat}${game.turn === seat ? " in-turn" : ""}`;
+    const title = document.createElement("h3");
+    title.textContent = player.name + (seat === page.seat ? " (you)" : "") + (player.bot ? ` · bot ${player.bot}` : "");
+    const stats = document.createElement("p");
+    stats.className = "stats";
+    stats.textContent = `${player.buttons} buttons · income ${player.income} · space ${player.position}` +
+      ` · ${player.empty_cells} empty · score ${player.score}${player.has_bonus ? " · 7×7 bonus" : ""}`;
+    panel.append(title, stats);
+    if (player.bot !== null && game.turn === seat && game.status === "active") {
+      const thinking = document.createElement("p");
+      thinking.className = "thinking";
+      thinking.textContent = "thinking…";
+      panel.append(thinking);
+    }
+    const quilt = drawQuilt(player.quilt);
+    if (seat === page.seat) makeInteractive(quilt.cells);
+    panel.append(quilt.element);
+    return panel;
+  });
+  $("quilts").replaceChildren(...panels);
+}
+
+function renderMarket(game) {
+  const me = page.seat === null ? null : game.players[page.seat];
+  const cards = game.circle.map((id, index) => {
+    const patch = page.patches.get(id);
+    const card = document.createElement("button");
+    card.type = "button";
+    card.className = "patch";
+    card.dataset.patchId = id;
+    const inMarket = index < game.market.length;
+    const buyable = inMarket && myTurn() && game.phase === "choose" && !page.busy && me.buttons >= patch.cost;
+    card.disabled = !buyable;
+    if (buyable) card.classList.add("buyable");
+    if (!inMarket) card.classList.add("later");
+    if (page.choice?.patchId === id) card.classList.add("chosen");
+    const label = document.createElement("span");
+    label.textContent = `${patch.cost}¢ ${patch.time}⏱ +${patch.income}`;
+    card.title = `Patch ${id}: costs ${patch.cost} buttons and ${patch.time} time, income ${patch.income}`;
+    card.append(drawShape(shapeCells(patch.shape), id), label);
+    card.addEventListener("click", () => choosePatch(id));
+    return card;
+  });
+  $("market").replaceChildren(...cards);
+}
+
+function renderControls(game) {
+  const choosing = page.choice !== null;
+  const playing = myTurn() && !page.busy;
+  $("advance").hidden = !(playing && game.phase === "choose");
+  $("resign").hidden = !(page.seat !== null && game.status === "active");
+  $("rotate").hidden = $("flip").hidden = $("cancel").hidden = !choosing;
+  const orientation = $("orientation");
+  orientation.replaceChildren();
+  if (choosing) {
+    const { patchId, orientations, index } = page.choice;
+    const current = orientations[index];
+    orientation.append(drawShape(current.moves[0].placement.cells, patchId, 12));
+    $("rotate").disabled = $("flip").disabled = orientations.length < 2;
+  }
+}
+
+// ---- Choosing and placing a patch ----
+
+/** Fetch the legal placements of `patchId` and group them by orientation. */
+async function choosePatch(patchId) {
+  const version = page.game.version;
+  try {
+    const legal = await api.legalMoves(page.gameId, patchId);
+    if (page.game.version !== version || legal.version !== version) return; // the game moved on
+    if (legal.moves.length === 0) {
+      showMessage(new Error("That patch fits nowhere on your quilt."));
+      return;
+    }
+    showMessage(null);
+    // One group per orientation, in the service's order: flipped false then true, rotation 0..270.
+    const groups = new Map();
+    for (const move of legal.moves) {
+      const { rotation, flipped } = move.placement;
+      const key = `${flipped}/${rotation}`;
+      if (!groups.has(key)) groups.set(key, { rotation, flipped, moves: [] });
+      groups.get(key).moves.push(move);
+    }
+    page.choice = { patchId, orientations: [...groups.values()], index: 0 };
+    render();
+  } catch (error) {
+    showMessage(error);
+  }
+}
+
+/** Rotate: the next orientation clockwise with the same side up; flip: the other side. */
+function turnPatch(flip) {
+  const { orientations, index } = page.choice;
+  const now = orientations[index];
+  const sameSide = (o) => o.flipped === now.flipped;
+  const candidates = orientations
+    .map((o, i) => ({ o, i }))
+    .filter(({ o }) => (flip ? !sameSide(o) : sameSide(o)));
+  if (candidates.length === 0) return;
+  // Next rotation after the current one (wrapping), or for a flip the same rotation if it is legal.
+  const step = ({ o }) => (o.rotation - now.rotation + 360 - (flip ? 0 : 1)) % 360;
+  candidates.sort((a, b) => step(a) - step(b));
+  page.choice.index = candidates[0].i;
+  render();
+}
+
+/** Highlight where the chosen patch or leather may go on our quilt, preview on hover, place on click. */
+function makeInteractive(cells) {
+  const targets = new Map(); // "row,col" -> the move a click there makes
+  if (page.choice && !page.busy) {
+    const { orientations, index } = page.choice;
+    for (const move of orientations[index].moves) targets.set(`${move.placement.row},${move.placement.col}`, move);
+  } else if (page.leather && !page.busy) {
+    for (const move of page.leather) targets.set(`${move.row},${move.col}`, move);
+  }
+  const covered = (move) => (move.action === "buy" ? move.placement.cells : [[move.row, move.col]]);
+  const mark = (move, on) => {
+    for (const [r, c] of covered(move)) cells[r][c].classList.toggle("preview", on);
+  };
+  for (let row = 0; row < BOARD; row++) {
+    for (let col = 0; col < BOARD; col++) {
+      const move = targets.get(`${row},${col}`);
+      if (!move) continue;
+      const cell = cells[row][col];
+      cell.classList.add(move.action === "buy" ? "anchor" : "legal");
+      cell.addEventListener("mouseenter", () => mark(move, true));
+      cell.addEventListener("mouseleave", () => mark(move, false));
+      cell.addEventListener("click", () => play(move));
+    }
+  }
+}
+
+async function loadLeatherMoves(version) {
+  try {
+    const legal = await api.legalMoves(page.gameId);
+    if (page.game.version !== version || legal.version !== version) return;
+    page.leather = legal.moves;
+    render();
+  } catch (error) {
+    showMessage(error);
+  }
+}
+
+// ---- Moves ----
+
+/** Send a move from the legal-moves list (placements go as their cells). */
+async function play(move) {
+  const body = move.action === "buy"
+    ? { action: "buy", patch_id: move.patch_id, placement: { cells: move.placement.cells } }
+    : move;
+  await submit(() => api.move(page.gameId, page.token, body));
+}
+
+async function submit(request) {
+  page.busy = true;
+  render();
+  try {
+    showMessage(null);
+    show(await request());
+  } catch (error) {
+    showMessage(error);
+  } finally {
+    page.busy = false;
+    render();
+  }
+}
+
+function logMove({ number, seat, action, patch_id: patchId, outcome }, game) {
+  const who = game.players[seat].name;
+  const what = {
+    buy: `bought patch ${patchId}`,
+    advance: "advanced",
+    place_leather: "placed a leather patch",
+    resign: "resigned",
+  }[action] ?? action;
+  const item = document.createElement("li");
+  item.value = number;
+  item.dataset.number = number;
+  const change = outcome ? ` (${outcome.buttons >= 0 ? "+" : ""}${outcome.buttons} buttons, to space ${outcome.to})` : "";
+  item.textContent = `${who} ${what}${action === "resign" ? "" : change}`;
+  $("log").prepend(item);
+}
+
+function showMessage(error) {
+  const box = $("message");
+  box.hidden = error === null;
+  if (error === null) return;
+  box.textContent = error instanceof ApiError && error.problem?.code
+    ? `${error.message} (${error.problem.code})`
+    : error.message;
+}
+
+// ---- Wiring ----
+
+$("setup").addEventListener("submit", createGame);
+$("advance").addEventListener("click", () => submit(() => api.move(page.gameId, page.token, { action: "advance" })));
+$("resign").addEventListener("click", () => {
+  if (confirm("Resign this game?")) submit(() => api.resign(page.gameId, page.token));
+});
+$("rotate").addEventListener("click", () => turnPatch(false));
+$("flip").addEventListener("click", () => turnPatch(true));
+$("cancel").addEventListener("click", () => { page.choice = null; render(); });
+// Opening an invite link in a tab that shows another game; coming back from the back-forward cache.
+window.addEventListener("hashchange", () => { $("log").replaceChildren(); $("invite").hidden = true; start(); });
+window.addEventListener("pageshow", (event) => { if (event.persisted) start(); });
+start();

@@ -1,0 +1,161 @@
+"""Computer players over HTTP: the app in this process, a real bot worker process, real Redis.
+
+Each scenario runs on a single Redis and on a 3-master cluster (the `backend`
+fixture). The worker thinks with BOT_THINK_MS=50 (tests/bot_workers.py), so
+whole games take seconds; every wait has a generous explicit bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from service.api.spec import load_spec
+from service.bots import LEVELS, choose_move, seed_for
+from service.engine import canonical_move
+from service.games.views import move_body
+from tests.bot_workers import BotWorkerProcess, wait_for
+from tests.system.history_check import replay_prefix
+
+from .conftest import Table
+
+# A bot's move is due within its think_ms plus a second; this leaves room for a busy machine.
+BOT_MOVE_BOUND = 10.0
+# A whole game is about 30 to 60 moves.
+GAME_BOUND = 90.0
+
+
+@pytest.fixture
+def worker(backend, app, tmp_path) -> Iterator[BotWorkerProcess]:
+    """One bot worker on the test's backend, started and seen alive (its heartbeat is in Redis)."""
+    jobs = app.extensions["patchwork"].play.bot_jobs
+    with BotWorkerProcess(backend.url, tmp_path / "worker.log", cluster=backend.cluster) as process:
+        wait_for(jobs.workers_seen, 20, f"no heartbeat from the worker; its log:\n{process.log()}")
+        yield process
+
+
+def history(client, game_id: str) -> list[dict]:
+    resp = client.get(f"/games/{game_id}/moves")
+    assert resp.status_code == 200
+    return resp.get_json()["moves"]
+
+
+def wait_for_person_or_end(table: Table, bound: float = BOT_MOVE_BOUND) -> dict:
+    """The game once a person is in turn or it is over (the bots in turn have moved)."""
+    def ready():
+        game = table.state()
+        if game["status"] == "finished" or game["players"][game["turn"]]["bot"] is None:
+            return game
+        return None
+    return wait_for(ready, bound, f"the bot in turn in game {table.id} did not move")
+
+
+def pending_jobs(app) -> int:
+    """Jobs in the queue's streams: done jobs are deleted from them."""
+    play = app.extensions["patchwork"].play
+    return sum(play.store.command("XLEN", stream) for stream in play.bot_jobs.streams)
+
+
+def test_bots_lists_the_levels_weakest_first(client):
+    resp = client.get("/bots")
+    assert resp.status_code == 200
+    bots = resp.get_json()["bots"]
+    assert bots == [level.public() for level in LEVELS]
+    assert [bot["id"] for bot in bots][:2] == ["random", "greedy"]
+    assert any(not bot["hint"] for bot in bots), "a searching level"
+
+
+def test_the_spec_names_exactly_the_levels_on_offer():
+    offered = load_spec()["components"]["schemas"]["BotLevelOrNull"]["enum"]
+    assert offered == [level.id for level in LEVELS] + [None]
+
+
+def test_an_unknown_level_is_400_naming_the_field(client):
+    resp = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Hal", "bot": "hal9000"}]})
+    assert resp.status_code == 400
+    assert resp.get_json()["errors"][0]["pointer"] == "/players/1/bot"
+
+
+def test_a_bot_game_with_no_worker_alive_is_503_and_nothing_is_stored(client, backend):
+    resp = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}]})
+    assert resp.status_code == 503
+    assert resp.get_json()["code"] == "bots_unavailable"
+    assert int(resp.headers["Retry-After"]) > 0
+    assert sum(node.dbsize() for node in backend.nodes) == 0
+    # A game between people needs no worker.
+    assert client.post("/games", json={}).status_code == 201
+
+
+def test_person_against_bot_to_the_end(client, worker):
+    table = Table(client, {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], "seed": 11})
+    assert table.tokens[0] is not None and table.tokens[1] is None
+    assert [p["bot"] for p in table.game["players"]] == [None, "greedy"]
+    game = table.game
+    while game["status"] != "finished":
+        assert game["turn"] == 0
+        # Ann buys the first patch of the market she can place, or advances.
+        options = table.legal(patch_id=game["market"][0])["moves"] if game["phase"] == "choose" else []
+        if game["phase"] == "place_leather":
+            options = table.legal()["moves"]
+        move = options[0] if options else {"action": "advance"}
+        if "placement" in move:  # legal moves show both forms; a request sends one
+            del move["placement"]["cells"]
+        table.play(move, seat=0)
+        game = wait_for_person_or_end(table)
+        assert game["players"][1]["bot"] == "greedy"
+    moves = history(client, table.id)
+    assert {entry["seat"] for entry in moves} == {0, 1}
+    assert len(moves) == game["moves_played"]
+
+
+def test_bots_against_each_other_play_to_the_end_by_themselves(app, client, worker):
+    table = Table(client, {"players": [{"name": "R", "bot": "random"}, {"name": "Q", "bot": "search-quick"}],
+                           "seed": 3})
+    assert table.tokens == [None, None]
+    game = wait_for(lambda: table.state()["status"] == "finished" and table.state(), GAME_BOUND,
+                    f"game {table.id} did not finish")
+    moves = history(client, table.id)
+    assert len(moves) == game["moves_played"] > 20
+    # Every move was judged by the rules: the history replays to the stored game.
+    final = replay_prefix(game, moves, len(moves))
+    assert final.finished and list(final.result.scores) == game["result"]["scores"]
+    wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "done jobs left in the queue")
+
+
+def test_a_bots_move_is_its_level_with_the_seed_of_game_and_version(client, worker):
+    # `random` draws with the seed: any other seed would give other moves.
+    table = Table(client, {"players": [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]})
+    game = wait_for(lambda: table.state()["status"] == "finished" and table.state(), GAME_BOUND,
+                    f"game {table.id} did not finish")
+    moves = history(client, table.id)
+    for entry in moves:
+        version = entry["number"]  # move n is played on the game at version n
+        state = replay_prefix(game, moves, version - 1)
+        expected = move_body(canonical_move(choose_move(state, "random", seed_for(table.id, version))))
+        assert {key: entry[key] for key in expected} == expected, f"move {version}"
+
+
+def test_jobs_for_a_version_never_reached_or_already_played_move_nothing(app, client, worker):
+    jobs = app.extensions["patchwork"].play.bot_jobs
+    table = Table(client, {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "seed": 2})
+    # A job whose commit failed: the version never comes, the worker drops it.
+    jobs.enqueue(table.id, 5, person_waiting=True)
+    table.play({"action": "advance"}, seat=0)
+    game = wait_for_person_or_end(table)
+    played = game["version"]
+    # A repeated job, for a version the bot has played already.
+    jobs.enqueue(table.id, 2, person_waiting=True)
+    wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the jobs were not dropped")
+    assert table.state()["version"] == played
+    assert len(history(client, table.id)) == played - 1
+
+
+def test_a_person_cannot_move_for_a_bot_seat(client, worker):
+    table = Table(client, {"players": [{"name": "Bot", "bot": "greedy"}, {"name": "Ann"}], "seed": 4})
+    wait_for_person_or_end(table)
+    # Ann's token is seat 1's; no token is seat 0's.
+    assert table.state()["players"][0]["bot"] == "greedy"
+    resp = client.post(f"/games/{table.id}/moves", json={"action": "advance"},
+                       headers={"Authorization": "Bearer null"})
+    assert resp.status_code == 401

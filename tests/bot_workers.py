@@ -1,0 +1,67 @@
+"""Bot worker processes (`python -m service.botworker`) for tests, and waiting on what they do."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from tests.live_service import ROOT, stop_process_group
+from tests.redis_servers import Throwaway
+
+T = TypeVar("T")
+
+# Whole games in tests: a bot's search gets a few milliseconds, not its level's second.
+TEST_THINK_MS = "50"
+
+
+def wait_for(what: Callable[[], T], timeout: float, message: str, every: float = 0.05) -> T:
+    """Poll `what` until it returns something true; fail with `message` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = what()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{message} (not within {timeout:g} s)")
+        time.sleep(every)
+
+
+class BotWorkerProcess(Throwaway):
+    """One `patchwork-worker` on `redis_url`, its output in `log_path`."""
+
+    def __init__(self, redis_url: str, log_path: Path, *, cluster: bool = False,
+                 think_ms: str = TEST_THINK_MS, env: dict[str, str] | None = None):
+        self.log_path = Path(log_path)
+        self.env = {**os.environ, "REDIS_URL": redis_url, "REDIS_CLUSTER": "1" if cluster else "0",
+                    "BOT_THINK_MS": think_ms, **(env or {})}
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "service.botworker"], cwd=ROOT, env=self.env,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def kill(self) -> None:
+        """kill -9, as a crash would."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def close(self) -> None:
+        if self.process is not None:
+            stop_process_group(self.process)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

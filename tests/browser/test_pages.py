@@ -1,0 +1,171 @@
+"""/docs and /play in a real headless Chromium: what renders, what is played, what is requested.
+
+/play is driven by clicks as a person plays; the service runs under
+gunicorn on real Redis with a real bot worker (bots think 20 ms).
+"""
+
+from __future__ import annotations
+
+import random
+from urllib.parse import urlsplit
+
+import requests
+import yaml
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.bot_workers import wait_for
+from tests.live_service import LiveService
+
+from .browser import console_errors, requested_urls
+from .player import body, play_one_move, version, wait, wait_for_turn_or_end, wait_for_version
+
+# A whole game against `random` is 30 to 60 moves of ours; a bound that only a hang meets.
+MOVES_BOUND = 200
+
+
+def only_from(base: str, urls: list[str]) -> list[str]:
+    """The requested network URLs that are not the service's.
+
+    data: URLs (Swagger UI's icons) fetch nothing; chrome:// ones are the
+    browser's own new-tab page, opened before the test navigates.
+    """
+    network = [url for url in urls if urlsplit(url).scheme in ("http", "https", "ws", "wss")]
+    assert network, "no request logged: the performance log is not being read"
+    return [url for url in network if not url.startswith(base + "/")]
+
+
+def test_docs_renders_every_operation_with_no_console_error(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/docs")
+    spec = yaml.safe_load(requests.get(f"{base}/openapi.yaml", timeout=10).text)
+    expected = {f"{method.upper()} {path}" for path, item in spec["paths"].items()
+                for method in item if method in ("get", "post")}
+    # Swagger UI draws the list tag by tag; an operation under two tags is listed twice.
+    listed = wait(browser, lambda d: _listed_operations(d) >= expected and _listed_operations(d),
+                  "Swagger UI did not list every operation")
+    assert listed == expected
+    assert console_errors(browser) == []
+    assert only_from(base, requested_urls(browser)) == []
+
+
+def setup_form(driver):
+    """The opponent list, once the page has filled it from GET /bots and shown the form."""
+    wait(driver, lambda d: d.find_element(By.ID, "setup").is_displayed(), "no setup form")
+    return driver.find_element(By.ID, "opponent")
+
+
+def _listed_operations(driver) -> set[str]:
+    return {" ".join(block.get_attribute("textContent") for block in
+                     op.find_elements(By.CSS_SELECTOR, ".opblock-summary-method, .opblock-summary-path"))
+            for op in driver.find_elements(By.CSS_SELECTOR, ".opblock")}
+
+
+def watch_status(driver) -> None:
+    """Record every status line the page shows (the bot's thinking lasts milliseconds)."""
+    driver.execute_script("""
+        window.statusSeen = [];
+        const status = document.getElementById('status');
+        new MutationObserver(() => window.statusSeen.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});""")
+
+
+def test_play_a_whole_game_against_the_random_bot(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    Select(setup_form(browser)).select_by_value("random")
+    watch_status(browser)
+    browser.find_element(By.ID, "start").click()
+    wait_for_version(browser, 1)
+    assert "#game=" in browser.current_url and "token=" in browser.current_url
+    rng = random.Random(12)
+    for _ in range(MOVES_BOUND):
+        if wait_for_turn_or_end(browser) == "over":
+            break
+        play_one_move(browser, rng)
+    assert body(browser, "state") == "over"
+    result = browser.find_element(By.ID, "result")
+    assert result.is_displayed() and " to " in result.text
+    game_id = browser.current_url.split("#game=")[1].split("&")[0]
+    game = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    assert game["status"] == "finished" and version(browser) == game["version"]
+    # Every move appears in the log, the bot's pushed through the stream.
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == game["moves_played"]
+    assert any("is thinking" in text for text in browser.execute_script("return window.statusSeen"))
+    assert console_errors(browser) == []
+    assert only_from(base, requested_urls(browser)) == []
+
+
+def test_two_tabs_play_each_other_and_see_each_others_moves(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    Select(setup_form(browser)).select_by_value("")
+    browser.find_element(By.ID, "start").click()
+    invite = wait(browser, lambda d: d.find_element(By.ID, "invite-link").get_attribute("value"), "no invite link")
+    assert "token=" in invite.split("#", 1)[1]
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(invite)
+    second = browser.current_window_handle
+    wait_for_version(browser, 1)
+    rng = random.Random(3)
+    tabs = {0: first, 1: second}
+    for number in range(1, 9):
+        browser.switch_to.window(first)
+        seat = requests.get(f"{base}/games/{invite.split('game=')[1].split('&')[0]}", timeout=10).json()["turn"]
+        mover, other = tabs[seat], tabs[1 - seat]
+        browser.switch_to.window(mover)
+        wait_for_version(browser, number)
+        assert body(browser, "state") == "mine"
+        play_one_move(browser, rng)
+        browser.switch_to.window(other)
+        # The other tab learns the move from its event stream, and logs it.
+        wait_for_version(browser, number + 1)
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#log li[data-number="{number}"]'),
+             f"move {number} not in the other tab's log")
+    for handle in (first, second):
+        browser.switch_to.window(handle)
+        assert console_errors(browser) == []
+    assert only_from(base, requested_urls(browser)) == []
+
+
+def advance_in_turn(base: str, game_id: str, tokens: list[str]) -> None:
+    """The seat in turn makes a legal move: advance, or its leather patch on the first free cell."""
+    game = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    move = {"action": "advance"}
+    if game["phase"] == "place_leather":
+        move = requests.get(f"{base}/games/{game_id}/legal-moves", timeout=10).json()["moves"][0]
+    answer = requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=10,
+                           headers={"Authorization": f"Bearer {tokens[game['turn']]}"})
+    assert answer.status_code == 201, answer.text
+
+
+def test_a_tab_catches_up_after_the_service_restarted(browser, play_backend):
+    """The service is killed under an open stream; moves go on through another instance; the tab catches up."""
+    web = play_backend.web
+    created = requests.post(f"{web.url}/games", json={"players": [{"name": "Ann"}, {"name": "Bea"}]},
+                            timeout=10).json()
+    game_id, tokens = created["game"]["id"], created["tokens"]
+    browser.get(f"{web.url}/play#game={game_id}&token={tokens[1]}")
+    wait_for_version(browser, 1)
+    for _ in range(2):
+        advance_in_turn(web.url, game_id, tokens)
+    wait_for_version(browser, 3)
+    assert console_errors(browser) == []
+
+    with LiveService(play_backend.redis_url, play_backend.log_dir / "other.log", workers=1) as other:
+        web.close()  # SIGTERM: the service ends its streams and stops
+        for _ in range(3):
+            advance_in_turn(other.url, game_id, tokens)
+        assert version(browser) == 3
+        web.start()  # the same port, the same Redis
+        wait_for_version(browser, 6)
+    # Caught up through the stream's move events (a snapshot would log nothing).
+    logged = {int(n) for n in (e.get_attribute("data-number")
+                               for e in browser.find_elements(By.CSS_SELECTOR, "#log li"))}
+    assert logged == {1, 2, 3, 4, 5}
+    # While the service was down the browser's reconnects failed: those are the only errors.
+    errors = console_errors(browser)
+    assert all(f"/games/{game_id}/events" in e and "net::ERR_CONNECTION_REFUSED" in e for e in errors), errors
+    assert only_from(web.url, requested_urls(browser)) == []
+    wait_for(lambda: web.process.poll() is None, 1, "the restarted service died")

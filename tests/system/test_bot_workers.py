@@ -1,0 +1,200 @@
+"""Bot workers as real processes, and the faults no game may stall on.
+
+gunicorn serves the API, `python -m service.botworker` processes play the
+bots, on one redis-server or a 3-master cluster: a worker killed -9 in the
+middle of a bot's thinking, the web killed right after the move that handed
+a bot its turn, Redis restarted; and `patchwork-service` starting BOT_WORKERS
+workers, restarting a killed one and stopping them between the web and
+Redis. Each time the bot's move still arrives, once: the history replays.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import requests
+
+from service.games import GamePlay, KeptCopies
+from service.storage import open_store
+from tests.bot_workers import BotWorkerProcess, wait_for
+from tests.live_service import LiveService
+from tests.redis_cluster import ThrowawayCluster
+from tests.redis_servers import ThrowawayRedis
+
+from .history_check import replay_prefix
+from .patchwork_service import PatchworkService, alive, children, identity, program
+
+# A bot's move is due within think_ms plus a second; a dead worker's job is
+# taken over after 5 s idle. Bounds with room for a busy 2-core machine.
+BOT_MOVE_BOUND = 15.0
+TAKEOVER_BOUND = 30.0
+# Long enough to kill the worker while it surely still thinks.
+LONG_THINK_MS = "4000"
+
+
+@contextmanager
+def redis_backend(kind: str, work: Path) -> Iterator[tuple[str, bool]]:
+    """(url, cluster) of a fresh single redis-server or 3-master cluster."""
+    if kind == "single":
+        with ThrowawayRedis(work / "redis") as server:
+            yield server.url, False
+    else:
+        with ThrowawayCluster(work / "cluster") as cluster:
+            yield cluster.url, True
+
+
+@contextmanager
+def game_play(url: str, cluster: bool) -> Iterator[GamePlay]:
+    """The game-play core on the store, to look at games (and the queue) behind the web's back."""
+    store = open_store(url, cluster=cluster)
+    try:
+        yield GamePlay(store, KeptCopies(0))
+    finally:
+        store.close()
+
+
+def create(base: str, players: list[dict], **options) -> dict:
+    resp = requests.post(f"{base}/games", json={"players": players, **options}, timeout=10)
+    assert resp.status_code == 201, resp.text
+    return resp.json()
+
+
+def assert_replays(play: GamePlay, game_id: str) -> tuple[dict, list[dict]]:
+    """The stored game is the replay of its history: every bot move applied once, by the rules."""
+    version, view = play.view(game_id)
+    game = json.loads(view)
+    _, entries = play.history(game_id)
+    moves = [json.loads(entry) for entry in entries]
+    assert [m["number"] for m in moves] == list(range(1, version))
+    state = replay_prefix(game, moves, len(moves))
+    assert state.moves_played == game["moves_played"] and state.turn == game["turn"]
+    return game, moves
+
+
+def pending_consumers(play: GamePlay) -> set[str]:
+    """Names of the workers holding read but unacknowledged jobs."""
+    found = set()
+    for stream in play.bot_jobs.streams:
+        try:
+            summary = play.store.command("XPENDING", stream, "bot-workers")
+        except Exception:  # no group yet
+            continue
+        consumers = summary[3] if isinstance(summary, list) else summary.get("consumers")
+        for entry in consumers or []:
+            found.add(entry[0] if isinstance(entry, list) else entry["name"])
+    return found
+
+
+@pytest.mark.parametrize("kind", ["single", "cluster"])
+def test_a_worker_killed_mid_thought_has_its_move_made_by_another_once(kind, tmp_path):
+    with redis_backend(kind, tmp_path) as (url, cluster), game_play(url, cluster) as play, \
+            LiveService(url, tmp_path / "web.log", workers=1,
+                        env={"REDIS_CLUSTER": "1" if cluster else "0"}) as web, \
+            BotWorkerProcess(url, tmp_path / "slow.log", cluster=cluster, think_ms=LONG_THINK_MS) as slow:
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{slow.log()}")
+        # The bot (seat 1) starts: its job is queued with the game.
+        created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "search"}], first_player=1, seed=8)
+        game_id = created["game"]["id"]
+        holder = wait_for(lambda: [c for c in pending_consumers(play) if f"-{slow.pid}-" in c], 10,
+                          f"the worker did not take the job:\n{slow.log()}")
+        slow.kill()
+        assert play.view(game_id)[0] == 1, "the slow worker moved before it was killed"
+        with BotWorkerProcess(url, tmp_path / "fast.log", cluster=cluster) as fast:
+            wait_for(lambda: play.view(game_id)[0] > 1, TAKEOVER_BOUND,
+                     f"nobody took over the job of {holder}:\n{fast.log()}")
+            game = wait_for(lambda: (g := assert_replays(play, game_id)[0])["turn"] == 0 and g,
+                            BOT_MOVE_BOUND, "the bot did not hand the turn back")
+            assert "took over job" in fast.log()
+    assert game["moves_played"] >= 1
+
+
+@pytest.mark.parametrize("kind", ["single", "cluster"])
+def test_the_web_killed_right_after_handing_a_bot_the_turn_does_not_stall_the_game(kind, tmp_path):
+    with redis_backend(kind, tmp_path) as (url, cluster), game_play(url, cluster) as play, \
+            BotWorkerProcess(url, tmp_path / "worker.log", cluster=cluster) as worker:
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+        web = LiveService(url, tmp_path / "web.log", workers=1, env={"REDIS_CLUSTER": "1" if cluster else "0"})
+        with web:
+            created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=5)
+            game_id, token = created["game"]["id"], created["tokens"][0]
+            resp = requests.post(f"{web.url}/games/{game_id}/moves", json={"action": "advance"},
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+            assert resp.status_code == 201 and resp.json()["players"][resp.json()["turn"]]["bot"]
+            os.killpg(web.process.pid, signal.SIGKILL)
+        wait_for(lambda: play.view(game_id)[0] > 2, BOT_MOVE_BOUND,
+                 f"the bot did not move with the web gone:\n{worker.log()}")
+        game, moves = assert_replays(play, game_id)
+        assert moves[0]["seat"] == 0 and moves[1]["seat"] == 1
+
+
+def test_a_redis_restart_mid_game_loses_no_bot_turn(durable_redis, tmp_path):
+    url = durable_redis.url
+    with game_play(url, False) as play, \
+            LiveService(url, tmp_path / "web.log", workers=1) as web, \
+            BotWorkerProcess(url, tmp_path / "worker.log") as worker:
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+        created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=6)
+        game_id, token = created["game"]["id"], created["tokens"][0]
+
+        def person_moves() -> int:
+            resp = requests.post(f"{web.url}/games/{game_id}/moves", json={"action": "advance"},
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+            assert resp.status_code in (201, 409, 503), resp.text
+            return resp.status_code == 201 and resp.json()["version"]
+
+        def bot_moved_after(version: int):
+            def check():
+                try:
+                    found, view = play.view(game_id)
+                except Exception:  # Redis still starting
+                    return False
+                return found > version and '"turn":0' in view
+            return check
+
+        version = person_moves()
+        wait_for(bot_moved_after(version), BOT_MOVE_BOUND, f"no bot move:\n{worker.log()}")
+        durable_redis.stop()
+        durable_redis.start()
+        version = wait_for(person_moves, 20, "the web did not take moves again")
+        wait_for(bot_moved_after(version), BOT_MOVE_BOUND, f"no bot move after the restart:\n{worker.log()}")
+        wait_for(play.bot_jobs.workers_seen, 10, "the worker's heartbeat did not come back")
+        assert_replays(play, game_id)
+
+
+def worker_children(service: PatchworkService) -> list[tuple[int, str]]:
+    return [identity(pid) for pid in children(service.process.pid) if program(pid) == "service.botworker"]
+
+
+def test_patchwork_service_runs_restarts_and_stops_its_bot_workers(tmp_path):
+    service = PatchworkService(tmp_path / "data", tmp_path / "service.log")
+    service.env.update(BOT_WORKERS="2", BOT_THINK_MS="50")
+    with service:
+        workers = wait_for(lambda: len(found := worker_children(service)) == 2 and found, 20,
+                           f"not two bot workers:\n{service.log()}")
+        for pid, _ in workers:
+            assert os.getpriority(os.PRIO_PROCESS, pid) > os.getpriority(os.PRIO_PROCESS, service.child("gunicorn"))
+        # A game between bots plays to its end by itself, even with a worker killed -9 on the way.
+        created = wait_for(lambda: (r := requests.post(
+            f"{service.url}/games", json={"players": [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]},
+            timeout=10)).status_code == 201 and r.json(), 20, "bot games refused")
+        game_id = created["game"]["id"]
+        os.kill(workers[0][0], signal.SIGKILL)
+        wait_for(lambda: len(found := worker_children(service)) == 2 and workers[0] not in found, 20,
+                 f"the killed worker was not replaced:\n{service.log()}")
+        game = wait_for(lambda: (g := requests.get(f"{service.url}/games/{game_id}", timeout=10).json())[
+            "status"] == "finished" and g, 90, "the bot game did not finish")
+        history = requests.get(f"{service.url}/games/{game_id}/moves", timeout=10).json()["moves"]
+        assert replay_prefix(game, history, len(history)).finished
+        # SIGTERM: everything stops, the workers with it.
+        everything = [identity(pid) for pid in children(service.process.pid)]
+        service.process.send_signal(signal.SIGTERM)
+        assert service.process.wait(60) == 0, service.log()
+        assert not [p for p in everything if p is not None and alive(p)]
+        log = service.log()
+        assert log.index("stopping web") < log.index("stopping bot-worker-2") < log.index("stopping redis")
