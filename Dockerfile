@@ -1,4 +1,6 @@
-# Patchwork game-state service. Needs a Redis: set REDIS_URL (and REDIS_CLUSTER=1 for a cluster).
+# Patchwork game-state service: patchwork-service runs the web (gunicorn), BOT_WORKERS bot workers
+# and, with no REDIS_URL, a private Redis with its data in /data (mount a volume there to keep it).
+# Production: set REDIS_URL (and REDIS_CLUSTER=1 for a cluster).
 # A full version tag, so a rebuild gets the same Python. To pin the exact image as well,
 # append its digest: `docker buildx imagetools inspect python:3.11.14-slim-bookworm`
 # prints it; then FROM python:3.11.14-slim-bookworm@sha256:<digest>.
@@ -9,7 +11,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HOST=0.0.0.0 \
-    PORT=8000
+    PORT=8000 \
+    PATCHWORK_DATA_DIR=/data
 
 WORKDIR /app
 
@@ -24,7 +27,9 @@ COPY service ./service
 RUN rm -f service/openapi.yaml \
     && cp openapi.yaml service/openapi.yaml \
     && pip install --no-deps --no-build-isolation . \
-    && useradd --system --uid 10001 --no-create-home patchwork
+    && useradd --system --uid 10001 --no-create-home patchwork \
+    && mkdir /data \
+    && chown 10001 /data
 
 USER 10001
 EXPOSE 8000
@@ -32,4 +37,5 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
 
-CMD ["gunicorn", "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
+# The parent of the web and the bot workers (and the embedded Redis), which it restarts when they die.
+CMD ["patchwork-service"]

@@ -56,11 +56,16 @@ def test_healthcheck_asks_healthz_on_the_configured_port():
     assert "PORT" in command
 
 
-def test_cmd_is_gunicorn_with_the_shared_config_and_the_wsgi_app():
-    cmd = exec_form(arguments("CMD")[-1])
-    assert cmd[0] == "gunicorn"
-    assert "python:service.gunicorn_conf" in cmd
-    assert cmd[-1] == "service.wsgi:app"
+def test_cmd_is_patchwork_service_so_a_container_plays_bots_too():
+    # patchwork-service runs gunicorn with service/gunicorn_conf.py and the bot workers beside it.
+    assert exec_form(arguments("CMD")[-1]) == ["patchwork-service"]
+
+
+def test_the_embedded_redis_keeps_its_data_where_the_image_user_may_write():
+    # The image's user has no home directory, so the default data dir would not exist.
+    assert environment()["PATCHWORK_DATA_DIR"] == "/data"
+    run = " ".join(args for name, args in instructions() if name == "RUN")
+    assert "chown 10001 /data" in run
 
 
 def test_listens_beyond_the_container_loopback():

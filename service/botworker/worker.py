@@ -40,7 +40,10 @@ log = logging.getLogger("patchwork.botworker")
 # A job is added just before its commit (a Redis round trip later, at most
 # the 1 s Redis timeout): a version not there after this never will be.
 VERSION_WAIT_SECONDS = 2.0
-_VERSION_POLL_SECONDS = 0.05
+# The worker usually reads a job before its commit has landed (the job goes
+# first): it looks again after 1 ms, then doubling up to 50 ms.
+_VERSION_POLL_FIRST_SECONDS = 0.001
+_VERSION_POLL_MAX_SECONDS = 0.05
 # The heartbeat's TTL is storage/bot_jobs.HEARTBEAT_TTL_MS (10 s): a few beats fit in it.
 BEAT_EVERY_SECONDS = 2.0
 RECLAIM_EVERY_SECONDS = 1.0
@@ -119,6 +122,7 @@ class BotWorker:
     def _game_at(self, job: BotJob) -> GameCopy | None:
         """The game at the job's version with a bot in turn, or None: the job has nothing to do."""
         deadline = time.monotonic() + VERSION_WAIT_SECONDS
+        poll = _VERSION_POLL_FIRST_SECONDS
         while True:
             try:
                 game = self.play.load(job.game_id)
@@ -126,7 +130,8 @@ class BotWorker:
                 game = None  # a game's job comes just before its creation too
             if (game is not None and game.version >= job.version) or time.monotonic() >= deadline:
                 break
-            time.sleep(_VERSION_POLL_SECONDS)
+            time.sleep(poll)
+            poll = min(_VERSION_POLL_MAX_SECONDS, poll * 2)
         if game is None or game.version != job.version or game.record.bot_in_turn is None:
             log.debug("dropping job of game %s at version %d: the game is at %s", job.game_id,
                       job.version, None if game is None else game.version)

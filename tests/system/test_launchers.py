@@ -1,8 +1,9 @@
 """The ways operators start the service, run as written.
 
-- The Procfile's `web` line under honcho (a Foreman clone, as Heroku-style
-  platforms run it): with PORT and REDIS_URL set it serves /healthz and
-  creates games, and stopping honcho takes gunicorn down with it.
+- The Procfile's `web` and `worker` lines under honcho (a Foreman clone, as
+  Heroku-style platforms run it): with PORT and REDIS_URL set it serves
+  /healthz, creates games and plays bot games, and stopping honcho takes
+  gunicorn down with it.
 - The Dockerfile's CMD with the environment its ENV lines set, and its
   HEALTHCHECK command: 0 against the running service, non-zero once it is gone.
   (No Docker engine here: both run on the host from this checkout.)
@@ -19,6 +20,9 @@ import sys
 import time
 from pathlib import Path
 
+import requests
+
+from tests.bot_workers import wait_for
 from tests.dockerfile import ROOT, arguments, environment, exec_form, healthcheck_command
 from tests.live_service import stop_process_group, wait_until_healthy
 from tests.redis_servers import free_port
@@ -76,7 +80,17 @@ def _wait_until_group_gone(pgid: int, timeout: float = 15.0) -> bool:
     return True
 
 
-def test_procfile_web_serves_under_honcho(redis_url, tmp_path):
+def _assert_plays_bots(url: str) -> None:
+    """A game between two bots is created (a worker is alive) and played by itself."""
+    players = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]
+    created = wait_for(lambda: (r := requests.post(f"{url}/games", json={"players": players}, timeout=10))
+                       .status_code == 201 and r.json(), 30, "bot games refused: no bot worker")
+    game_url = f"{url}/games/{created['game']['id']}"
+    wait_for(lambda: requests.get(game_url, timeout=10).json()["status"] == "finished", 60,
+             "the bots did not play their game to the end")
+
+
+def test_procfile_web_serves_and_worker_plays_bots_under_honcho(redis_url, tmp_path):
     port = free_port()
     no_dotenv = tmp_path / "empty.env"  # a developer's .env must not change the run
     no_dotenv.write_text("")
@@ -84,7 +98,7 @@ def test_procfile_web_serves_under_honcho(redis_url, tmp_path):
     with open(log_path, "wb") as log:
         honcho = subprocess.Popen(
             [str(VENV_BIN / "honcho"), "start", "-f", str(ROOT / "Procfile"), "-e", str(no_dotenv),
-             "--no-colour", "web"],
+             "--no-colour", "web", "worker"],
             cwd=ROOT, env=_env(PORT=str(port), REDIS_URL=redis_url, WEB_CONCURRENCY="2"),
             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
@@ -96,6 +110,7 @@ def test_procfile_web_serves_under_honcho(redis_url, tmp_path):
         assert found, log_path.read_text()
         web_group = int(found.group(1))
         _assert_serves(f"http://127.0.0.1:{port}")
+        _assert_plays_bots(f"http://127.0.0.1:{port}")
     finally:
         stop_process_group(honcho)  # honcho passes the TERM on to web's group
         web_gone = web_group is not None and _wait_until_group_gone(web_group)
@@ -118,6 +133,7 @@ def test_dockerfile_cmd_serves_and_its_healthcheck_tells_up_from_down(redis_url,
     try:
         wait_until_healthy(f"http://127.0.0.1:{port}", process=service)
         _assert_serves(f"http://127.0.0.1:{port}")
+        _assert_plays_bots(f"http://127.0.0.1:{port}")
         healthy = subprocess.run(healthcheck, env=env, capture_output=True, timeout=30)
         assert healthy.returncode == 0, healthy.stderr
     finally:
