@@ -4,6 +4,7 @@ import pytest
 
 from service import bots
 from service.api.hints import HintCache
+from service.api.spec import load_spec
 from service.engine import Advance, Buy, PlaceLeather, canonical_move, replay
 
 ADVANCE = {"action": "advance"}
@@ -141,3 +142,10 @@ def test_the_cache_keeps_only_the_latest_answers():
     cache.put(("c", 1, "greedy"), "C")
     assert cache.get(("b", 1, "greedy")) is None     # the least recent went
     assert (cache.get(("a", 1, "greedy")), cache.get(("c", 1, "greedy"))) == ("A", "C")
+
+
+def test_the_spec_lists_the_catalogues_hint_levels():
+    hint_path = load_spec()["paths"]["/games/{game_id}/hint"]["get"]
+    (level,) = [p for p in hint_path["parameters"] if p.get("name") == "level"]
+    assert level["schema"]["enum"] == [lvl.id for lvl in bots.LEVELS if lvl.hint]
+    assert level["schema"]["default"] == "greedy"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from service.engine import Advance, Buy, GameState, PlaceLeather, Placement, replay
+from service.engine import Advance, Buy, GameState, PlaceLeather, Placement, Resign, replay
 
 from .service_client import Ack, ServiceClient
 
@@ -23,6 +23,8 @@ def engine_move(entry: dict):
         return Buy(entry["patch_id"], Placement(cells=cells))
     if entry["action"] == "place_leather":
         return PlaceLeather(entry["row"], entry["col"])
+    if entry["action"] == "resign":
+        return Resign(entry["seat"])  # not always the seat in turn
     assert entry["action"] == "advance", entry
     return Advance()
 
@@ -47,7 +49,8 @@ def assert_view_is_state(view: dict, state: GameState) -> None:
     assert view["bonus_owner"] == state.bonus_owner, where
     outcome = state.result
     expected_result = None if outcome is None else {"scores": list(outcome.scores),
-                                                    "winner": outcome.winner}
+                                                    "winner": outcome.winner,
+                                                    "reason": outcome.reason}
     assert view["result"] == expected_result, where
     for seat, (shown, player) in enumerate(zip(view["players"], state.players, strict=True)):
         at = f"{where}, seat {seat}"
