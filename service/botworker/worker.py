@@ -121,6 +121,7 @@ class BotWorker:
 
     def _game_at(self, job: BotJob) -> GameCopy | None:
         """The game at the job's version with a bot in turn, or None: the job has nothing to do."""
+        assert job.game_id is not None and job.version is not None  # play_job skips deleted entries
         deadline = time.monotonic() + VERSION_WAIT_SECONDS
         poll = _VERSION_POLL_FIRST_SECONDS
         while True:
@@ -141,6 +142,8 @@ class BotWorker:
     def _move(self, job: BotJob, game: GameCopy) -> None:
         record = game.record
         level = record.bot_in_turn
+        # _game_at found the job's game at its version with a bot in turn.
+        assert level is not None and job.game_id is not None and job.version is not None
         started = time.monotonic()
         move = choose_move(record.state, level, seed_for(job.game_id, job.version), think_ms=self.think_ms)
         thought = time.monotonic() - started

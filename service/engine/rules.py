@@ -55,9 +55,9 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
         raise GameFinished(f"the game is finished after {state.moves_played} moves: "
                            f"no {_action(move)} can be played")
     turn = state.turn
+    assert turn is not None  # the game is not finished (checked above)
     if isinstance(move, Resign):
         return play_resign(state, _resigning_seat(move, seat, turn))
-    assert turn is not None  # the game is not finished (checked above)
     if seat is not None and seat != turn:
         raise NotYourTurn(f"seat {seat!r} cannot {_action(move)}: it is seat {turn}'s turn")
     if isinstance(move, PlaceLeather):

@@ -255,7 +255,7 @@ class GamePlay:
         illegal move.
         """
         seat = game.record.state.turn
-        if game.record.bot_in_turn is None:
+        if seat is None or game.record.bot_in_turn is None:
             raise NotABot(seat)
         try:
             state = apply_move(game.record.state, move, seat)
