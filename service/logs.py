@@ -93,8 +93,9 @@ class GunicornLogger(glogging.Logger):
         """The access line; in JSON its fields are also keys of their own."""
         if not self.access_log_enabled:
             return
-        atoms = self.atoms_wrapper_class(self.atoms(resp, req, environ, request_time))
+        atoms = self.atoms(resp, req, environ, request_time)
         fields = {"method": atoms["m"], "path": atoms["U"], "status": int(atoms["s"]),
                   "bytes": atoms["B"], "duration_ms": round(atoms["D"] / 1000, 3),
                   "remote_addr": atoms["h"]}
-        self.access_log.info(self.cfg.access_log_format, atoms, extra={"access": fields})
+        self.access_log.info(self.cfg.access_log_format, self.atoms_wrapper_class(dict(atoms)),
+                             extra={"access": fields})
