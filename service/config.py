@@ -92,6 +92,16 @@ def _flag(env: dict[str, str], name: str) -> bool:
     return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+LOG_FORMATS = ("text", "json")
+
+
+def _log_format(env: dict[str, str]) -> str:
+    raw = env.get("LOG_FORMAT", "").strip().lower() or "text"
+    if raw not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be text or json, got {raw!r}")
+    return raw
+
+
 def default_data_dir(env: dict[str, str]) -> Path:
     """Where the embedded Redis keeps its data: $XDG_DATA_HOME/patchwork-service."""
     base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -142,6 +152,8 @@ class Settings:
     # clients see it is alive.
     events_keepalive: float = 15.0
     access_log: bool = False
+    # "text" (gunicorn's line format) or "json" (one object per line): service/logs.py.
+    log_format: str = "text"
     # The service's public address (no trailing slash): problem type URLs are
     # absolute under it; empty: they are relative (/problems/<code>).
     public_url: str = ""
@@ -185,6 +197,7 @@ class Settings:
             keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),
             events_keepalive=_float(env, "EVENTS_KEEPALIVE_SECONDS", 15.0),
             access_log=_flag(env, "ACCESS_LOG"),
+            log_format=_log_format(env),
             public_url=_public_url(env),
             bot_workers=_int(env, "BOT_WORKERS", 1),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,

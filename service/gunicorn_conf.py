@@ -39,6 +39,8 @@ limit_request_fields = 50
 limit_request_field_size = 8190
 accesslog = "-" if _settings.access_log else None
 errorlog = "-"
+# Plain text or JSON lines (LOG_FORMAT), each naming its request's X-Request-ID.
+logger_class = "service.logs.GunicornLogger"
 # gunicorn 24+ opens a control socket in the user's home by default; several
 # instances on one host (tests, a blue/green switch) would fight over it.
 control_socket_disable = True

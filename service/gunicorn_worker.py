@@ -40,7 +40,10 @@ from gunicorn.workers.ggevent import GeventWorker
 from service.api.incoming import MAX_BODY_BYTES
 from service.games.jsontext import compact
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
+from service.api.request_ids import HEADER as REQUEST_ID_HEADER
+from service.api.request_ids import new_request_id
 from service.config import Settings
+from service.logs import current_request_id
 from service.storage.wakeups import close_all_wakeups
 
 _LINE = "The request line is malformed."
@@ -88,11 +91,12 @@ def problem_for_error(exc: BaseException) -> ApiProblem:
     return ApiProblem(status, code, detail, errors=[] if code == "invalid_request" else None)
 
 
-def encode_problem_response(problem: ApiProblem) -> bytes:
+def encode_problem_response(problem: ApiProblem, request_id: str) -> bytes:
     """A whole HTTP/1.1 response carrying `problem`, closing the connection."""
     body = compact(problem.body()).encode("utf-8")
     head = (f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
             f"Connection: close\r\n"
+            f"{REQUEST_ID_HEADER}: {request_id}\r\n"
             f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1") + body
@@ -137,7 +141,7 @@ class ProblemJsonGeventWorker(GeventWorker):
     def handle_request(self, listener_name, req, sock, addr):
         self._kept_alive.add(gevent.getcurrent())
         if not self._read_body(req, sock):
-            write_nonblock(sock, encode_problem_response(_BODY_TOO_SLOW))
+            write_nonblock(sock, encode_problem_response(_BODY_TOO_SLOW, self._new_request_id()))
             raise StopIteration()  # gunicorn closes the connection
         return super().handle_request(listener_name, req, sock, addr)
 
@@ -166,8 +170,16 @@ class ProblemJsonGeventWorker(GeventWorker):
         req.body = io.BytesIO(body)
         return True
 
+    @staticmethod
+    def _new_request_id() -> str:
+        """An id for a request refused before the app saw it (what it sent is not trusted), for its log line too."""
+        request_id = new_request_id()
+        current_request_id.set(request_id)
+        return request_id
+
     def handle_error(self, req, client, addr, exc):
         problem = problem_for_error(exc)
+        request_id = self._new_request_id()
         peer = addr[0] if addr else ""
         if problem.status >= 500:
             self.log.exception("Error handling request from ip=%s", peer)
@@ -176,6 +188,6 @@ class ProblemJsonGeventWorker(GeventWorker):
             self.log.warning("Invalid request from ip=%s: %s (%s)", peer, problem.detail,
                              type(exc).__name__)
         try:
-            write_nonblock(client, encode_problem_response(problem))
+            write_nonblock(client, encode_problem_response(problem, request_id))
         except OSError:
             self.log.debug("Failed to send error message.")

@@ -12,10 +12,12 @@ from service.games import GamePlay, KeptCopies
 from service.storage import GameStore, open_store
 
 from .context import EXTENSION_KEY, Services
+from .compression import install_compression
 from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
 from .problems import register_error_handlers
 from .ratelimit import install_rate_limits
+from .request_ids import RequestIds
 from .spec import load_spec
 from .validation import RequestValidator
 
@@ -61,10 +63,13 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)
+    install_compression(app)
     if settings.trust_proxy_headers:
         # Behind N trusted proxies the client is the Nth address from the
         # right of X-Forwarded-For (what the rate limit counts by).
         # Ignored: replacing wsgi_app is Flask's documented way to add WSGI middleware.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trust_proxy_headers,  # type: ignore[method-assign]
                                 x_proto=settings.trust_proxy_headers)
+    # Outermost, so that every answer carries its request id, whatever produced it.
+    app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -1,0 +1,199 @@
+"""Real nginx (deploy/nginx.conf) in front of two gunicorn instances on one real Redis.
+
+Games are played to their end through nginx while one instance is killed
+with SIGKILL mid-play: clients retry what failed with the same
+Idempotency-Key and carry on through the other instance, every acknowledged
+move is in the history and nothing else is, and a game's event stream
+through nginx (reconnecting with Last-Event-ID, as EventSource does, when
+its instance dies) sees every move. The rate limit counts by the address
+nginx saw (X-Forwarded-For with TRUSTED_PROXIES=1), whatever the client
+forges; request ids, strong ETags on gzipped answers and a hidden /metrics
+come through nginx as the README says.
+(No bot worker here: `patchwork-worker` is not on this branch yet.)
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import os
+import random
+import signal
+import threading
+import time
+from collections import Counter
+
+import requests
+
+from tests.live_service import LiveService
+from tests.nginx_server import ThrowawayNginx
+from tests.sse import EventStream
+
+from .history_check import assert_acks_in_history, assert_history_replays
+from .service_client import Ack, ServiceClient, choose_move
+
+BEHIND_NGINX = {"TRUSTED_PROXIES": "1"}
+GAMES = 3
+# What a client sees while an instance dies: nginx retries what never
+# reached an instance; a move in flight on the dead one gets nginx's 503.
+RETRYABLE = {502, 503, 504}
+
+
+def _upstream(service: LiveService) -> str:
+    return f"127.0.0.1:{service.port}"
+
+
+def _play_to_the_end(url: str, game_id: str, tokens: list[str], seed: int, acks: list[Ack],
+                     statuses: Counter, lock: threading.Lock) -> None:
+    """Random legal moves until the game ends, each retried with its key until it is answered."""
+    rng = random.Random(seed)
+    with ServiceClient(url) as client:
+        for number in range(1, 500):
+            status, choice = choose_move(client, game_id, rng)
+            with lock:
+                statuses[status] += 1
+            if status in RETRYABLE:
+                time.sleep(0.05)
+                continue
+            assert status == 200
+            if choice is None:
+                return
+            for _ in range(100):
+                try:
+                    resp = client.move(choice, tokens[choice.seat], key=f"{game_id}-{number}")
+                except requests.ConnectionError:
+                    continue
+                with lock:
+                    statuses[resp.status_code] += 1
+                if resp.status_code not in RETRYABLE:
+                    break
+                time.sleep(0.05)
+            assert resp.status_code == 201, resp.text
+            with lock:
+                acks.append(Ack.of(choice, resp))
+    raise AssertionError(f"{game_id} did not end")
+
+
+def _every_move_event(url: str, game_id: str, deadline: float) -> list[int]:
+    """The versions of the "move" events of a game's stream until its end, reconnecting after a loss."""
+    versions: list[int] = []
+    last_id = None
+    while time.monotonic() < deadline:
+        try:
+            with EventStream(url, game_id, last_event_id=last_id, timeout=30) as stream:
+                if stream.status != 200:
+                    time.sleep(0.1)
+                    continue
+                while (event := stream.next()) is not None:
+                    if event.id is not None:
+                        last_id = event.id
+                    if event.kind == "move":
+                        versions.append(event.version)
+                    elif event.kind == "end":
+                        return versions
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.1)
+    raise AssertionError(f"the stream of {game_id} did not reach the end: {versions}")
+
+
+def test_games_through_nginx_survive_an_instance_killed_mid_play(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log", env=BEHIND_NGINX) as first, \
+            LiveService(redis_url, tmp_path / "b.log", env=BEHIND_NGINX) as second, \
+            ThrowawayNginx(tmp_path / "nginx", [_upstream(first), _upstream(second)]) as nginx:
+        with ServiceClient(nginx.url) as setup:
+            games = dict(setup.create_game(seed) for seed in range(40, 40 + GAMES))
+        watched = sorted(games)[0]
+        streamed: list[list[int]] = []
+        watcher = threading.Thread(target=lambda: streamed.append(
+            _every_move_event(nginx.url, watched, time.monotonic() + 120)), daemon=True)
+        watcher.start()
+        acks: list[Ack] = []
+        statuses: Counter = Counter()
+        lock = threading.Lock()
+        failures: list[BaseException] = []
+
+        def player(n: int, game_id: str) -> None:
+            try:
+                _play_to_the_end(nginx.url, game_id, games[game_id], n, acks, statuses, lock)
+            except BaseException as error:  # re-raised below, in the test's thread
+                failures.append(error)
+
+        players = [threading.Thread(target=player, args=(n, game_id), daemon=True)
+                   for n, game_id in enumerate(sorted(games))]
+        for thread in players:
+            thread.start()
+        deadline = time.monotonic() + 60
+        while len(acks) < 15 and not failures:
+            assert time.monotonic() < deadline, f"no play through nginx: {statuses}"
+            time.sleep(0.02)
+        assert first.process is not None
+        os.killpg(first.process.pid, signal.SIGKILL)
+        first.process.wait(10)
+        killed_at = len(acks)
+        for thread in players:
+            thread.join(180)
+        assert not any(thread.is_alive() for thread in players), "a player hung"
+        if failures:
+            raise failures[0]
+        assert len(acks) > killed_at + 15, "hardly any play after the kill"
+        assert set(statuses) <= {200, 201} | RETRYABLE, statuses
+
+        with ServiceClient(nginx.url) as reader:
+            stored = {game_id: assert_history_replays(reader, game_id) for game_id in games}
+        assert_acks_in_history(acks, stored)
+        for game_id, (game, history) in stored.items():
+            assert game["status"] == "finished"
+            # Nothing in the history that no client was told of.
+            assert len(history) == sum(1 for ack in acks if ack.game_id == game_id)
+        watcher.join(120)
+        final = stored[watched][0]["version"]
+        assert streamed == [list(range(2, final + 1))]
+        # Both instances served through nginx before the kill.
+        log = nginx.access_log()
+        assert _upstream(first) in log and _upstream(second) in log
+
+
+def _move_from(source: str, nginx: ThrowawayNginx, game_id: str, forged: str) -> http.client.HTTPResponse:
+    """A move (with a wrong token) sent from the loopback address `source`, forging X-Forwarded-For."""
+    connection = http.client.HTTPConnection("127.0.0.1", nginx.port, timeout=10, source_address=(source, 0))
+    connection.request("POST", f"/games/{game_id}/moves", body=b'{"action": "advance"}',
+                       headers={"Content-Type": "application/json", "Authorization": "Bearer wrong",
+                                "X-Forwarded-For": forged})
+    resp = connection.getresponse()
+    resp.read()
+    connection.close()
+    return resp
+
+
+def test_nginx_passes_the_real_client_address_request_ids_and_strong_tags(redis_url, tmp_path):
+    limit = 3
+    env = {**BEHIND_NGINX, "RATE_LIMIT_MOVES": str(limit)}
+    with LiveService(redis_url, tmp_path / "a.log", env=env) as first, \
+            LiveService(redis_url, tmp_path / "b.log", env=env) as second, \
+            ThrowawayNginx(tmp_path / "nginx", [_upstream(first), _upstream(second)]) as nginx:
+        with ServiceClient(nginx.url) as client:
+            game_id, _ = client.create_game(7)
+            # Each request forges another address: the limit counts the one nginx saw.
+            seen = [_move_from("127.0.0.2", nginx, game_id, f"198.51.100.{n}").status
+                    for n in range(limit + 1)]
+            assert seen == [401] * limit + [429]
+            assert _move_from("127.0.0.3", nginx, game_id, "127.0.0.2").status == 401
+
+            traced = client.get(f"/games/{game_id}", headers={"X-Request-ID": "through-nginx-1",
+                                                               "Accept-Encoding": "gzip"})
+            assert traced.headers["X-Request-ID"] == "through-nginx-1"
+            # nginx leaves the service's gzip and strong tag alone.
+            assert traced.headers["Content-Encoding"] == "gzip"
+            assert traced.headers["ETag"] == '"1"'
+            assert json.loads(traced.content)["id"] == game_id  # requests has decompressed it
+            raw = requests.get(f"{nginx.url}/games/{game_id}", headers={"Accept-Encoding": "gzip"},
+                               stream=True, timeout=10)
+            assert json.loads(gzip.decompress(raw.raw.read()))["id"] == game_id
+            generated = client.get("/healthz").headers["X-Request-ID"]
+            assert generated and generated in nginx.access_log()
+
+            metrics = client.get("/metrics")
+            assert metrics.status_code == 404
+            assert metrics.headers["Content-Type"] == "application/problem+json"
+            assert metrics.json()["code"] == "not_found"
