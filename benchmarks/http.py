@@ -3,6 +3,7 @@
 Run:  ./dev bench http                      (about 2 minutes)
       ./dev bench http --duration 10 --repeat 7 --connections 32
       ./dev bench http --generator python   (force the built-in generator)
+      ./dev bench http --gzip               (every request accepts gzip: the cost of compressing)
 
 It starts a throwaway redis-server (no persistence) and the service under
 gunicorn with 2 workers (service/gunicorn_conf.py, as in production), makes
@@ -57,7 +58,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.request  # noqa: E402
 
-from benchmarks.httpbench import pyload, wrk_runner  # noqa: E402
+from benchmarks.httpbench import plans, pyload, wrk_runner  # noqa: E402
 from benchmarks.httpbench.balance import MAX_WORKER_SHARE, busiest_share, cpu_seconds, worker_pids  # noqa: E402
 from benchmarks.httpbench.cpuuse import CpuReading  # noqa: E402
 from benchmarks.httpbench.idle_streams import IdleStreams  # noqa: E402
@@ -96,6 +97,8 @@ def parse_args() -> argparse.Namespace:
                         help="load generator: wrk if installed (auto), or the built-in one")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
     parser.add_argument("--processes", type=int, default=2, help="Python generator processes (2)")
+    parser.add_argument("--gzip", action="store_true",
+                        help="every request sends Accept-Encoding: gzip (answers of 1 KiB and up come compressed)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
     parser.add_argument("--idle-streams", type=int, default=0,
                         help="event streams (GET /games/{id}/events) held open, idle, during the runs (0)")
@@ -188,6 +191,8 @@ class Bench:
 
 def main() -> None:
     args = parse_args()
+    if args.gzip:
+        plans.COMMON_HEADERS["Accept-Encoding"] = "gzip"
     with tempfile.TemporaryDirectory(prefix="bench-http-") as scratch:
         scratch_dir = Path(scratch)
         with ThrowawayRedis(scratch_dir / "redis") as redis:

@@ -98,9 +98,18 @@ class MovePlan:
     expect: int = 201
 
 
+# Headers every request of a run sends (http.py --gzip: Accept-Encoding).
+COMMON_HEADERS: dict[str, str] = {}
+
+
+def common_header_lines() -> list[str]:
+    return [f"{name}: {value}" for name, value in COMMON_HEADERS.items()]
+
+
 def request_text(method: str, path: str, host: str, headers: dict[str, str], body: str = "") -> bytes:
     """One HTTP/1.1 keep-alive request, ready to send."""
     lines = [f"{method} {path} HTTP/1.1", f"Host: {host}"]
+    lines += common_header_lines()
     lines += [f"{name}: {value}" for name, value in headers.items()]
     payload = body.encode()
     if body:

@@ -45,6 +45,11 @@ end
 local function read_move_plan(file, index, count)
    local host = "Host: " .. wrk.host .. ":" .. wrk.port .. "\r\n"
    local steps = tonumber(file:read("*l"))
+   -- Header lines every request sends (http.py --gzip), after their count.
+   local common = ""
+   for _ = 1, tonumber(file:read("*l")) do
+      common = common .. file:read("*l") .. "\r\n"
+   end
    for _ = 1, steps do
       local seat, body = string.match(file:read("*l"), "^(%d)\t(.*)$")
       table.insert(script, {seat = tonumber(seat) + 1,
@@ -55,7 +60,7 @@ local function read_move_plan(file, index, count)
       -- games are dealt to threads in turn
       if n % count == index then
          local id, t0, t1 = string.match(line, "^([^\t]+)\t([^\t]+)\t([^\t]+)$")
-         local head = "POST /games/" .. id .. "/moves HTTP/1.1\r\n" .. host ..
+         local head = "POST /games/" .. id .. "/moves HTTP/1.1\r\n" .. host .. common ..
             "Content-Type: application/json\r\nAuthorization: Bearer "
          table.insert(games, {id = id, step = 1,
                               heads = {head .. t0 .. "\r\n", head .. t1 .. "\r\n"}})
@@ -112,7 +117,8 @@ function response(status, headers, body)
       return
    end
    if mode == "move" then
-      local game = in_flight[string.match(body, '"id":%s*"([^"]+)"')]
+      -- The game's id from Location (/games/{id}/moves/{n}): the body may be gzipped.
+      local game = in_flight[string.match(headers["Location"] or "", "/games/([^/]+)/")]
       if game == nil then return end
       in_flight[game.id] = nil
       game.step = game.step + 1

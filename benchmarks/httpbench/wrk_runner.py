@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .plans import GetPlan, MovePlan, request_text
+from .plans import GetPlan, MovePlan, common_header_lines, request_text
 from .results import RunResult
 
 LUA_SCRIPT = Path(__file__).with_name("wrk_plan.lua")
@@ -35,6 +35,8 @@ def _write_plan(plan: GetPlan | MovePlan, host: str, path: Path) -> str:
                 out.write(b"%d\n" % len(raw) + raw)
             return "get"
         out.write(b"%d\n" % len(plan.script))
+        common = common_header_lines()
+        out.write(b"%d\n" % len(common) + "".join(f"{line}\n" for line in common).encode())
         for step in plan.script:
             out.write(f"{step.seat}\t{step.body}\n".encode())
         for game in plan.games:
