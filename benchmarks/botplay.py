@@ -20,17 +20,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
+import argparse
+import json
+import statistics
+import tempfile
+import time
 
-from service.api import create_app  # noqa: E402
-from service.bots import level  # noqa: E402
-from service.config import Settings  # noqa: E402
-from tests.bot_workers import BotWorkerProcess, wait_for  # noqa: E402
-from tests.redis_servers import ThrowawayRedis  # noqa: E402
+from service.api import create_app
+from service.bots import level
+from service.config import Settings
+from tests.bot_workers import BotWorkerProcess, wait_for
+from tests.redis_servers import ThrowawayRedis
 
 
 def bot_latencies(client, level_id: str, moves: int) -> list[float]:
@@ -48,8 +48,9 @@ def bot_latencies(client, level_id: str, moves: int) -> list[float]:
             move = {"action": "advance"}
             if game["phase"] == "place_leather":
                 move = client.get(f"/games/{game_id}/legal-moves").get_json()["moves"][0]
-            resp = client.post(f"/games/{game_id}/moves", json=move,
-                               headers={"Authorization": f"Bearer {token}"})
+            resp = client.post(
+                f"/games/{game_id}/moves", json=move, headers={"Authorization": f"Bearer {token}"}
+            )
             assert resp.status_code == 201, resp.get_json()
             handed = time.perf_counter()
             game = resp.get_json()
@@ -76,22 +77,31 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40, help="bot turns measured per level")
     parser.add_argument("--levels", default="random,greedy,search-quick")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as work:
-        with ThrowawayRedis(Path(work) / "redis") as redis, \
-                BotWorkerProcess(redis.url, Path(work) / "worker.log", think_ms="") as worker:
-            app = create_app(Settings(redis_url=redis.url))
-            wait_for(app.extensions["patchwork"].play.bot_jobs.workers_seen, 20,
-                     f"no bot worker heartbeat:\n{worker.log()}")
-            client = app.test_client()
-            print(f"{'level':<14}{'think_ms':>9}{'moves':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
-                  f"{'p99 - think_ms':>16}")
-            for level_id in args.levels.split(","):
-                think_ms = level(level_id).think_ms
-                waits = sorted(1000 * w for w in bot_latencies(client, level_id, args.moves))
-                p99 = waits[min(len(waits) - 1, round(0.99 * (len(waits) - 1)))]
-                print(f"{level_id:<14}{think_ms:>9}{len(waits):>7}{statistics.median(waits):>9.1f}"
-                      f"{p99:>9.1f}{waits[-1]:>9.1f}{p99 - think_ms:>16.1f}")
-            app.extensions["patchwork"].store.close()
+    with (
+        tempfile.TemporaryDirectory() as work,
+        ThrowawayRedis(Path(work) / "redis") as redis,
+        BotWorkerProcess(redis.url, Path(work) / "worker.log", think_ms="") as worker,
+    ):
+        app = create_app(Settings(redis_url=redis.url))
+        wait_for(
+            app.extensions["patchwork"].play.bot_jobs.workers_seen,
+            20,
+            f"no bot worker heartbeat:\n{worker.log()}",
+        )
+        client = app.test_client()
+        print(
+            f"{'level':<14}{'think_ms':>9}{'moves':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+            f"{'p99 - think_ms':>16}"
+        )
+        for level_id in args.levels.split(","):
+            think_ms = level(level_id).think_ms
+            waits = sorted(1000 * w for w in bot_latencies(client, level_id, args.moves))
+            p99 = waits[min(len(waits) - 1, round(0.99 * (len(waits) - 1)))]
+            print(
+                f"{level_id:<14}{think_ms:>9}{len(waits):>7}{statistics.median(waits):>9.1f}"
+                f"{p99:>9.1f}{waits[-1]:>9.1f}{p99 - think_ms:>16.1f}"
+            )
+        app.extensions["patchwork"].store.close()
 
 
 if __name__ == "__main__":

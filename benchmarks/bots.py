@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service.bots import LEVELS, choose_move, level, seed_for  # noqa: E402
-from service.bots.levels import SEARCH  # noqa: E402
-from service.bots.search import search_option  # noqa: E402
-from service.engine import apply_move, new_game  # noqa: E402
+from service.bots import LEVELS, choose_move, level, seed_for
+from service.bots.levels import SEARCH
+from service.bots.search import search_option
+from service.engine import apply_move, new_game
 
 DEFAULT_PAIRS = ("greedy:random", "search:greedy")
 Z95 = 1.959964
@@ -40,8 +40,8 @@ def wilson(wins: int, games: int) -> tuple[float, float]:
     if not games:
         return 0.0, 1.0
     p = wins / games
-    centre = (p + Z95 ** 2 / (2 * games)) / (1 + Z95 ** 2 / games)
-    half = Z95 * math.sqrt(p * (1 - p) / games + Z95 ** 2 / (4 * games ** 2)) / (1 + Z95 ** 2 / games)
+    centre = (p + Z95**2 / (2 * games)) / (1 + Z95**2 / games)
+    half = Z95 * math.sqrt(p * (1 - p) / games + Z95**2 / (4 * games**2)) / (1 + Z95**2 / games)
     return centre - half, centre + half
 
 
@@ -58,8 +58,7 @@ def play_game(job: tuple) -> dict:
         times[seat].append((time.perf_counter() - start) * 1000)
         state = apply_move(state, move)
         version += 1
-    return {"seats": seats, "winner": state.result.winner, "scores": state.result.scores,
-            "times": times}
+    return {"seats": seats, "winner": state.result.winner, "scores": state.result.scores, "times": times}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -67,8 +66,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
 
 
-def run_pair(pair: str, games: int, think_ms: int | None, jobs: int, first_seed: int,
-             clock_cap: bool) -> None:
+def run_pair(
+    pair: str, games: int, think_ms: int | None, jobs: int, first_seed: int, clock_cap: bool
+) -> None:
     a, b = pair.split(":")
     level(a), level(b)
     work = []
@@ -84,19 +84,23 @@ def run_pair(pair: str, games: int, think_ms: int | None, jobs: int, first_seed:
                 print(f"  {pair}: {len(results)}/{games} games", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     wins = sum(1 for r in results if r["seats"][r["winner"]] == a)
-    margins = [r["scores"][r["seats"].index(a)] - r["scores"][1 - r["seats"].index(a)]
-               for r in results]
+    margins = [r["scores"][r["seats"].index(a)] - r["scores"][1 - r["seats"].index(a)] for r in results]
     low, high = wilson(wins, games)
-    print(f"\n{a} vs {b}: {wins}/{games} won by {a} = {wins / games:.1%} "
-          f"(95% interval {low:.1%}..{high:.1%}), mean margin {statistics.mean(margins):+.1f}, "
-          f"{elapsed:.0f} s wall with {jobs} job(s)")
+    print(
+        f"\n{a} vs {b}: {wins}/{games} won by {a} = {wins / games:.1%} "
+        f"(95% interval {low:.1%}..{high:.1%}), mean margin {statistics.mean(margins):+.1f}, "
+        f"{elapsed:.0f} s wall with {jobs} job(s)"
+    )
     for name in dict.fromkeys((a, b)):
-        moves = [t for r in results for seat, lv in enumerate(r["seats"]) if lv == name
-                 for t in r["times"][seat]]
+        moves = [
+            t for r in results for seat, lv in enumerate(r["seats"]) if lv == name for t in r["times"][seat]
+        ]
         promised = think_ms if think_ms is not None and level(name).kind == SEARCH else level(name).think_ms
-        print(f"  {name:>13}: {len(moves)} moves, think ms median {statistics.median(moves):.1f}, "
-              f"p99 {percentile(moves, 0.99):.1f}, max {max(moves):.1f} "
-              f"(think_ms {promised})")
+        print(
+            f"  {name:>13}: {len(moves)} moves, think ms median {statistics.median(moves):.1f}, "
+            f"p99 {percentile(moves, 0.99):.1f}, max {max(moves):.1f} "
+            f"(think_ms {promised})"
+        )
 
 
 def calibrate() -> None:
@@ -107,13 +111,15 @@ def calibrate() -> None:
         while not state.finished:
             if state.phase == "choose" and state.moves_played % 5 == 0:
                 cpu = time.process_time()
-                found = search_option(state, 10 ** 9, time.perf_counter() + 0.5)
+                found = search_option(state, 10**9, time.perf_counter() + 0.5)
                 spent = time.process_time() - cpu
                 if found.nodes > 100 and spent > 0:
                     rates.append(found.nodes / spent / 1000)
             state = apply_move(state, choose_move(state, "greedy", 0))
-    print(f"search nodes per CPU ms over {len(rates)} positions: median "
-          f"{statistics.median(rates):.1f}, min {min(rates):.1f}, max {max(rates):.1f}")
+    print(
+        f"search nodes per CPU ms over {len(rates)} positions: median "
+        f"{statistics.median(rates):.1f}, min {min(rates):.1f}, max {max(rates):.1f}"
+    )
 
 
 def main() -> None:
@@ -124,14 +130,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1, help="first circle seed")
     parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument("--no-clock-cap", action="store_true",
-                        help="searches use their whole node budget (strength apart from load)")
+    parser.add_argument(
+        "--no-clock-cap",
+        action="store_true",
+        help="searches use their whole node budget (strength apart from load)",
+    )
     args = parser.parse_args()
     if args.calibrate:
         calibrate()
         return
-    print("levels: " + ", ".join(f"{lv.id} ({lv.think_ms} ms)" for lv in LEVELS)
-          + f"; {os.cpu_count()} cores")
+    print(
+        "levels: " + ", ".join(f"{lv.id} ({lv.think_ms} ms)" for lv in LEVELS) + f"; {os.cpu_count()} cores"
+    )
     for pair in args.pair or DEFAULT_PAIRS:
         run_pair(pair, args.games, args.think_ms, args.jobs, args.seed, not args.no_clock_cap)
 

@@ -62,15 +62,19 @@ def main() -> None:
 
     start = new_game(patch_order=START_ORDER)
     us = median_us(lambda: legal_moves(start), calls=200, samples=50)
-    print(f"legal_moves, start position ({len(legal_moves(start))} moves): "
-          f"{us:8.1f} us median  (target <= {START_TARGET_US} us, "
-          f"{START_TARGET_US / us:.1f}x margin)")
+    print(
+        f"legal_moves, start position ({len(legal_moves(start))} moves): "
+        f"{us:8.1f} us median  (target <= {START_TARGET_US} us, "
+        f"{START_TARGET_US / us:.1f}x margin)"
+    )
 
     crowded = crowded_position(rng)
     filled = 81 - crowded.players[crowded.turn].empty_cells
     us = median_us(lambda: legal_moves(crowded), calls=200, samples=50)
-    print(f"legal_moves, crowded mid-game ({filled} cells covered, "
-          f"{len(legal_moves(crowded))} moves): {us:8.1f} us median")
+    print(
+        f"legal_moves, crowded mid-game ({filled} cells covered, "
+        f"{len(legal_moves(crowded))} moves): {us:8.1f} us median"
+    )
 
     pairs = []
     for state in random_game(rng)[:-1] + random_game(rng)[:-1]:
@@ -87,8 +91,10 @@ def main() -> None:
             count += 1
         rates.append(count / (time.perf_counter() - begin))
     rate = statistics.median(rates)
-    print(f"complete random games (uniform legal moves): {rate:8.0f} games/s median  "
-          f"(target >= {GAMES_TARGET}, {rate / GAMES_TARGET:.1f}x)")
+    print(
+        f"complete random games (uniform legal moves): {rate:8.0f} games/s median  "
+        f"(target >= {GAMES_TARGET}, {rate / GAMES_TARGET:.1f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -33,19 +33,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-import argparse  # noqa: E402
-import asyncio  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
+import argparse
+import asyncio
+import json
+import os
+import tempfile
+import time
 
-from benchmarks.httpbench.balance import worker_pids  # noqa: E402
-from benchmarks.httpbench.idle_streams import IdleStreams, raise_open_file_limit  # noqa: E402
-from benchmarks.httpbench.plans import CREATE_BODY, move_script  # noqa: E402
-from benchmarks.httpbench.prepare import ApiClient, create_games  # noqa: E402
-from tests.live_service import LiveService  # noqa: E402
-from tests.redis_servers import ThrowawayRedis  # noqa: E402
+from benchmarks.httpbench.balance import worker_pids
+from benchmarks.httpbench.idle_streams import IdleStreams, raise_open_file_limit
+from benchmarks.httpbench.plans import CREATE_BODY, move_script
+from benchmarks.httpbench.prepare import ApiClient, create_games
+from tests.live_service import LiveService
+from tests.redis_servers import ThrowawayRedis
 
 HOST = "127.0.0.1"
 
@@ -90,14 +90,24 @@ def capacity(args, a: LiveService, b: LiveService) -> None:
         after = rss_kib(pids)
         opened = len(streams.sockets)
         game = create_games(HOST, b.port, 1)[0]
-        move = timed(lambda: client.call("POST", f"/games/{game.id}/moves", '{"action": "advance"}',
-                                         {"Authorization": f"Bearer {game.tokens[0]}"}))
+        move = timed(
+            lambda: client.call(
+                "POST",
+                f"/games/{game.id}/moves",
+                '{"action": "advance"}',
+                {"Authorization": f"Bearer {game.tokens[0]}"},
+            )
+        )
         read = timed(lambda: client.call("GET", f"/games/{game.id}"))
-        print(f"capacity: {opened:,} of {args.streams:,} streams open on one instance "
-              f"({len(pids)} workers), opened in {streams.open_seconds:.1f} s"
-              + (f"; first failure: {streams.first_error}" if streams.failures else ""))
-        print(f"  workers' memory grew {(after - before) / 1024:.1f} MiB: "
-              f"{(after - before) / max(opened, 1):.1f} KiB per stream")
+        print(
+            f"capacity: {opened:,} of {args.streams:,} streams open on one instance "
+            f"({len(pids)} workers), opened in {streams.open_seconds:.1f} s"
+            + (f"; first failure: {streams.first_error}" if streams.failures else "")
+        )
+        print(
+            f"  workers' memory grew {(after - before) / 1024:.1f} MiB: "
+            f"{(after - before) / max(opened, 1):.1f} KiB per stream"
+        )
         print(f"  with them open: a move {move * 1000:.1f} ms, a read {read * 1000:.1f} ms")
 
 
@@ -112,8 +122,12 @@ class Movers:
         self.acked: dict[tuple[str, int], float] = {}
 
     async def _call(self, reader, writer, method: str, path: str, body: str, token: str | None = None):
-        head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}", "Content-Type: application/json",
-                f"Content-Length: {len(body)}"]
+        head = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {HOST}",
+            "Content-Type: application/json",
+            f"Content-Length: {len(body)}",
+        ]
         if token:
             head.append(f"Authorization: Bearer {token}")
         writer.write(("\r\n".join(head) + "\r\n\r\n" + body).encode())
@@ -139,8 +153,9 @@ class Movers:
                         return
                     key = (game_id, number + 1)
                     self.sent[key] = time.monotonic()
-                    await self._call(reader, writer, "POST", f"/games/{game_id}/moves", step.body,
-                                     tokens[step.seat])
+                    await self._call(
+                        reader, writer, "POST", f"/games/{game_id}/moves", step.body, tokens[step.seat]
+                    )
                     self.acked[key] = time.monotonic()
                 created = await self._call(reader, writer, "POST", "/games", CREATE_BODY)
                 game_id, tokens = created["game"]["id"], created["tokens"]
@@ -179,10 +194,12 @@ async def latency_run(args, a: LiveService, b: LiveService, games):
     for game in games:
         await watchers.watch(game.id)
     stop = time.monotonic() + args.duration
+
     # Spread the games' moves over the interval rather than all at once.
     async def start(index, game):
         await asyncio.sleep(args.interval * index / len(games))
         await movers.game(game.id, list(game.tokens), watchers.watch, stop)
+
     await asyncio.gather(*(start(i, game) for i, game in enumerate(games)))
     await asyncio.sleep(1.0)  # the last events
     for task in watchers.tasks:
@@ -191,8 +208,9 @@ async def latency_run(args, a: LiveService, b: LiveService, games):
     posts = [movers.acked[key] - sent for key, sent in movers.sent.items() if key in movers.acked]
     # The commit is between the POST's sending and its 201: the event's delay
     # after it lies between these two (negative: the event came first).
-    after_ack = [watchers.arrived[key] - acked for key, acked in movers.acked.items()
-                 if key in watchers.arrived]
+    after_ack = [
+        watchers.arrived[key] - acked for key, acked in movers.acked.items() if key in watchers.arrived
+    ]
     return delays, posts, after_ack, len(movers.sent) - len(delays)
 
 
@@ -208,16 +226,25 @@ def latency(args, a: LiveService, b: LiveService) -> None:
 
     def p(q: float, values: list[float] = delays) -> float:
         return values[min(len(values) - 1, int(q * len(values)))] * 1000
-    print(f"latency: {args.games} games moved on A every {args.interval:g} s, one watcher each on B, "
-          f"{held:,} idle streams on B, {args.duration:g} s")
-    print(f"  {len(delays):,} moves: POST sent on A -> event read on B: p50 {p(0.5):.1f} ms, "
-          f"p99 {p(0.99):.1f} ms, max {delays[-1] * 1000:.1f} ms (target: p99 <= 100 ms); "
-          f"events missing: {missing}")
-    print(f"  of which the POST itself (sent -> 201 read): p50 {p(0.5, posts):.1f} ms, "
-          f"p99 {p(0.99, posts):.1f} ms; {len(delays) / args.duration:,.0f} moves/s "
-          f"(asked: {args.games / args.interval:,.0f})")
-    print(f"  201 read on A -> event read on B (a lower bound of the delay after the commit; "
-          f"negative: the event came first): p50 {p(0.5, after_ack):.1f} ms, p99 {p(0.99, after_ack):.1f} ms")
+
+    print(
+        f"latency: {args.games} games moved on A every {args.interval:g} s, one watcher each on B, "
+        f"{held:,} idle streams on B, {args.duration:g} s"
+    )
+    print(
+        f"  {len(delays):,} moves: POST sent on A -> event read on B: p50 {p(0.5):.1f} ms, "
+        f"p99 {p(0.99):.1f} ms, max {delays[-1] * 1000:.1f} ms (target: p99 <= 100 ms); "
+        f"events missing: {missing}"
+    )
+    print(
+        f"  of which the POST itself (sent -> 201 read): p50 {p(0.5, posts):.1f} ms, "
+        f"p99 {p(0.99, posts):.1f} ms; {len(delays) / args.duration:,.0f} moves/s "
+        f"(asked: {args.games / args.interval:,.0f})"
+    )
+    print(
+        f"  201 read on A -> event read on B (a lower bound of the delay after the commit; "
+        f"negative: the event came first): p50 {p(0.5, after_ack):.1f} ms, p99 {p(0.99, after_ack):.1f} ms"
+    )
 
 
 def main() -> None:
@@ -226,9 +253,11 @@ def main() -> None:
     env = {"ACCESS_LOG": "0"}
     with tempfile.TemporaryDirectory(prefix="bench-events-") as scratch:
         scratch_dir = Path(scratch)
-        with ThrowawayRedis(scratch_dir / "redis") as redis, \
-                LiveService(redis.url, scratch_dir / "a.log", env=env) as a, \
-                LiveService(redis.url, scratch_dir / "b.log", env=env) as b:
+        with (
+            ThrowawayRedis(scratch_dir / "redis") as redis,
+            LiveService(redis.url, scratch_dir / "a.log", env=env) as a,
+            LiveService(redis.url, scratch_dir / "b.log", env=env) as b,
+        ):
             try:
                 capacity(args, a, b)
                 latency(args, a, b)

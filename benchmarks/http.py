@@ -50,24 +50,24 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-import argparse  # noqa: E402
-import dataclasses  # noqa: E402
-import math  # noqa: E402
-import os  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-import urllib.request  # noqa: E402
+import argparse
+import dataclasses
+import math
+import os
+import tempfile
+import time
+import urllib.request
 
-from benchmarks.httpbench import plans, pyload, wrk_runner  # noqa: E402
-from benchmarks.httpbench.balance import MAX_WORKER_SHARE, busiest_share, cpu_seconds, worker_pids  # noqa: E402
-from benchmarks.httpbench.cpuuse import CpuReading  # noqa: E402
-from benchmarks.httpbench.idle_streams import IdleStreams  # noqa: E402
-from benchmarks.httpbench.plans import GetPlan, MovePlan, move_script, script_mix  # noqa: E402
-from benchmarks.httpbench.prepare import create_games, play  # noqa: E402
-from benchmarks.httpbench.results import RunResult, cpu_table, summarize, table  # noqa: E402
-from benchmarks.httpbench.roundtrips import round_trips_per_move  # noqa: E402
-from tests.live_service import LiveService  # noqa: E402
-from tests.redis_servers import ThrowawayRedis  # noqa: E402
+from benchmarks.httpbench import plans, pyload, wrk_runner
+from benchmarks.httpbench.balance import MAX_WORKER_SHARE, busiest_share, cpu_seconds, worker_pids
+from benchmarks.httpbench.cpuuse import CpuReading
+from benchmarks.httpbench.idle_streams import IdleStreams
+from benchmarks.httpbench.plans import GetPlan, MovePlan, move_script, script_mix
+from benchmarks.httpbench.prepare import create_games, play
+from benchmarks.httpbench.results import RunResult, cpu_table, summarize, table
+from benchmarks.httpbench.roundtrips import round_trips_per_move
+from tests.live_service import LiveService
+from tests.redis_servers import ThrowawayRedis
 
 HEALTHZ = "GET /healthz"
 GAME = "GET /games/{id}"
@@ -77,7 +77,14 @@ LEGAL = "GET /games/{id}/legal-moves"
 BOARD = "GET /games/{id}/board.svg"
 # Issue 4: moves at no less than 0.4 of /healthz, game reads at no less than 0.6.
 TARGETS = {GAME: 0.6, GAME_304: 0.6, MOVE: 0.4}
-SHORT = {HEALTHZ: "healthz", GAME: "game", GAME_304: "304", MOVE: "move", LEGAL: "legal-moves", BOARD: "board"}
+SHORT = {
+    HEALTHZ: "healthz",
+    GAME: "game",
+    GAME_304: "304",
+    MOVE: "move",
+    LEGAL: "legal-moves",
+    BOARD: "board",
+}
 # Issue 12: a board costs at most this many times a game read (CPU per answer, uncached).
 BOARD_COST_TARGET = 4.0
 READ_GAMES = 16
@@ -93,15 +100,26 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=3.0, help="seconds per run (3)")
     parser.add_argument("--repeat", type=int, default=4, help="rounds; medians are over these (4)")
     parser.add_argument("--connections", type=int, default=16, help="keep-alive connections (16)")
-    parser.add_argument("--generator", choices=("auto", "wrk", "python"), default="auto",
-                        help="load generator: wrk if installed (auto), or the built-in one")
+    parser.add_argument(
+        "--generator",
+        choices=("auto", "wrk", "python"),
+        default="auto",
+        help="load generator: wrk if installed (auto), or the built-in one",
+    )
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
     parser.add_argument("--processes", type=int, default=2, help="Python generator processes (2)")
-    parser.add_argument("--gzip", action="store_true",
-                        help="every request sends Accept-Encoding: gzip (answers of 1 KiB and up come compressed)")
+    parser.add_argument(
+        "--gzip",
+        action="store_true",
+        help="every request sends Accept-Encoding: gzip (answers of 1 KiB and up come compressed)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
-    parser.add_argument("--idle-streams", type=int, default=0,
-                        help="event streams (GET /games/{id}/events) held open, idle, during the runs (0)")
+    parser.add_argument(
+        "--idle-streams",
+        type=int,
+        default=0,
+        help="event streams (GET /games/{id}/events) held open, idle, during the runs (0)",
+    )
     return parser.parse_args()
 
 
@@ -125,8 +143,10 @@ class Bench:
         a = self.args
         if self.generator == "wrk":
             return f"wrk, {a.connections} connections on {min(a.threads, a.connections)} thread(s)"
-        return (f"built-in Python generator, {a.connections} connections in "
-                f"{min(a.processes, a.connections)} processes (wrk not used)")
+        return (
+            f"built-in Python generator, {a.connections} connections in "
+            f"{min(a.processes, a.connections)} processes (wrk not used)"
+        )
 
     def run(self, make_plan, duration: float) -> RunResult:
         """A run of the plan `make_plan()` gives, in which both workers served (see balance.py).
@@ -159,10 +179,12 @@ class Bench:
     def _start(self, plan, duration: float):
         a = self.args
         if self.generator == "wrk":
-            return wrk_runner.WrkRun(plan, self.host, self.port, connections=a.connections,
-                                     threads=a.threads, duration=duration)
-        return pyload.PythonRun(plan, self.host, self.port, connections=a.connections,
-                                processes=a.processes, duration=duration)
+            return wrk_runner.WrkRun(
+                plan, self.host, self.port, connections=a.connections, threads=a.threads, duration=duration
+            )
+        return pyload.PythonRun(
+            plan, self.host, self.port, connections=a.connections, processes=a.processes, duration=duration
+        )
 
     def move_plan(self, healthz_rps: float, duration: float) -> MovePlan:
         """Enough fresh games that the move run cannot run out, even at /healthz speed."""
@@ -197,7 +219,9 @@ def main() -> None:
         scratch_dir = Path(scratch)
         with ThrowawayRedis(scratch_dir / "redis") as redis:
             env = {"RATE_LIMIT_CREATE": "0", "RATE_LIMIT_MOVES": "0", "ACCESS_LOG": "0"}
-            with LiveService(redis.url, scratch_dir / "service.log", workers=args.workers, env=env) as service:
+            with LiveService(
+                redis.url, scratch_dir / "service.log", workers=args.workers, env=env
+            ) as service:
                 try:
                     bench = Bench(args, service, redis)
                     with idle_streams(bench):
@@ -213,8 +237,10 @@ def idle_streams(bench: Bench) -> IdleStreams:
     games = create_games(bench.host, bench.port, 16) if count else []
     streams = IdleStreams(bench.host, bench.port, [game.id for game in games], count)
     if count:
-        print(f"{len(streams.sockets):,} idle event streams held open during the runs "
-              f"({streams.failures} failed to open)")
+        print(
+            f"{len(streams.sockets):,} idle event streams held open during the runs "
+            f"({streams.failures} failed to open)"
+        )
     return streams
 
 
@@ -223,21 +249,30 @@ def measure(bench: Bench) -> None:
     healthz = GetPlan(HEALTHZ, ["/healthz"], 200)
     reads = bench.read_plans()
     reads_by_name = {plan.name: plan for plan in reads}
-    print(f"service: gunicorn, {args.workers} workers, on {os.cpu_count()} cores; "
-          f"load: {bench.describe_generator()}, same machine")
-    print(f"move script: {len(bench.script)} moves per game ({script_mix(bench.script)}); "
-          f"reads at move {len(bench.script) // 2}: game view "
-          f"{bench.body_size(reads[0].paths[0]):,} B, legal-moves {bench.body_size(reads[2].paths[0]):,} B")
+    print(
+        f"service: gunicorn, {args.workers} workers, on {os.cpu_count()} cores; "
+        f"load: {bench.describe_generator()}, same machine"
+    )
+    print(
+        f"move script: {len(bench.script)} moves per game ({script_mix(bench.script)}); "
+        f"reads at move {len(bench.script) // 2}: game view "
+        f"{bench.body_size(reads[0].paths[0]):,} B, legal-moves {bench.body_size(reads[2].paths[0]):,} B"
+    )
 
     # Warm-up: compiled scripts loaded into Redis, caches filled, connections open.
     warm = bench.run(lambda: healthz, WARMUP_SECONDS)
-    for make_plan in [*(lambda plan=plan: plan for plan in reads),
-                      lambda: bench.move_plan(warm.rps, WARMUP_SECONDS)]:
+    for make_plan in [
+        *(lambda plan=plan: plan for plan in reads),
+        lambda: bench.move_plan(warm.rps, WARMUP_SECONDS),
+    ]:
         bench.run(make_plan, WARMUP_SECONDS)
-    first, rest = round_trips_per_move(bench.redis_url, bench.host, bench.port,
-                                       create_games(bench.host, bench.port, 4), bench.script)
-    print(f"Redis round trips per move (MONITOR, whole games on one connection): "
-          f"{first:.1f} for a game's first move, {rest:.2f} for the others")
+    first, rest = round_trips_per_move(
+        bench.redis_url, bench.host, bench.port, create_games(bench.host, bench.port, 4), bench.script
+    )
+    print(
+        f"Redis round trips per move (MONITOR, whole games on one connection): "
+        f"{first:.1f} for a game's first move, {rest:.2f} for the others"
+    )
 
     # /healthz runs before and after every other run: each ratio compares
     # with its neighbours, so load that comes and goes on a shared machine
@@ -261,11 +296,15 @@ def measure(bench: Bench) -> None:
             before = after
         figures = "  ".join(f"{SHORT[name]} {r[-1].rps:,.0f}" for name, r in runs.items())
         print(f"round {round_number}/{args.repeat}: req/s {figures}", flush=True)
-    print(f"({time.monotonic() - began:.0f} s of rounds; medians over {args.repeat} rounds "
-          f"of {args.duration:g} s per endpoint, /healthz between every two)\n")
+    print(
+        f"({time.monotonic() - began:.0f} s of rounds; medians over {args.repeat} rounds "
+        f"of {args.duration:g} s per endpoint, /healthz between every two)\n"
+    )
     if bench.repeated_runs:
-        print(f"{bench.repeated_runs} runs were stopped and made again: one gunicorn worker "
-              f"had accepted (nearly) every connection, leaving the other idle.\n")
+        print(
+            f"{bench.repeated_runs} runs were stopped and made again: one gunicorn worker "
+            f"had accepted (nearly) every connection, leaving the other idle.\n"
+        )
     rows = [summarize(name, runs[name], ratios[name]) for name in SHORT]
     print(table(rows, TARGETS))
     print("\nCPU time per answered request, in microseconds (medians; Linux /proc and getrusage):\n")
@@ -282,8 +321,10 @@ def board_cost_line(rows) -> str:
     game, board = by_name[GAME], by_name[BOARD]
     cpu_ratio = sum(board.cpu_us.values()) / sum(game.cpu_us.values())
     verdict = "ok" if cpu_ratio <= BOARD_COST_TARGET else "MISSED"
-    return (f"{BOARD} costs {cpu_ratio:.2f}x a {GAME} in CPU per answer (target <= {BOARD_COST_TARGET:g}: "
-            f"{verdict}); throughput {board.rps / game.rps:.2f} of the game read's")
+    return (
+        f"{BOARD} costs {cpu_ratio:.2f}x a {GAME} in CPU per answer (target <= {BOARD_COST_TARGET:g}: "
+        f"{verdict}); throughput {board.rps / game.rps:.2f} of the game read's"
+    )
 
 
 if __name__ == "__main__":

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.httpbench.plans import CREATE_BODY, move_script  # noqa: E402
-from service.api import create_app  # noqa: E402
-from service.config import Settings  # noqa: E402
-from tests.redis_servers import ThrowawayRedis  # noqa: E402
+from benchmarks.httpbench.plans import CREATE_BODY, move_script
+from service.api import create_app
+from service.config import Settings
+from tests.redis_servers import ThrowawayRedis
 
 REFUSALS = 2000
 
@@ -50,39 +50,57 @@ def main() -> None:
             return made["game"]["id"], made["tokens"]
 
         game_id, tokens = create()
-        print(f"new game:                {key_bytes(redis, f'*{{{game_id}}}*'):>7} bytes (MEMORY USAGE of its keys)")
+        print(
+            f"new game:                {key_bytes(redis, f'*{{{game_id}}}*'):>7} bytes (MEMORY USAGE of its keys)"
+        )
 
         script = move_script()
         game_id, tokens = create()
         for step in script:
-            resp = client.post(f"/games/{game_id}/moves", data=step.body, content_type="application/json",
-                               headers={"Authorization": f"Bearer {tokens[step.seat]}"})
+            resp = client.post(
+                f"/games/{game_id}/moves",
+                data=step.body,
+                content_type="application/json",
+                headers={"Authorization": f"Bearer {tokens[step.seat]}"},
+            )
             assert resp.status_code == 201, resp.get_data()
         finished = key_bytes(redis, f"*{{{game_id}}}*")
         print(f"finished game:           {finished:>7} bytes ({len(script)} moves, no Idempotency-Key)")
 
         game_id, tokens = create()
         for number, step in enumerate(script):
-            resp = client.post(f"/games/{game_id}/moves", data=step.body, content_type="application/json",
-                               headers={"Authorization": f"Bearer {tokens[step.seat]}",
-                                        "Idempotency-Key": f"move-{number:04d}"})
+            resp = client.post(
+                f"/games/{game_id}/moves",
+                data=step.body,
+                content_type="application/json",
+                headers={
+                    "Authorization": f"Bearer {tokens[step.seat]}",
+                    "Idempotency-Key": f"move-{number:04d}",
+                },
+            )
             assert resp.status_code == 201, resp.get_data()
         with_keys = key_bytes(redis, f"*{{{game_id}}}*")
-        print(f"finished game, keyed:    {with_keys:>7} bytes (every move with an Idempotency-Key: "
-              f"{(with_keys - finished) // len(script)} bytes per 201 record)")
+        print(
+            f"finished game, keyed:    {with_keys:>7} bytes (every move with an Idempotency-Key: "
+            f"{(with_keys - finished) // len(script)} bytes per 201 record)"
+        )
 
         # Seat 1 asks to move while seat 0 is in turn: 409, recorded, with a 16-character key.
         game_id, tokens = create()
         before = used_memory(redis)
         for number in range(REFUSALS):
-            resp = client.post(f"/games/{game_id}/moves", json={"action": "advance"},
-                               headers={"Authorization": f"Bearer {tokens[1]}",
-                                        "Idempotency-Key": f"refused-{number:08d}"})
+            resp = client.post(
+                f"/games/{game_id}/moves",
+                json={"action": "advance"},
+                headers={"Authorization": f"Bearer {tokens[1]}", "Idempotency-Key": f"refused-{number:08d}"},
+            )
             assert resp.status_code == 409, resp.get_data()
         grown = (used_memory(redis) - before) / REFUSALS
         records = key_bytes(redis, f"*{{{game_id}}}:idem*")
-        print(f"refusal record:          {records / REFUSALS:>7.0f} bytes (MEMORY USAGE per record, "
-              f"index included if any; used_memory grew {grown:.0f} per refusal)")
+        print(
+            f"refusal record:          {records / REFUSALS:>7.0f} bytes (MEMORY USAGE per record, "
+            f"index included if any; used_memory grew {grown:.0f} per refusal)"
+        )
         sample = next(redis.scan_iter(f"*{{{game_id}}}:idem:*"))
         print(f"  one record: {sample} -> {redis.get(sample)!r}")
         app.extensions["patchwork"].store.close()

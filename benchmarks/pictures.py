@@ -23,20 +23,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.engine import pin_to_one_core, random_game  # noqa: E402
-from service.games.jsontext import compact, parse  # noqa: E402
-from service.games import GameRecord  # noqa: E402
-from service.games.views import game_view  # noqa: E402
-from service.engine.patches import ORIENTATION_ORDER  # noqa: E402
-from service.pictures import board_svg, board_text, patch_svg  # noqa: E402
+from benchmarks.engine import pin_to_one_core, random_game
+from service.engine.patches import ORIENTATION_ORDER
+from service.games import GameRecord
+from service.games.jsontext import compact, parse
+from service.games.views import game_view
+from service.pictures import board_svg, board_text, patch_svg
 
 GAMES = 12
 NAMES = ("Ada Lovelace", "Grace <Hopper> & co")
 
 
 def record_of(state) -> GameRecord:
-    return GameRecord("bench", NAMES, ("0" * 64, "1" * 64), "2024-01-01T00:00:00Z",
-                      "2024-01-01T00:00:00Z", state)
+    return GameRecord(
+        "bench", NAMES, ("0" * 64, "1" * 64), "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z", state
+    )
 
 
 def per_call_us(function, inputs, repeat: int = 5) -> float:
@@ -67,8 +68,19 @@ print((time.thread_time_ns() - start) / 1000)
 
 def first_render_us(texts) -> float:
     """The first board a fresh process draws (every fragment cache empty): the median of a few."""
-    times = [float(subprocess.run([sys.executable, "-c", FIRST_BOARD], input=text, cwd=ROOT, text=True,
-                                  capture_output=True, check=True).stdout) for text in texts[:7]]
+    times = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", FIRST_BOARD],
+                input=text,
+                cwd=ROOT,
+                text=True,
+                capture_output=True,
+                check=True,
+            ).stdout
+        )
+        for text in texts[:7]
+    ]
     return statistics.median(times)
 
 
@@ -81,7 +93,9 @@ def main() -> None:
     views = [game_view(record, 1) for record in records]
     texts = [compact(view) for view in views]
     finished = sum(view["result"] is not None for view in views)
-    print(f"median CPU time of one call; {len(views)} positions from {GAMES} random games ({finished} finished)")
+    print(
+        f"median CPU time of one call; {len(views)} positions from {GAMES} random games ({finished} finished)"
+    )
 
     build = per_call_us(lambda record: compact(game_view(record, 1)), records)
     reparse = per_call_us(parse, texts)
@@ -90,25 +104,38 @@ def main() -> None:
     route = per_call_us(lambda stored: board_svg(parse(stored)), texts)
     sizes = sorted(len(board_svg(view).encode()) for view in views)
 
-    orientations = [(pid, rotation, flipped) for pid in range(1, 34) for rotation, flipped in ORIENTATION_ORDER]
+    orientations = [
+        (pid, rotation, flipped) for pid in range(1, 34) for rotation, flipped in ORIENTATION_ORDER
+    ]
     patch_us = per_call_us(lambda args: patch_svg(*args), orientations)
 
     print(f"Game view built (game_view + JSON text):   {build:7.1f} us median")
     print(f"stored view text parsed (orjson):          {reparse:7.1f} us median")
-    print(f"board_svg(view):                           {board_us:7.1f} us median  "
-          f"({board_us / build:.1f}x the view build; SVG {sizes[len(sizes) // 2] / 1024:.0f} KiB median, "
-          f"{sizes[-1] / 1024:.0f} KiB largest)")
-    print(f"board_svg(parse(stored view text)):        {route:7.1f} us median  "
-          f"(what a board route adds to a GET's work)")
-    print(f"board_svg, fragment caches empty:          {first_render_us(texts):7.1f} us median  "
-          f"(a worker's first boards)")
+    print(
+        f"board_svg(view):                           {board_us:7.1f} us median  "
+        f"({board_us / build:.1f}x the view build; SVG {sizes[len(sizes) // 2] / 1024:.0f} KiB median, "
+        f"{sizes[-1] / 1024:.0f} KiB largest)"
+    )
+    print(
+        f"board_svg(parse(stored view text)):        {route:7.1f} us median  "
+        f"(what a board route adds to a GET's work)"
+    )
+    print(
+        f"board_svg, fragment caches empty:          {first_render_us(texts):7.1f} us median  "
+        f"(a worker's first boards)"
+    )
     svgs = [board_svg(view).encode() for view in views[:60]]
     for level in (1, 6):
         squeeze = per_call_us(lambda body: gzip.compress(body, level), svgs, repeat=2)
-        print(f"gzip level {level} of a board:                {squeeze:7.1f} us median  "
-              f"(an answer >= 1 KiB is compressed for clients that accept gzip)")
-    print(f"board_text(view):                          {text:7.1f} us median  ({text / build:.1f}x the view build)")
+        print(
+            f"gzip level {level} of a board:                {squeeze:7.1f} us median  "
+            f"(an answer >= 1 KiB is compressed for clients that accept gzip)"
+        )
+    print(
+        f"board_text(view):                          {text:7.1f} us median  ({text / build:.1f}x the view build)"
+    )
     print(f"patch_svg, 264 orientations:               {patch_us:7.1f} us median  (kept once drawn)")
+
 
 if __name__ == "__main__":
     main()

@@ -24,15 +24,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
+import argparse
+import json
+import statistics
+import tempfile
+import time
 
-from service.api import create_app  # noqa: E402
-from service.config import Settings  # noqa: E402
-from tests.redis_servers import ThrowawayRedis  # noqa: E402
+from service.api import create_app
+from service.config import Settings
+from tests.redis_servers import ThrowawayRedis
 
 LIMIT = 63 * 1024
 
@@ -60,8 +60,11 @@ BODIES = [
     ("cells: pairs past maxItems", "move", fill(lambda n: buy([[9, 9]] * n), 20_000)),
     ("cells: one pair of 10,000 numbers", "move", fill(lambda n: buy([[0] * n]), 40_000)),
     ("unknown fields", "create", fill(lambda n: compact({f"f{i}": i for i in range(n)}), 20_000)),
-    ("player name past maxLength", "create",
-     fill(lambda n: compact({"players": [{"name": "x" * n}, {"name": "B"}]}), 70_000)),
+    (
+        "player name past maxLength",
+        "create",
+        fill(lambda n: compact({"players": [{"name": "x" * n}, {"name": "B"}]}), 70_000),
+    ),
     ("patch_order past maxItems", "create", fill(lambda n: compact({"patch_order": list(range(n))}), 40_000)),
     ("nested arrays in a field", "create", fill(lambda n: b'{"seed":' + b"[" * n + b"]" * n + b"}", 900)),
     ("nested past the parser", "create", b"[" * 30_000 + b"]" * 30_000),
@@ -79,7 +82,9 @@ def measure(client, path: str, body: bytes, requests: int) -> tuple[float, set[i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeat", type=int, default=5, help="rounds (the median is shown)")
     parser.add_argument("--requests", type=int, default=100, help="requests per body per round")
     args = parser.parse_args()

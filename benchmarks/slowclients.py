@@ -28,17 +28,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-import argparse  # noqa: E402
-import resource  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from urllib.parse import urlsplit  # noqa: E402
+import argparse
+import resource
+import socket
+import statistics
+import tempfile
+import time
+from urllib.parse import urlsplit
 
-from tests.live_service import LiveService  # noqa: E402
-from tests.redis_servers import ThrowawayRedis  # noqa: E402
-from tests.slow_clients import SlowClients  # noqa: E402
+from tests.live_service import LiveService
+from tests.redis_servers import ThrowawayRedis
+from tests.slow_clients import SlowClients
 
 # An honest request that gets no answer in this long counts as this long.
 GIVE_UP_SECONDS = 10.0
@@ -70,20 +70,31 @@ def raise_open_file_limit(needed: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--slow", type=int, nargs="+", default=[0, 128, 512], help="slow clients per run (0 128 512)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--slow", type=int, nargs="+", default=[0, 128, 512], help="slow clients per run (0 128 512)"
+    )
     parser.add_argument("--requests", type=int, default=200, help="timed /healthz requests per run (200)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
     args = parser.parse_args()
     raise_open_file_limit(max(args.slow) + 256)
 
     with tempfile.TemporaryDirectory() as work:
-        with ThrowawayRedis(Path(work) / "redis") as redis, LiveService(
-            redis.url, Path(work) / "service.log", workers=args.workers,
-            env={"READ_TIMEOUT_SECONDS": "600", "ACCESS_LOG": "0"},
-        ) as service:
-            print(f"service: gunicorn, {args.workers} worker(s); {args.requests} sequential GET /healthz "
-                  f"per run, each on a new connection")
+        with (
+            ThrowawayRedis(Path(work) / "redis") as redis,
+            LiveService(
+                redis.url,
+                Path(work) / "service.log",
+                workers=args.workers,
+                env={"READ_TIMEOUT_SECONDS": "600", "ACCESS_LOG": "0"},
+            ) as service,
+        ):
+            print(
+                f"service: gunicorn, {args.workers} worker(s); {args.requests} sequential GET /healthz "
+                f"per run, each on a new connection"
+            )
             print()
             print("| slow clients | p50 ms | p99 ms | max ms | slow still held |")
             print("| ---: | ---: | ---: | ---: | ---: |")
@@ -93,8 +104,10 @@ def main() -> None:
                 with SlowClients(service.url, count) as slow:
                     took = [healthz_seconds(service.url) for _ in range(args.requests)]
                     held = slow.still_open()
-                print(f"| {count:,} | {statistics.median(took) * 1000:.1f} | "
-                      f"{percentile(took, 0.99) * 1000:.1f} | {max(took) * 1000:.1f} | {held:,} |")
+                print(
+                    f"| {count:,} | {statistics.median(took) * 1000:.1f} | "
+                    f"{percentile(took, 0.99) * 1000:.1f} | {max(took) * 1000:.1f} | {held:,} |"
+                )
 
 
 if __name__ == "__main__":

@@ -71,8 +71,9 @@ def _redis_memory(env: dict[str, str], name: str, default: str) -> str:
     if not raw:
         return default
     if not _REDIS_MEMORY.fullmatch(raw):
-        raise ConfigError(f"{name} must be a size as Redis takes it (e.g. 256mb, 2gb; 0 = no limit), "
-                          f"got {raw!r}")
+        raise ConfigError(
+            f"{name} must be a size as Redis takes it (e.g. 256mb, 2gb; 0 = no limit), got {raw!r}"
+        )
     return raw.lower()
 
 
@@ -83,8 +84,10 @@ def _public_url(env: dict[str, str]) -> str:
         return ""
     parts = urlsplit(raw)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise ConfigError("PUBLIC_URL must be the service's absolute http(s) address with no query or "
-                          f"fragment, such as https://patchwork.example.org, got {raw!r}")
+        raise ConfigError(
+            "PUBLIC_URL must be the service's absolute http(s) address with no query or "
+            f"fragment, such as https://patchwork.example.org, got {raw!r}"
+        )
     return raw.rstrip("/")
 
 
@@ -134,10 +137,10 @@ class Settings:
     data_dir: Path = field(default_factory=lambda: default_data_dir(dict(os.environ)))
     rate_limit_create: RateLimit = RateLimit()
     rate_limit_moves: RateLimit = RateLimit()
-    rate_limit_bot_games: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_BOT_GAMES,
-                                                DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
-    rate_limit_hints: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_HINTS,
-                                            DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
+    rate_limit_bot_games: RateLimit = RateLimit(
+        DEFAULT_RATE_LIMIT_BOT_GAMES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS
+    )
+    rate_limit_hints: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_HINTS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
@@ -163,14 +166,15 @@ class Settings:
     bot_think_ms: int | None = None
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         """Read every setting from `env` (default: os.environ)."""
         env = dict(os.environ if env is None else env)
         origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "*").split(",") if o.strip())
         data_dir = env.get("PATCHWORK_DATA_DIR", "").strip()
         window = _int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, minimum=1)
-        bot_window = _int(env, "RATE_LIMIT_BOT_WINDOW_SECONDS", DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS,
-                          minimum=1)
+        bot_window = _int(
+            env, "RATE_LIMIT_BOT_WINDOW_SECONDS", DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS, minimum=1
+        )
         return cls(
             redis_url=env.get("REDIS_URL", "").strip() or None,
             redis_cluster=_flag(env, "REDIS_CLUSTER"),
@@ -185,13 +189,17 @@ class Settings:
             rate_limit_create=RateLimit(_int(env, "RATE_LIMIT_CREATE", 0), window),
             rate_limit_moves=RateLimit(_int(env, "RATE_LIMIT_MOVES", 0), window),
             rate_limit_bot_games=RateLimit(
-                _int(env, "RATE_LIMIT_BOT_GAMES", DEFAULT_RATE_LIMIT_BOT_GAMES), bot_window),
+                _int(env, "RATE_LIMIT_BOT_GAMES", DEFAULT_RATE_LIMIT_BOT_GAMES), bot_window
+            ),
             rate_limit_hints=RateLimit(_int(env, "RATE_LIMIT_HINTS", DEFAULT_RATE_LIMIT_HINTS), bot_window),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             embedded_redis_maxmemory=_redis_memory(
-                env, "EMBEDDED_REDIS_MAXMEMORY", DEFAULT_EMBEDDED_REDIS_MAXMEMORY),
-            redis_max_connections=_int(env, "REDIS_MAX_CONNECTIONS", DEFAULT_REDIS_MAX_CONNECTIONS, minimum=1),
+                env, "EMBEDDED_REDIS_MAXMEMORY", DEFAULT_EMBEDDED_REDIS_MAXMEMORY
+            ),
+            redis_max_connections=_int(
+                env, "REDIS_MAX_CONNECTIONS", DEFAULT_REDIS_MAX_CONNECTIONS, minimum=1
+            ),
             worker_connections=_int(env, "WORKER_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, minimum=1),
             read_timeout=_float(env, "READ_TIMEOUT_SECONDS", 10.0),
             keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),

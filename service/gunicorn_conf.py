@@ -64,8 +64,13 @@ def on_starting(server):
     if soft != resource.RLIM_INFINITY and soft < ceiling:
         resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
     if ceiling < wanted:
-        server.log.warning("open-file limit %d is below the %d that %d worker_connections need; "
-                           "raise the hard limit (ulimit -Hn)", ceiling, wanted, worker_connections)
+        server.log.warning(
+            "open-file limit %d is below the %d that %d worker_connections need; "
+            "raise the hard limit (ulimit -Hn)",
+            ceiling,
+            wanted,
+            worker_connections,
+        )
 
 
 def post_worker_init(worker):

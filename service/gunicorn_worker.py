@@ -38,11 +38,11 @@ from gunicorn.util import write_nonblock
 from gunicorn.workers.ggevent import GeventWorker
 
 from service.api.incoming import MAX_BODY_BYTES
-from service.games.jsontext import compact
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from service.api.request_ids import HEADER as REQUEST_ID_HEADER
 from service.api.request_ids import new_request_id
 from service.config import Settings
+from service.games.jsontext import compact
 from service.logs import current_request_id
 from service.storage.wakeups import close_all_wakeups
 
@@ -53,12 +53,24 @@ _CHUNKS = "The chunked body is malformed."
 # fixed: the exception's text quotes the request.
 _REFUSALS: tuple[tuple[type[Exception], int, str, str], ...] = (
     (errors.LimitRequestLine, 414, "uri_too_long", "The request line is over 4094 bytes."),
-    (errors.LimitRequestHeaders, 431, "headers_too_large",
-     "The request has over 50 headers, or a header line over 8190 bytes."),
-    (errors.ExpectationFailed, 417, "expectation_failed",
-     "The only expectation this server meets is Expect: 100-continue."),
-    (errors.UnsupportedTransferCoding, 501, "unsupported_transfer_coding",
-     "The only transfer coding this server reads is chunked."),
+    (
+        errors.LimitRequestHeaders,
+        431,
+        "headers_too_large",
+        "The request has over 50 headers, or a header line over 8190 bytes.",
+    ),
+    (
+        errors.ExpectationFailed,
+        417,
+        "expectation_failed",
+        "The only expectation this server meets is Expect: 100-continue.",
+    ),
+    (
+        errors.UnsupportedTransferCoding,
+        501,
+        "unsupported_transfer_coding",
+        "The only transfer coding this server reads is chunked.",
+    ),
     (errors.InvalidRequestLine, 400, "invalid_request", _LINE),
     (errors.InvalidRequestMethod, 400, "invalid_request", _LINE),
     (errors.InvalidHTTPVersion, 400, "invalid_request", "The HTTP version is not 1.0 or 1.1."),
@@ -78,15 +90,19 @@ CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 def problem_for_error(exc: BaseException) -> ApiProblem:
     """The problem that answers a request gunicorn could not read or serve."""
-    for kind, status, code, detail in _REFUSALS:
-        if isinstance(exc, kind):
+    for refusal in _REFUSALS:
+        if isinstance(exc, refusal[0]):
+            _kind, status, code, detail = refusal
             break
     else:
         # Response-header errors and configuration problems are the server's fault.
         # Ignored below: the gunicorn we pin (27) has these two; types-gunicorn (26.2) lacks them.
-        client_fault = isinstance(exc, errors.ParseException) and not isinstance(
-            exc, (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName,  # type: ignore[attr-defined]
-                  errors.ConfigurationProblem))
+        server_faults = (
+            errors.InvalidResponseHeader,  # type: ignore[attr-defined]
+            errors.InvalidResponseHeaderName,  # type: ignore[attr-defined]
+            errors.ConfigurationProblem,
+        )
+        client_fault = isinstance(exc, errors.ParseException) and not isinstance(exc, server_faults)
         status, code, detail = _NOT_VALID_HTTP if client_fault else _SERVER_FAULT
     return ApiProblem(status, code, detail, errors=[] if code == "invalid_request" else None)
 
@@ -94,11 +110,13 @@ def problem_for_error(exc: BaseException) -> ApiProblem:
 def encode_problem_response(problem: ApiProblem, request_id: str) -> bytes:
     """A whole HTTP/1.1 response carrying `problem`, closing the connection."""
     body = compact(problem.body()).encode("utf-8")
-    head = (f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
-            f"Connection: close\r\n"
-            f"{REQUEST_ID_HEADER}: {request_id}\r\n"
-            f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
+        f"Connection: close\r\n"
+        f"{REQUEST_ID_HEADER}: {request_id}\r\n"
+        f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
     return head.encode("latin-1") + body
 
 
@@ -185,8 +203,7 @@ class ProblemJsonGeventWorker(GeventWorker):
             self.log.exception("Error handling request from ip=%s", peer)
         else:
             # The kind of error, never its text: that quotes the request.
-            self.log.warning("Invalid request from ip=%s: %s (%s)", peer, problem.detail,
-                             type(exc).__name__)
+            self.log.warning("Invalid request from ip=%s: %s (%s)", peer, problem.detail, type(exc).__name__)
         try:
             write_nonblock(client, encode_problem_response(problem, request_id))
         except OSError:

@@ -52,7 +52,7 @@ class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         doc: dict[str, object] = {
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-                    + f".{int(record.msecs):03d}Z",
+            + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "pid": record.process,
@@ -94,8 +94,14 @@ class GunicornLogger(glogging.Logger):
         if not self.access_log_enabled:
             return
         atoms = self.atoms(resp, req, environ, request_time)
-        fields = {"method": atoms["m"], "path": atoms["U"], "status": int(atoms["s"]),
-                  "bytes": atoms["B"], "duration_ms": round(atoms["D"] / 1000, 3),
-                  "remote_addr": atoms["h"]}
-        self.access_log.info(self.cfg.access_log_format, self.atoms_wrapper_class(dict(atoms)),
-                             extra={"access": fields})
+        fields = {
+            "method": atoms["m"],
+            "path": atoms["U"],
+            "status": int(atoms["s"]),
+            "bytes": atoms["B"],
+            "duration_ms": round(atoms["D"] / 1000, 3),
+            "remote_addr": atoms["h"],
+        }
+        self.access_log.info(
+            self.cfg.access_log_format, self.atoms_wrapper_class(dict(atoms)), extra={"access": fields}
+        )

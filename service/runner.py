@@ -54,7 +54,14 @@ def web_spec(settings: Settings, env: dict[str, str]) -> ChildSpec:
     url = f"http://{_local_address(settings.host)}:{settings.port}"
     return ChildSpec(
         name="web",
-        argv=[sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf", "service.wsgi:app"],
+        argv=[
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            "python:service.gunicorn_conf",
+            "service.wsgi:app",
+        ],
         env=env,
         ready=lambda: _answers_health(url),
         stop_timeout=_WEB_STOP_TIMEOUT,

@@ -25,6 +25,7 @@ everything that uses it). Adding a kind of child is adding a spec.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import select
@@ -79,8 +80,11 @@ class _Child:
 
     def start(self) -> subprocess.Popen[bytes]:
         """Start the process; it is also self.process until the next start."""
-        output = open(self.spec.output, "ab") if self.spec.output is not None else None
-        try:
+        # The child keeps its own copy of the descriptor: ours closes on leaving.
+        with contextlib.ExitStack() as stack:
+            output = (
+                stack.enter_context(open(self.spec.output, "ab")) if self.spec.output is not None else None
+            )
             self.process = subprocess.Popen(
                 list(self.spec.argv),
                 env=None if self.spec.env is None else dict(self.spec.env),
@@ -90,9 +94,6 @@ class _Child:
                 start_new_session=True,
                 preexec_fn=_die_with_parent(os.getpid()),
             )
-        finally:
-            if output is not None:
-                output.close()
         self.started_at = time.monotonic()
         self.restart_at = None
         log.info("started %s (pid %d)", self.spec.name, self.process.pid)
@@ -199,7 +200,11 @@ class Supervisor:
                 log.info("received %s: stopping", signal.Signals(number).name)
                 raise _Stopping
             for child in self.children:
-                if number in child.spec.forward and child.process is not None and child.process.poll() is None:
+                if (
+                    number in child.spec.forward
+                    and child.process is not None
+                    and child.process.poll() is None
+                ):
                     log.info("passing %s on to %s", signal.Signals(number).name, child.spec.name)
                     child.process.send_signal(number)
 
@@ -236,8 +241,13 @@ class Supervisor:
             returncode = child.process.poll()
             if returncode is None:
                 return True
-            log.warning("%s (pid %d) exited with %s after %.1f s", child.spec.name, child.process.pid,
-                        _describe(returncode), time.monotonic() - child.started_at)
+            log.warning(
+                "%s (pid %d) exited with %s after %.1f s",
+                child.spec.name,
+                child.process.pid,
+                _describe(returncode),
+                time.monotonic() - child.started_at,
+            )
             return self._schedule_restart(child)
         if child.restart_at is not None and time.monotonic() >= child.restart_at:
             return self._start(child, first=False)
@@ -252,8 +262,13 @@ class Supervisor:
             child.short_runs += 1
         child.process = None
         if child.short_runs >= policy.give_up_after:
-            log.error("%s exited %d times in a row within %g s of its start: giving up%s",
-                      child.spec.name, child.short_runs, policy.stable_after, child.output_tail())
+            log.error(
+                "%s exited %d times in a row within %g s of its start: giving up%s",
+                child.spec.name,
+                child.short_runs,
+                policy.stable_after,
+                child.output_tail(),
+            )
             return False
         delay = min(policy.max_delay, policy.first_delay * 2 ** max(0, child.short_runs - 1))
         child.restart_at = time.monotonic() + delay
@@ -280,7 +295,9 @@ class Supervisor:
             try:
                 process.wait(child.spec.stop_timeout)
             except subprocess.TimeoutExpired:
-                log.warning("%s did not stop within %g s: killing it", child.spec.name, child.spec.stop_timeout)
+                log.warning(
+                    "%s did not stop within %g s: killing it", child.spec.name, child.spec.stop_timeout
+                )
                 child.sweep()
                 process.wait()
         log.info("%s stopped (%s)", child.spec.name, _describe(process.returncode))

@@ -35,18 +35,36 @@ def wait_for(what: Callable[[], T], timeout: float, message: str, every: float =
 class BotWorkerProcess(Throwaway):
     """One `patchwork-worker` on `redis_url`, its output in `log_path`."""
 
-    def __init__(self, redis_url: str, log_path: Path, *, cluster: bool = False,
-                 think_ms: str = TEST_THINK_MS, env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        redis_url: str,
+        log_path: Path,
+        *,
+        cluster: bool = False,
+        think_ms: str = TEST_THINK_MS,
+        env: dict[str, str] | None = None,
+    ):
         self.log_path = Path(log_path)
-        self.env = {**os.environ, "REDIS_URL": redis_url, "REDIS_CLUSTER": "1" if cluster else "0",
-                    "BOT_THINK_MS": think_ms, **(env or {})}
+        self.env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "REDIS_CLUSTER": "1" if cluster else "0",
+            "BOT_THINK_MS": think_ms,
+            **(env or {}),
+        }
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "service.botworker"], cwd=ROOT, env=self.env,
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                [sys.executable, "-m", "service.botworker"],
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     @property
     def pid(self) -> int:

@@ -52,7 +52,9 @@ def stop_process_group(process: subprocess.Popen, timeout: float = 10.0) -> None
 class LiveService(Throwaway):
     """gunicorn serving service.wsgi:app with `workers` workers on a free loopback port."""
 
-    def __init__(self, redis_url: str, log_path: Path, *, workers: int = 2, env: dict[str, str] | None = None):
+    def __init__(
+        self, redis_url: str, log_path: Path, *, workers: int = 2, env: dict[str, str] | None = None
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = Path(log_path)
@@ -69,9 +71,19 @@ class LiveService(Throwaway):
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
-                 "service.wsgi:app"],
-                cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "--config",
+                    "python:service.gunicorn_conf",
+                    "service.wsgi:app",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         wait_until_healthy(self.url, process=self.process)

@@ -42,8 +42,10 @@ def render_config(upstreams: Sequence[str], port: int, work_dir: Path) -> str:
     text = _swap(text, "pid /run/nginx.pid;", f"pid {work_dir}/nginx.pid;")
     text = _swap(text, "error_log /dev/stderr warn;", f"error_log {work_dir}/error.log info;")
     text = _swap(text, "access_log /dev/stdout patchwork;", f"access_log {work_dir}/access.log patchwork;")
-    temp_paths = "".join(f"    {kind}_temp_path {work_dir}/{kind};\n"
-                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    temp_paths = "".join(
+        f"    {kind}_temp_path {work_dir}/{kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
     text = _swap(text, "http {\n", "http {\n" + temp_paths)
     if os.geteuid() == 0:
         # Workers would run as nobody, who cannot enter the test's private directory.
@@ -69,8 +71,13 @@ class ThrowawayNginx(Throwaway):
         checked = subprocess.run([*command[:-2], "-t"], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stderr
         with open(self.work_dir / "nginx.out", "ab") as out:
-            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 10
         while True:
             try:

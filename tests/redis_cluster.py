@@ -42,9 +42,13 @@ class ThrowawayCluster(Throwaway):
             node.start()
         subprocess.run(
             [
-                find_redis_cli(), "--cluster", "create",
+                find_redis_cli(),
+                "--cluster",
+                "create",
                 *(f"{node.host}:{node.port}" for node in self.nodes),
-                "--cluster-replicas", "0", "--cluster-yes",
+                "--cluster-replicas",
+                "0",
+                "--cluster-yes",
             ],
             check=True,
             capture_output=True,

@@ -12,7 +12,6 @@ from redis import Redis
 
 from service.storage.redis_process import RedisServerProcess
 
-
 # A cluster node also listens on its port + 10000 (the cluster bus).
 CLUSTER_BUS_OFFSET = 10000
 
@@ -71,11 +70,16 @@ class ThrowawayRedis(Throwaway):
         self.url = f"redis://{self.host}:{self.port}"
         self._process = RedisServerProcess(
             [
-                "--port", str(self.port),
-                "--bind", self.host,
-                "--save", "",
-                "--appendonly", "no",
-                "--dir", str(self.work_dir),
+                "--port",
+                str(self.port),
+                "--bind",
+                self.host,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.work_dir),
                 *directives,
             ],
             self.url,

@@ -76,8 +76,15 @@ def check_data(event: Event) -> None:
 class EventStream:
     """GET /games/{id}/events on a live service, read event by event (each read bounded)."""
 
-    def __init__(self, base_url: str, game_id: str, *, last_event_id: str | None = None,
-                 query: str = "", timeout: float = 10.0):
+    def __init__(
+        self,
+        base_url: str,
+        game_id: str,
+        *,
+        last_event_id: str | None = None,
+        query: str = "",
+        timeout: float = 10.0,
+    ):
         address = urlsplit(base_url)
         self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=timeout)
         headers = {"Accept": "text/event-stream"}
@@ -128,15 +135,14 @@ class EventStream:
     def close(self) -> None:
         self.connection.close()
 
-    def __enter__(self) -> "EventStream":
+    def __enter__(self) -> EventStream:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 
-def open_when_ready(base_url: str, game_id: str, *, deadline_seconds: float = 20.0,
-                    **kwargs) -> EventStream:
+def open_when_ready(base_url: str, game_id: str, *, deadline_seconds: float = 20.0, **kwargs) -> EventStream:
     """A stream opened as an EventSource client retries: until it answers 200 (503 meanwhile)."""
     deadline = time.monotonic() + deadline_seconds
     while True:

@@ -49,9 +49,9 @@ def test_nginx_conf_proxies_to_the_compose_instances_as_the_readme_says():
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in conf
     keepalive_timeout = int(re.search(r"keepalive_timeout (\d+)s;", conf).group(1))
     assert keepalive_timeout < 5  # below the service's KEEPALIVE_SECONDS
-    events = conf[conf.index("location ~ ^/games/[^/]+/events$"):]
-    events = events[:events.index("}")]
+    events = conf[conf.index("location ~ ^/games/[^/]+/events$") :]
+    events = events[: events.index("}")]
     assert "proxy_buffering off;" in events
     assert "proxy_read_timeout 1h;" in events
-    metrics = conf[conf.index("location = /metrics"):]
-    assert "proxy_pass" not in metrics[:metrics.index("}")]
+    metrics = conf[conf.index("location = /metrics") :]
+    assert "proxy_pass" not in metrics[: metrics.index("}")]

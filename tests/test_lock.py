@@ -25,8 +25,12 @@ DEV_PINS = lock.pins(ROOT / lock.DEV)
 
 
 def run_check(root: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "tools" / "lock.py"), "--root", str(root), "check"],
-                          capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "lock.py"), "--root", str(root), "check"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
 
 
 @pytest.fixture
@@ -52,13 +56,17 @@ def test_the_committed_locks_are_current():
     assert (checked.returncode, checked.stderr) == (0, "")
 
 
-@pytest.mark.parametrize("old, new", [
-    ("dependencies = [\n", 'dependencies = [\n    "gevent>=24.2",\n'),  # a new runtime dependency
-    ('"flask>=3.0"', '"flask>=3.1"'),                                       # a changed bound
-    ('"pytest>=8.0",', '"pytest>=8.0",\n    "pytest-timeout>=2.3",'),        # a new test-only one
-    ('bench = ["pyinstrument>=4.6"]', 'bench = ["pyinstrument>=4.6"]\nlint = ["ruff"]'),  # a new extra
-    ('requires = ["setuptools>=68"]', 'requires = ["setuptools>=75"]'),     # the build backend
-], ids=["runtime", "bound", "test-extra", "new-extra", "build-system"])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("dependencies = [\n", 'dependencies = [\n    "gevent>=24.2",\n'),  # a new runtime dependency
+        ('"flask>=3.0"', '"flask>=3.1"'),  # a changed bound
+        ('"pytest>=8.0",', '"pytest>=8.0",\n    "pytest-timeout>=2.3",'),  # a new test-only one
+        ('bench = ["pyinstrument>=4.6"]', 'bench = ["pyinstrument>=4.6"]\nlint = ["ruff"]'),  # a new extra
+        ('requires = ["setuptools>=68"]', 'requires = ["setuptools>=75"]'),  # the build backend
+    ],
+    ids=["runtime", "bound", "test-extra", "new-extra", "build-system"],
+)
 def test_a_change_of_dependencies_makes_both_locks_stale(project_copy, old, new):
     edit(project_copy / "pyproject.toml", old, new)
     checked = run_check(project_copy)
@@ -92,14 +100,20 @@ def requirements_with_extras(strings: list[str]) -> list[Requirement]:
     for requirement in map(Requirement, strings):
         result.append(requirement)
         for added in map(Requirement, importlib.metadata.requires(requirement.name) or []):
-            if added.marker and any(added.marker.evaluate({"extra": extra}) for extra in requirement.extras) \
-                    and not added.marker.evaluate({"extra": ""}):
+            if (
+                added.marker
+                and any(added.marker.evaluate({"extra": extra}) for extra in requirement.extras)
+                and not added.marker.evaluate({"extra": ""})
+            ):
                 result.append(added)
     return result
 
 
-@pytest.mark.parametrize("pins, extras", [(RUNTIME_PINS, []), (DEV_PINS, list(PYPROJECT["project"]["optional-dependencies"]))],
-                         ids=["runtime", "dev"])
+@pytest.mark.parametrize(
+    "pins, extras",
+    [(RUNTIME_PINS, []), (DEV_PINS, list(PYPROJECT["project"]["optional-dependencies"]))],
+    ids=["runtime", "dev"],
+)
 def test_every_requirement_is_pinned_by_a_version_it_allows(pins, extras):
     strings = PYPROJECT["build-system"]["requires"] + PYPROJECT["project"]["dependencies"]
     for extra in extras:
@@ -113,15 +127,20 @@ def test_every_requirement_is_pinned_by_a_version_it_allows(pins, extras):
 
 
 def test_serving_installs_only_what_serving_needs():
-    test_only = {lock.normalize(Requirement(r).name)
-                 for extra in PYPROJECT["project"]["optional-dependencies"].values() for r in extra}
+    test_only = {
+        lock.normalize(Requirement(r).name)
+        for extra in PYPROJECT["project"]["optional-dependencies"].values()
+        for r in extra
+    }
     assert not test_only & RUNTIME_PINS.keys()
     assert "pytest" in DEV_PINS  # pins really are named by their normalized names
 
 
 def test_a_package_both_locks_pin_has_one_version():
     # (Markers may differ: a package needed on old Pythons by one user may be needed everywhere by another.)
-    assert {name: DEV_PINS[name][0] for name in RUNTIME_PINS} == {name: pin[0] for name, pin in RUNTIME_PINS.items()}
+    assert {name: DEV_PINS[name][0] for name in RUNTIME_PINS} == {
+        name: pin[0] for name, pin in RUNTIME_PINS.items()
+    }
 
 
 def test_this_venv_holds_the_dev_locks_pins():

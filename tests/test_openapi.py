@@ -46,7 +46,9 @@ API_MD_OPERATIONS = {
     ("get", "/games/{game_id}/moves"): ("listMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves/{number}"): ("getMove", {"200", "304", "400", "404", "503"}),
     ("post", "/games/{game_id}/moves"): (
-        "makeMove", {"201", "400", "401", "404", "409", "412", "413", "415", "422", "429", "503"}),
+        "makeMove",
+        {"201", "400", "401", "404", "409", "412", "413", "415", "422", "429", "503"},
+    ),
     ("get", "/games/{game_id}/legal-moves"): ("listLegalMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/seat"): ("getSeat", {"200", "400", "401", "404", "503"}),
     ("get", "/games/{game_id}/events"): ("streamEvents", {"200", "400", "404", "503"}),
@@ -58,7 +60,9 @@ API_MD_OPERATIONS = {
 # Extensions (docs/api-guide.md#extensions): pictures, pages, resigning and hints.
 EXTENSION_OPERATIONS = {
     ("post", "/games/{game_id}/resign"): (
-        "resignGame", {"201", "400", "401", "404", "409", "412", "413", "415", "422", "429", "503"}),
+        "resignGame",
+        {"201", "400", "401", "404", "409", "412", "413", "415", "422", "429", "503"},
+    ),
     ("get", "/games/{game_id}/hint"): ("getHint", {"200", "304", "400", "404", "409", "429", "503"}),
     ("get", "/games/{game_id}/board.svg"): ("getBoardSvg", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/board.txt"): ("getBoardText", {"200", "304", "400", "404", "503"}),
@@ -114,9 +118,13 @@ def test_the_package_serves_the_repository_file(spec):
 
 
 def test_every_operation_of_api_md_with_its_statuses(spec):
-    declared = {(method, path): (op["operationId"], set(op["responses"])) for path, method, op in operations(spec)}
-    expected = {key: (op_id, statuses | REFUSED_BEFORE_ROUTING)
-                for key, (op_id, statuses) in {**API_MD_OPERATIONS, **EXTENSION_OPERATIONS}.items()}
+    declared = {
+        (method, path): (op["operationId"], set(op["responses"])) for path, method, op in operations(spec)
+    }
+    expected = {
+        key: (op_id, statuses | REFUSED_BEFORE_ROUTING)
+        for key, (op_id, statuses) in {**API_MD_OPERATIONS, **EXTENSION_OPERATIONS}.items()
+    }
     assert declared == expected
 
 
@@ -182,8 +190,11 @@ def test_unique_item_arrays_are_short(spec):
 def test_request_bodies_forbid_unknown_fields(spec):
     validator = RequestValidator(spec)
     assert validator.body_errors("createGame", {"colour": "red"})[0]["message"] == "unknown field 'colour'"
-    body_schemas = [op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-                    for _, _, op in operations(spec) if "requestBody" in op]
+    body_schemas = [
+        op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        for _, _, op in operations(spec)
+        if "requestBody" in op
+    ]
     for ref in body_schemas:
         for pointer, node in walk(resolve_pointer(spec, ref)):
             if node.get("type") == "object":
@@ -195,7 +206,9 @@ def examples_of(spec):
     for pointer, node in walk(spec):
         if "schema" in node and isinstance(node["schema"], dict):
             for name, example in node.get("examples", {}).items():
-                value = resolve_pointer(spec, example["$ref"])["value"] if "$ref" in example else example["value"]
+                value = (
+                    resolve_pointer(spec, example["$ref"])["value"] if "$ref" in example else example["value"]
+                )
                 yield f"{pointer}/examples/{name}", node["schema"], value
             if "example" in node:
                 yield f"{pointer}/example", node["schema"], node["example"]
@@ -214,8 +227,13 @@ def test_every_example_validates_against_its_schema(spec):
 def test_request_examples_pass_the_request_validator(spec):
     validator = RequestValidator(spec)
     for _, _, op in operations(spec):
-        for name, example in op.get("requestBody", {}).get("content", {}).get("application/json", {}).get(
-                "examples", {}).items():
+        for name, example in (
+            op.get("requestBody", {})
+            .get("content", {})
+            .get("application/json", {})
+            .get("examples", {})
+            .items()
+        ):
             assert validator.body_errors(op["operationId"], example["value"]) == [], (op["operationId"], name)
 
 
@@ -231,14 +249,22 @@ def test_the_catalogue_example_is_self_consistent(spec):
 
 def test_schemathesis_builds_the_stateful_workflow_from_the_links(spec):
     links = spec["paths"]["/games"]["post"]["responses"]["201"]["links"]
-    assert {link["operationId"] for link in links.values()} == {"getGame", "listMoves", "listLegalMoves", "makeMove"}
+    assert {link["operationId"] for link in links.values()} == {
+        "getGame",
+        "listMoves",
+        "listLegalMoves",
+        "makeMove",
+    }
     assert {link["parameters"].get("header.Authorization") for link in links.values()} >= {
-        "Bearer {$response.body#/tokens/0}", "Bearer {$response.body#/tokens/1}"}
+        "Bearer {$response.body#/tokens/0}",
+        "Bearer {$response.body#/tokens/1}",
+    }
     # Raises InvalidStateMachine naming the link when one names an unknown operation or parameter.
     schemathesis.openapi.from_dict(copy.deepcopy(spec)).as_state_machine()
 
 
 # The response checker, on the spec's own examples and on responses that break it.
+
 
 def concrete(path: str) -> str:
     return path.replace("{game_id}", "3f1c9a6e0b7d4e52a8c1f0d9e2b4a7c6").replace("{number}", "1")
@@ -249,21 +275,31 @@ def test_every_response_example_passes_the_checker(spec, contract):
     for path, method, op in operations(spec):
         for status, response in op["responses"].items():
             response = resolve_pointer(spec, response["$ref"]) if "$ref" in response else response
-            headers = {name: str((resolve_pointer(spec, h["$ref"]) if "$ref" in h else h)["example"])
-                       for name, h in response.get("headers", {}).items()
-                       if "example" in (resolve_pointer(spec, h["$ref"]) if "$ref" in h else h)}
+            headers = {
+                name: str((resolve_pointer(spec, h["$ref"]) if "$ref" in h else h)["example"])
+                for name, h in response.get("headers", {}).items()
+                if "example" in (resolve_pointer(spec, h["$ref"]) if "$ref" in h else h)
+            }
             for media_type, media in response.get("content", {}).items():
                 for example in media.get("examples", {}).values():
-                    value = resolve_pointer(spec, example["$ref"])["value"] if "$ref" in example else example["value"]
+                    value = (
+                        resolve_pointer(spec, example["$ref"])["value"]
+                        if "$ref" in example
+                        else example["value"]
+                    )
                     body = json.dumps(value).encode()
-                    answered = contract.check(method, concrete(path), int(status), {**headers, "Content-Type": media_type}, body)
+                    answered = contract.check(
+                        method, concrete(path), int(status), {**headers, "Content-Type": media_type}, body
+                    )
                     assert answered == op["operationId"]
                     checked += 1
     assert checked > 30
 
 
 def problem(status: int, code: str) -> bytes:
-    return json.dumps({"type": "about:blank", "title": "t", "status": status, "detail": "d", "code": code}).encode()
+    return json.dumps(
+        {"type": "about:blank", "title": "t", "status": status, "detail": "d", "code": code}
+    ).encode()
 
 
 PROBLEM = {"Content-Type": "application/problem+json"}
@@ -274,16 +310,31 @@ def test_the_checker_matches_concrete_paths_to_templates(contract):
     headers = {"Content-Type": "application/json", "ETag": '"4"'}
     assert contract.check("GET", "/games/abc/moves?since=3", 200, headers, moves) == "listMoves"
     assert contract.check("GET", "/games/abc/moves/3", 404, PROBLEM, problem(404, "not_found")) == "getMove"
-    assert contract.check("GET", "/games/abc/legal-moves", 404, PROBLEM, problem(404, "game_not_found")) == "listLegalMoves"
+    assert (
+        contract.check("GET", "/games/abc/legal-moves", 404, PROBLEM, problem(404, "game_not_found"))
+        == "listLegalMoves"
+    )
     assert contract.check("GET", "/games/abc", 304, {"ETag": '"4"'}, b"") == "getGame"
-    assert contract.check("GET", "/openapi.yaml", 200, {"Content-Type": "application/yaml"},
-                          (REPOSITORY / "openapi.yaml").read_bytes()) == "getOpenapi"
+    assert (
+        contract.check(
+            "GET",
+            "/openapi.yaml",
+            200,
+            {"Content-Type": "application/yaml"},
+            (REPOSITORY / "openapi.yaml").read_bytes(),
+        )
+        == "getOpenapi"
+    )
 
 
 def test_unrouted_paths_and_undeclared_methods_have_their_own_answers(contract):
     assert contract.check("GET", "/nowhere", 404, PROBLEM, problem(404, "not_found")) is None
-    assert contract.check("DELETE", "/games/abc", 405, {**PROBLEM, "Allow": "GET"},
-                          problem(405, "method_not_allowed")) is None
+    assert (
+        contract.check(
+            "DELETE", "/games/abc", 405, {**PROBLEM, "Allow": "GET"}, problem(405, "method_not_allowed")
+        )
+        is None
+    )
     with pytest.raises(AssertionError, match="must be 404"):
         contract.check("GET", "/nowhere", 200, {}, b"")
     with pytest.raises(AssertionError, match="expected code 'not_found'"):
@@ -294,25 +345,61 @@ def test_unrouted_paths_and_undeclared_methods_have_their_own_answers(contract):
         contract.check("DELETE", "/games/abc", 405, PROBLEM, problem(405, "method_not_allowed"))
 
 
-@pytest.mark.parametrize("request_line, status, headers, body, complaint", [
-    (("GET", "/games/abc"), 201, {}, b"", "getGame declares no 201"),
-    (("GET", "/games/abc"), 404, {"Content-Type": "application/json"}, problem(404, "game_not_found"),
-     "Content-Type 'application/json'"),
-    (("GET", "/games/abc"), 404, PROBLEM, problem(404, "version_mismatch"),
-     "/code: 'version_mismatch' is not one of 'game_not_found', 'not_found'"),
-    (("GET", "/games/abc"), 404, PROBLEM, b"{", "does not parse"),
-    (("GET", "/games/abc"), 304, {}, b"", "required header 'etag' is missing"),
-    (("GET", "/games/abc"), 304, {"ETag": '"4"'}, b"{}", "declared without a body"),
-    (("GET", "/games/abc"), 304, {"ETag": 'W/"4"'}, b"", "header etag"),
-    (("POST", "/games/abc/moves"), 503, PROBLEM, problem(503, "storage_unavailable"), "'retry-after' is missing"),
-    (("POST", "/games/abc/moves"), 503, {**PROBLEM, "Retry-After": "soon"}, problem(503, "storage_unavailable"),
-     "'soon' is not of type 'integer'"),
-    (("POST", "/games/abc/moves"), 409, PROBLEM, problem(409, "wrong_phase")[:-1] + b', "extra": 1}',
-     "/extra: unknown field 'extra'"),
-    (("GET", "/patches"), 200, {"Content-Type": "application/json"}, b'{"patches": []}',
-     "/patches: has 0 items, expected exactly 33"),
-])
-def test_the_checker_refuses_what_the_spec_does_not_declare(contract, request_line, status, headers, body, complaint):
+@pytest.mark.parametrize(
+    "request_line, status, headers, body, complaint",
+    [
+        (("GET", "/games/abc"), 201, {}, b"", "getGame declares no 201"),
+        (
+            ("GET", "/games/abc"),
+            404,
+            {"Content-Type": "application/json"},
+            problem(404, "game_not_found"),
+            "Content-Type 'application/json'",
+        ),
+        (
+            ("GET", "/games/abc"),
+            404,
+            PROBLEM,
+            problem(404, "version_mismatch"),
+            "/code: 'version_mismatch' is not one of 'game_not_found', 'not_found'",
+        ),
+        (("GET", "/games/abc"), 404, PROBLEM, b"{", "does not parse"),
+        (("GET", "/games/abc"), 304, {}, b"", "required header 'etag' is missing"),
+        (("GET", "/games/abc"), 304, {"ETag": '"4"'}, b"{}", "declared without a body"),
+        (("GET", "/games/abc"), 304, {"ETag": 'W/"4"'}, b"", "header etag"),
+        (
+            ("POST", "/games/abc/moves"),
+            503,
+            PROBLEM,
+            problem(503, "storage_unavailable"),
+            "'retry-after' is missing",
+        ),
+        (
+            ("POST", "/games/abc/moves"),
+            503,
+            {**PROBLEM, "Retry-After": "soon"},
+            problem(503, "storage_unavailable"),
+            "'soon' is not of type 'integer'",
+        ),
+        (
+            ("POST", "/games/abc/moves"),
+            409,
+            PROBLEM,
+            problem(409, "wrong_phase")[:-1] + b', "extra": 1}',
+            "/extra: unknown field 'extra'",
+        ),
+        (
+            ("GET", "/patches"),
+            200,
+            {"Content-Type": "application/json"},
+            b'{"patches": []}',
+            "/patches: has 0 items, expected exactly 33",
+        ),
+    ],
+)
+def test_the_checker_refuses_what_the_spec_does_not_declare(
+    contract, request_line, status, headers, body, complaint
+):
     with pytest.raises(AssertionError) as refused:
         contract.check(*request_line, status, headers, body)
     assert complaint in str(refused.value)

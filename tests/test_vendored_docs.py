@@ -15,7 +15,9 @@ def test_the_vendored_files_equal_the_installed_package():
     installed = json.loads((vendor_docs.INSTALLED / "package.json").read_text(encoding="utf-8"))
     assert installed["version"] == vendor_docs.locked_entry()["version"]
     for name in vendor_docs.FILES:
-        assert (vendor_docs.DESTINATION / name).read_bytes() == (vendor_docs.INSTALLED / name).read_bytes(), name
+        assert (vendor_docs.DESTINATION / name).read_bytes() == (vendor_docs.INSTALLED / name).read_bytes(), (
+            name
+        )
 
 
 def test_swagger_ui_is_version_5_which_reads_openapi_3_1():

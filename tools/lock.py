@@ -53,13 +53,15 @@ def recorded_fingerprint(lock: Path) -> str | None:
     """The fingerprint line a lock starts with, or None if it has none."""
     for line in lock.read_text().splitlines():
         if line.startswith(FINGERPRINT_PREFIX):
-            return line[len(FINGERPRINT_PREFIX):].strip()
+            return line[len(FINGERPRINT_PREFIX) :].strip()
     return None
 
 
 def stamp(lock: Path, fingerprint: str) -> None:
     """Make `fingerprint` the lock's recorded one (its first line)."""
-    kept = [line for line in lock.read_text().splitlines(keepends=True) if not line.startswith(FINGERPRINT_PREFIX)]
+    kept = [
+        line for line in lock.read_text().splitlines(keepends=True) if not line.startswith(FINGERPRINT_PREFIX)
+    ]
     lock.write_text(FINGERPRINT_PREFIX + fingerprint + "\n" + "".join(kept))
 
 
@@ -101,11 +103,17 @@ def check(root: Path) -> int:
 
 def write(root: Path, uv: str, upgrade: bool) -> int:
     """Resolve both locks with uv, keeping existing pins where they still fit unless `upgrade`."""
-    build_requires = "\n".join(tomllib.loads((root / "pyproject.toml").read_text())
-                               .get("build-system", {}).get("requires", []))
+    build_requires = "\n".join(
+        tomllib.loads((root / "pyproject.toml").read_text()).get("build-system", {}).get("requires", [])
+    )
     common = [
-        "--universal", "--python-version", PYTHON_VERSION, "--generate-hashes",
-        "--custom-compile-command", REGENERATE, "--quiet",
+        "--universal",
+        "--python-version",
+        PYTHON_VERSION,
+        "--generate-hashes",
+        "--custom-compile-command",
+        REGENERATE,
+        "--quiet",
     ] + (["--upgrade"] if upgrade else [])
     (root / RUNTIME).parent.mkdir(exist_ok=True)
     # dev first: runtime is then resolved within dev's pins, so a package
@@ -117,8 +125,12 @@ def write(root: Path, uv: str, upgrade: bool) -> int:
     ]
     for lock, sources in steps:
         print(f"lock: resolving {lock} ...", file=sys.stderr)
-        resolved = subprocess.run([uv, "pip", "compile", *sources, *common, "--output-file", str(lock)],
-                                  cwd=root, input=build_requires, text=True)
+        resolved = subprocess.run(
+            [uv, "pip", "compile", *sources, *common, "--output-file", str(lock)],
+            cwd=root,
+            input=build_requires,
+            text=True,
+        )
         if resolved.returncode != 0:
             print(f"lock: uv could not resolve {lock} (above); the locks stay stale", file=sys.stderr)
             return resolved.returncode
@@ -137,7 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("check", help="fail if a lock is missing or older than pyproject.toml's dependencies")
     writer = commands.add_parser("write", help="resolve and write both locks")
     writer.add_argument("--uv", required=True, help="the uv executable")
-    writer.add_argument("--upgrade", action="store_true", help="move every pin to the newest version that fits")
+    writer.add_argument(
+        "--upgrade", action="store_true", help="move every pin to the newest version that fits"
+    )
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.root)

@@ -52,7 +52,9 @@ def record_of(source: Path) -> dict:
 def vendor() -> None:
     installed_version = json.loads((INSTALLED / "package.json").read_text(encoding="utf-8"))["version"]
     if installed_version != locked_entry()["version"]:
-        sys.exit(f"node_modules holds {PACKAGE} {installed_version}, package-lock.json pins another: run npm ci")
+        sys.exit(
+            f"node_modules holds {PACKAGE} {installed_version}, package-lock.json pins another: run npm ci"
+        )
     for name in FILES:
         shutil.copyfile(INSTALLED / name, DESTINATION / name)
     RECORD.write_text(json.dumps(record_of(DESTINATION), indent=2) + "\n", encoding="utf-8")
@@ -66,7 +68,9 @@ def check() -> list[str]:
     entry = locked_entry()
     for key in ("version", "integrity"):
         if recorded[key] != entry[key]:
-            faults.append(f"VENDORED.json's {key} {recorded[key]!r} is not package-lock.json's {entry[key]!r}")
+            faults.append(
+                f"VENDORED.json's {key} {recorded[key]!r} is not package-lock.json's {entry[key]!r}"
+            )
     for name, digest in recorded["files"].items():
         if sha256(DESTINATION / name) != digest:
             faults.append(f"{name} is not the file vendored from {PACKAGE} {recorded['version']}")

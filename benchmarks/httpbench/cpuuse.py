@@ -33,15 +33,14 @@ class CpuReading:
     generator: float
 
     @classmethod
-    def now(cls, worker_pids: list[int], redis_pid: int | None) -> "CpuReading":
+    def now(cls, worker_pids: list[int], redis_pid: int | None) -> CpuReading:
         return cls(
             workers=sum(cpu_seconds(worker_pids)),
             redis=sum(cpu_seconds([redis_pid])) if redis_pid is not None else 0.0,
             generator=_children_seconds(),
         )
 
-    def per_request_us(self, since: "CpuReading", requests: int) -> dict[str, float]:
+    def per_request_us(self, since: CpuReading, requests: int) -> dict[str, float]:
         """Microseconds of CPU per request for each part between `since` and this reading."""
         requests = max(requests, 1)
-        return {part: (getattr(self, part) - getattr(since, part)) / requests * 1e6
-                for part in PARTS}
+        return {part: (getattr(self, part) - getattr(since, part)) / requests * 1e6 for part in PARTS}

@@ -27,8 +27,11 @@ def raise_open_file_limit() -> int:
 def open_stream(host: str, port: int, game_id: str, timeout: float = 10.0) -> socket.socket:
     """A connection on which the game's stream has sent its snapshot."""
     sock = socket.create_connection((host, port), timeout=timeout)
-    sock.sendall(f"GET /games/{game_id}/events HTTP/1.1\r\nHost: {host}\r\n"
-                 f"Accept: text/event-stream\r\n\r\n".encode("ascii"))
+    sock.sendall(
+        f"GET /games/{game_id}/events HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode(
+            "ascii"
+        )
+    )
     received = b""
     while SNAPSHOT_MARK not in received:
         chunk = sock.recv(65536)
@@ -64,7 +67,7 @@ class IdleStreams:
             sock.close()
         self.sockets = []
 
-    def __enter__(self) -> "IdleStreams":
+    def __enter__(self) -> IdleStreams:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -51,8 +51,11 @@ def move_script() -> list[ScriptedMove]:
 def _body(move) -> dict:
     if isinstance(move, Buy):
         p = move.placement  # one form only: row/col/rotation/flipped
-        return {"action": "buy", "patch_id": move.patch_id,
-                "placement": {"row": p.row, "col": p.col, "rotation": p.rotation, "flipped": p.flipped}}
+        return {
+            "action": "buy",
+            "patch_id": move.patch_id,
+            "placement": {"row": p.row, "col": p.col, "rotation": p.rotation, "flipped": p.flipped},
+        }
     if isinstance(move, PlaceLeather):
         return {"action": "place_leather", "row": move.row, "col": move.col}
     return {"action": "advance"}

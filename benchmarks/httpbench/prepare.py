@@ -43,15 +43,20 @@ def create_games(host: str, port: int, count: int, workers: int = 8) -> list[Gam
         return list(pool.map(create, range(count)))
 
 
-def play(host: str, port: int, games: list[Game], script: list[ScriptedMove], moves: int,
-         workers: int = 8) -> None:
+def play(
+    host: str, port: int, games: list[Game], script: list[ScriptedMove], moves: int, workers: int = 8
+) -> None:
     """Play the first `moves` moves of the script on each game (for mid-game reads)."""
     client = ApiClient(host, port)
 
     def advance(game: Game) -> None:
         for step in script[:moves]:
-            client.call("POST", f"/games/{game.id}/moves", step.body,
-                        {"Authorization": f"Bearer {game.tokens[step.seat]}"})
+            client.call(
+                "POST",
+                f"/games/{game.id}/moves",
+                step.body,
+                {"Authorization": f"Bearer {game.tokens[step.seat]}"},
+            )
 
     with ThreadPoolExecutor(workers) as pool:
         list(pool.map(advance, games))

@@ -27,8 +27,9 @@ class _GetFeed:
 
     def __init__(self, plan: GetPlan, host: str, offset: int):
         self.expect = plan.expect
-        self.requests = [request_text("GET", path, host, plan.headers_for(i))
-                         for i, path in enumerate(plan.paths)]
+        self.requests = [
+            request_text("GET", path, host, plan.headers_for(i)) for i, path in enumerate(plan.paths)
+        ]
         self.index = offset % len(self.requests)
 
     def next_request(self) -> bytes | None:
@@ -82,8 +83,7 @@ class _MoveFeed:
             return None  # out of games: this connection stops
         game, step = self.current
         move = self.script[step]
-        headers = {"Content-Type": "application/json",
-                   "Authorization": f"Bearer {game.tokens[move.seat]}"}
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {game.tokens[move.seat]}"}
         return request_text("POST", f"/games/{game.id}/moves", self.host, headers, move.body)
 
     def answered(self, status: int) -> None:
@@ -170,15 +170,25 @@ def _drive(feeds: list, address: tuple[str, int], start_at: float, duration: flo
 class PythonRun:
     """One run: `connections` keep-alive sockets spread over `processes` forked processes."""
 
-    def __init__(self, plan: GetPlan | MovePlan, host: str, port: int, *, connections: int,
-                 processes: int, duration: float):
+    def __init__(
+        self,
+        plan: GetPlan | MovePlan,
+        host: str,
+        port: int,
+        *,
+        connections: int,
+        processes: int,
+        duration: float,
+    ):
         processes = max(1, min(processes, connections))
         hostname = f"{host}:{port}"
         if isinstance(plan, MovePlan):
             # Process i drives connections i, i + processes, ...; they share its pool of
             # games, so a game is never in flight twice.
-            pools = [_GamePool(plan.games[i::processes], hold_back=connections // processes)
-                     for i in range(processes)]
+            pools = [
+                _GamePool(plan.games[i::processes], hold_back=connections // processes)
+                for i in range(processes)
+            ]
             feeds = [_MoveFeed(plan, hostname, pools[i % processes]) for i in range(connections)]
         else:
             feeds = [_GetFeed(plan, hostname, i * 7) for i in range(connections)]
@@ -189,8 +199,10 @@ class PythonRun:
         self._children = []
         for index in range(processes):
             receiver, sender = context.Pipe(duplex=False)
-            child = context.Process(target=_drive, args=(feeds[index::processes], (host, port),
-                                                         self.load_starts, duration, sender))
+            child = context.Process(
+                target=_drive,
+                args=(feeds[index::processes], (host, port), self.load_starts, duration, sender),
+            )
             child.start()
             sender.close()
             self._children.append((child, receiver))

@@ -68,10 +68,15 @@ def table(rows: list[Summary], targets: dict[str, float]) -> str:
     ]
     for row in rows:
         target = targets.get(row.name)
-        goal = "" if target is None else f">= {target:.1f} " + (
-            "ok" if row.ratio >= target else f"MISSED ({row.ratio:.3f})")
-        lines.append(f"| {row.name} | {row.rps:,.0f} | {row.p50_ms:.2f} | {row.p99_ms:.2f} | "
-                     f"{row.ratio:.2f} | {goal} | {row.unexpected} of {row.requests:,} |")
+        goal = (
+            ""
+            if target is None
+            else f">= {target:.1f} " + ("ok" if row.ratio >= target else f"MISSED ({row.ratio:.3f})")
+        )
+        lines.append(
+            f"| {row.name} | {row.rps:,.0f} | {row.p50_ms:.2f} | {row.p99_ms:.2f} | "
+            f"{row.ratio:.2f} | {goal} | {row.unexpected} of {row.requests:,} |"
+        )
     return "\n".join(lines)
 
 

@@ -8,8 +8,9 @@ from .plans import Game, ScriptedMove
 from .prepare import ApiClient
 
 
-def round_trips_per_move(redis_url: str, host: str, port: int, games: list[Game],
-                         script: list[ScriptedMove]) -> tuple[float, float]:
+def round_trips_per_move(
+    redis_url: str, host: str, port: int, games: list[Game], script: list[ScriptedMove]
+) -> tuple[float, float]:
     """App-issued Redis commands per move: (first move of a game, the rest).
 
     Each game is played whole, in order, on one keep-alive connection, so
@@ -23,8 +24,12 @@ def round_trips_per_move(redis_url: str, host: str, port: int, games: list[Game]
     with ClientCommands(redis_url) as commands:
         for game in games:
             for number, step in enumerate(script):
-                http.call("POST", f"/games/{game.id}/moves", step.body,
-                          {"Authorization": f"Bearer {game.tokens[step.seat]}"})
+                http.call(
+                    "POST",
+                    f"/games/{game.id}/moves",
+                    step.body,
+                    {"Authorization": f"Bearer {game.tokens[step.seat]}"},
+                )
                 if number == 0:
                     first += commands.take()
             rest += commands.take()

@@ -47,18 +47,35 @@ def _write_plan(plan: GetPlan | MovePlan, host: str, path: Path) -> str:
 class WrkRun:
     """One wrk run of a plan: `connections` keep-alive connections over `threads` threads."""
 
-    def __init__(self, plan: GetPlan | MovePlan, host: str, port: int, *, connections: int,
-                 threads: int, duration: float):
+    def __init__(
+        self,
+        plan: GetPlan | MovePlan,
+        host: str,
+        port: int,
+        *,
+        connections: int,
+        threads: int,
+        duration: float,
+    ):
         threads = max(1, min(threads, connections))
         self.name = plan.name
         self._scratch = tempfile.TemporaryDirectory(prefix="bench-wrk-")
         plan_file = Path(self._scratch.name) / "plan"
         mode = _write_plan(plan, f"{host}:{port}", plan_file)
         command = [
-            wrk_path() or "wrk", f"--threads={threads}", f"--connections={connections}",
-            f"--duration={max(1, round(duration))}s", "--timeout=5s",
-            f"--script={LUA_SCRIPT}", f"http://{host}:{port}/",
-            "--", str(plan_file), mode, str(plan.expect), str(threads), str(connections),
+            wrk_path() or "wrk",
+            f"--threads={threads}",
+            f"--connections={connections}",
+            f"--duration={max(1, round(duration))}s",
+            "--timeout=5s",
+            f"--script={LUA_SCRIPT}",
+            f"http://{host}:{port}/",
+            "--",
+            str(plan_file),
+            mode,
+            str(plan.expect),
+            str(threads),
+            str(connections),
         ]
         self.load_starts = time.time()
         self._process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -70,7 +87,7 @@ class WrkRun:
         lines = [line for line in stdout.splitlines() if line.startswith(RESULT_MARK)]
         if self._process.returncode != 0 or not lines:
             raise RuntimeError(f"wrk failed ({self._process.returncode}):\n{stdout}\n{stderr}")
-        figures = json.loads(lines[-1][len(RESULT_MARK):])
+        figures = json.loads(lines[-1][len(RESULT_MARK) :])
         if figures["starved"]:
             raise RuntimeError(f"{self.name}: wrk ran out of fresh games; prepare more")
         return RunResult(

@@ -11,8 +11,8 @@ from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
 from service.storage import GameStore, open_store
 
-from .context import EXTENSION_KEY, Services
 from .compression import install_compression
+from .context import EXTENSION_KEY, Services
 from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
 from .problems import register_error_handlers
@@ -27,12 +27,18 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     settings = settings or Settings.from_env()
     if store is None:
         if not settings.redis_url:
-            raise ConfigError("REDIS_URL is not set: run `patchwork-service` (it starts an "
-                              "embedded Redis) or point REDIS_URL at a Redis server")
-        store = open_store(settings.redis_url, cluster=settings.redis_cluster,
-                           prefix=settings.key_prefix, ttl_seconds=settings.game_ttl_seconds,
-                           timeout=settings.redis_timeout,
-                           max_connections=settings.redis_max_connections)
+            raise ConfigError(
+                "REDIS_URL is not set: run `patchwork-service` (it starts an "
+                "embedded Redis) or point REDIS_URL at a Redis server"
+            )
+        store = open_store(
+            settings.redis_url,
+            cluster=settings.redis_cluster,
+            prefix=settings.key_prefix,
+            ttl_seconds=settings.game_ttl_seconds,
+            timeout=settings.redis_timeout,
+            max_connections=settings.redis_max_connections,
+        )
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -68,8 +74,11 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         # Behind N trusted proxies the client is the Nth address from the
         # right of X-Forwarded-For (what the rate limit counts by).
         # Ignored: replacing wsgi_app is Flask's documented way to add WSGI middleware.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trust_proxy_headers,  # type: ignore[method-assign]
-                                x_proto=settings.trust_proxy_headers)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app,
+            x_for=settings.trust_proxy_headers,
+            x_proto=settings.trust_proxy_headers,
+        )
     # Outermost, so that every answer carries its request id, whatever produced it.
     app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -18,8 +18,7 @@ MIN_BYTES = 1024
 # percent less; JSON is smaller and compresses well at level 6 cheaply.
 _LEVELS = {"image/svg+xml": 1}
 _DEFAULT_LEVEL = 6
-_COMPRESSIBLE = ("application/json", "application/problem+json", "application/yaml",
-                 "image/svg+xml")
+_COMPRESSIBLE = ("application/json", "application/problem+json", "application/yaml", "image/svg+xml")
 # 31: zlib's gzip wrapper, with a zero timestamp, so the same body gives the same bytes.
 _GZIP_WBITS = 31
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-ALLOWED_HEADERS = ("Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, "
-                   "X-Request-ID")
+ALLOWED_HEADERS = (
+    "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, X-Request-ID"
+)
 ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS"
-EXPOSED_HEADERS = ("ETag, Location, Retry-After, Allow, "
-                   "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-ID")
+EXPOSED_HEADERS = (
+    "ETag, Location, Retry-After, Allow, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-ID"
+)
 # Chromium caps the preflight cache at 2 hours, Firefox at 24: ask for the
 # most both honour, so a browser preflights a game's moves once per 2 hours.
 PREFLIGHT_MAX_AGE = "7200"

@@ -48,7 +48,7 @@ def _encode(event: GameEvent | None) -> bytes:
     if event is None:
         return KEEP_ALIVE
     head = f"id: {event.version}\n" if event.version is not None else ""
-    return f"{head}event: {event.kind}\ndata: {event.data}\n\n".encode("utf-8")
+    return f"{head}event: {event.kind}\ndata: {event.data}\n\n".encode()
 
 
 def _stream(feed: EventFeed):

@@ -71,10 +71,14 @@ def _hint_level(level_id: str) -> bots.Level:
     else:
         if level.hint:
             return level
-        message = (f"level {level_id!r} thinks too long to answer inside a request; "
-                   f"levels that give hints: {hint_levels}")
-    raise invalid_request(f"The query parameter level is not a hint level: {message}.",
-                          [{"parameter": "level", "message": message}])
+        message = (
+            f"level {level_id!r} thinks too long to answer inside a request; "
+            f"levels that give hints: {hint_levels}"
+        )
+    raise invalid_request(
+        f"The query parameter level is not a hint level: {message}.",
+        [{"parameter": "level", "message": message}],
+    )
 
 
 @bp.get("/games/<game_id>/hint")
@@ -85,8 +89,9 @@ def get_hint(game_id: str):
     game = services().play.load(game_id)
     state = game.record.state
     if state.finished:
-        raise from_refusal(GameFinished(f"the game is finished after {state.moves_played} moves: "
-                                        f"there is nothing to hint"))
+        raise from_refusal(
+            GameFinished(f"the game is finished after {state.moves_played} moves: there is nothing to hint")
+        )
     cached = not_modified(game.version)
     if cached is not None:
         return cached

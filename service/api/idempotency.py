@@ -50,8 +50,7 @@ def encode_refusal(problem: ApiProblem, version: int) -> str:
 
 def refusal_problem(problem: ApiProblem, version: int) -> ApiProblem:
     """The refusal as answered and replayed: the problem with the game's ETag."""
-    return ApiProblem(problem.status, problem.code, problem.detail,
-                      headers={"ETag": etag(version)})
+    return ApiProblem(problem.status, problem.code, problem.detail, headers={"ETag": etag(version)})
 
 
 def answer_response(answer: str) -> Response:

@@ -44,7 +44,9 @@ def _lone_surrogate(text: str, doc: Any) -> int | None:
 
 
 def _is_json_mimetype(mimetype: str) -> bool:
-    return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
+    return mimetype == "application/json" or (
+        mimetype.startswith("application/") and mimetype.endswith("+json")
+    )
 
 
 def _body() -> bytes:
@@ -71,8 +73,7 @@ def read_json_object(*, required: bool) -> dict | None:
         return None
     if not _is_json_mimetype(request.mimetype):
         sent = request.mimetype or "no Content-Type"
-        raise ApiProblem(415, "unsupported_media_type",
-                         f"Send the body as application/json (got {sent}).")
+        raise ApiProblem(415, "unsupported_media_type", f"Send the body as application/json (got {sent}).")
     try:
         # UTF-8 as docs/api-guide.md#content-types says (json.loads would take UTF-16 and -32 bytes too); a BOM is let pass.
         text = raw.decode("utf-8-sig")
@@ -80,15 +81,22 @@ def read_json_object(*, required: bool) -> dict | None:
     except (ValueError, UnicodeDecodeError) as err:
         raise ApiProblem(400, "invalid_json", f"The body is not valid JSON: {err}.") from None
     except RecursionError:
-        raise ApiProblem(400, "invalid_json", "The body is not valid JSON here: it is nested too deeply.") from None
+        raise ApiProblem(
+            400, "invalid_json", "The body is not valid JSON here: it is nested too deeply."
+        ) from None
     surrogate = _lone_surrogate(text, doc)
     if surrogate is not None:
-        raise ApiProblem(400, "invalid_json",
-                         f"The body is not valid JSON here: \\u{surrogate:04x} is half of a UTF-16 surrogate "
-                         "pair, with no other half: no character (RFC 8259 section 8.2).")
+        raise ApiProblem(
+            400,
+            "invalid_json",
+            f"The body is not valid JSON here: \\u{surrogate:04x} is half of a UTF-16 surrogate "
+            "pair, with no other half: no character (RFC 8259 section 8.2).",
+        )
     if not isinstance(doc, dict):
-        raise invalid_request("The body must be a JSON object.",
-                              [{"pointer": "", "message": f"expected an object, got {type(doc).__name__}"}])
+        raise invalid_request(
+            "The body must be a JSON object.",
+            [{"pointer": "", "message": f"expected an object, got {type(doc).__name__}"}],
+        )
     return doc
 
 

@@ -60,15 +60,24 @@ def _created(committed: Committed) -> Response:
 
 def _recorded_created(committed: Committed) -> str:
     """The 201 as an Idempotency-Key records it, stored with the commit itself."""
-    return encode_answer(201, committed.view,
-                         {"ETag": etag(committed.version), "Location": _location(committed)})
+    return encode_answer(
+        201, committed.view, {"ETag": etag(committed.version), "Location": _location(committed)}
+    )
 
 
 class MoveRequest:
     """One POST /games/{id}/moves with an Idempotency-Key, from the key's claim to the answer."""
 
-    def __init__(self, play: GamePlay, game_id: str, move, body: dict, token: str,
-                 key: str, condition: VersionCondition | None):
+    def __init__(
+        self,
+        play: GamePlay,
+        game_id: str,
+        move,
+        body: dict,
+        token: str,
+        key: str,
+        condition: VersionCondition | None,
+    ):
         self.play = play
         self.game_id = game_id
         self.move = move
@@ -95,16 +104,18 @@ class MoveRequest:
 
     def _play(self, game: GameCopy) -> Response:
         try:
-            committed = self.play.play(self.game_id, self.move, self.token, condition=self.condition,
-                                       claim=self.claim, start=game)
+            committed = self.play.play(
+                self.game_id, self.move, self.token, condition=self.condition, claim=self.claim, start=game
+            )
         except Refusal as refusal:
             problem = from_refusal(refusal)
             if problem.status not in RECORDED_REFUSALS:
                 raise
             # These statuses come from judging the move on `game`, which sets the version.
             assert refusal.version is not None
-            self.play.record_refusal(self.game_id, self.claim.key, self.claim.fingerprint,
-                                     encode_refusal(problem, refusal.version))
+            self.play.record_refusal(
+                self.game_id, self.claim.key, self.claim.fingerprint, encode_refusal(problem, refusal.version)
+            )
             return refusal_problem(problem, refusal.version).response()
         return _created(committed)
 
@@ -116,12 +127,16 @@ class MoveRequest:
 
     def _replay(self, existing: IdempotencyRecord) -> Response:
         if existing.fingerprint != self.claim.fingerprint:
-            raise ApiProblem(422, "idempotency_key_reused",
-                             "This Idempotency-Key was used with a different body.")
+            raise ApiProblem(
+                422, "idempotency_key_reused", "This Idempotency-Key was used with a different body."
+            )
         if existing.in_progress:
-            raise ApiProblem(409, "idempotency_key_in_use",
-                             "The first request with this Idempotency-Key is still running.",
-                             headers={"Retry-After": "1"})
+            raise ApiProblem(
+                409,
+                "idempotency_key_in_use",
+                "The first request with this Idempotency-Key is still running.",
+                headers={"Retry-After": "1"},
+            )
         assert existing.answer is not None  # a record no longer in progress holds its answer
         return answer_response(existing.answer)
 

@@ -23,13 +23,17 @@ bp = Blueprint("pages", __name__)
 
 # Scripts, styles, the spec and Try-it-out calls from the service alone. Swagger
 # UI's stylesheet draws its icons as data: images; nothing is fetched elsewhere.
-DOCS_CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
-            "base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
+DOCS_CSP = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+)
 # The client: its own scripts and stylesheet, fetch and EventSource to the
 # service. No inline script or style at all (it draws with SVG attributes),
 # no images, and no page may frame it.
-PLAY_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-            "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+PLAY_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 # A problem page loads nothing at all.
 PROBLEM_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'"
 # Assets change only with a new release; a client revalidates after an hour.
@@ -40,8 +44,14 @@ _CSS = "text/css; charset=utf-8"
 _ASSET_TYPES = {
     "docs": {"docs.js": _JS, "swagger-ui-bundle.js": _JS, "swagger-ui.css": _CSS},
     # icon.svg is both pages' icon: without one, browsers ask for /favicon.ico (a 404, and a console error).
-    "play": {"play.js": _JS, "api.js": _JS, "follow.js": _JS, "draw.js": _JS, "play.css": _CSS,
-             "icon.svg": "image/svg+xml"},
+    "play": {
+        "play.js": _JS,
+        "api.js": _JS,
+        "follow.js": _JS,
+        "draw.js": _JS,
+        "play.css": _CSS,
+        "icon.svg": "image/svg+xml",
+    },
 }
 
 

@@ -85,8 +85,15 @@ log = logging.getLogger(__name__)
 class ApiProblem(Exception):
     """A failure the client should see, with its HTTP status and stable code."""
 
-    def __init__(self, status: int, code: str, detail: str, *,
-                 errors: list[dict] | None = None, headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        errors: list[dict] | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         super().__init__(detail)
         self.status = status
         self.code = code
@@ -167,9 +174,12 @@ def from_refusal(refusal: Refusal | RuleError) -> ApiProblem:
 
 def storage_unavailable() -> ApiProblem:
     """503 with Retry-After: the store did not answer in time."""
-    return ApiProblem(503, "storage_unavailable",
-                      "The game store did not answer; try again shortly.",
-                      headers={"Retry-After": RETRY_AFTER_SECONDS})
+    return ApiProblem(
+        503,
+        "storage_unavailable",
+        "The game store did not answer; try again shortly.",
+        headers={"Retry-After": RETRY_AFTER_SECONDS},
+    )
 
 
 def _not_found() -> ApiProblem:
@@ -182,9 +192,12 @@ def _from_http_exception(exc: HTTPException) -> ApiProblem:
         return _not_found()
     if status == 405:
         allowed = sorted(set(getattr(exc, "valid_methods", None) or []))
-        return ApiProblem(405, "method_not_allowed",
-                          f"Allowed methods: {', '.join(allowed)}.",
-                          headers={"Allow": ", ".join(allowed)})
+        return ApiProblem(
+            405,
+            "method_not_allowed",
+            f"Allowed methods: {', '.join(allowed)}.",
+            headers={"Allow": ", ".join(allowed)},
+        )
     if status == 413:
         return ApiProblem(413, "payload_too_large", "The request body is over 64 KiB.")
     if status == 415:

@@ -59,8 +59,9 @@ def install_rate_limits(app: Flask, settings: Settings) -> None:
     limits = _limits(settings)
     if not any(limit.enabled for limit in limits.values()):
         return
-    counted_by_endpoint = {endpoint: family for endpoint, family in _ENDPOINT_FAMILIES.items()
-                           if limits[family].enabled}
+    counted_by_endpoint = {
+        endpoint: family for endpoint, family in _ENDPOINT_FAMILIES.items() if limits[family].enabled
+    }
 
     @app.before_request
     def _check_rate_limit():
@@ -104,8 +105,9 @@ def _count(family: str, limit: RateLimit) -> None:
             "RateLimit-Reset": str(reset),
         }
     if count > limit.limit:
-        raise ApiProblem(429, "rate_limited",
-                         f"More than {limit.limit} {_WHAT[family]} in {limit.window_seconds} s; "
-                         f"retry in {reset} s.",
-                         headers={"Retry-After": str(reset)})
-
+        raise ApiProblem(
+            429,
+            "rate_limited",
+            f"More than {limit.limit} {_WHAT[family]} in {limit.window_seconds} s; retry in {reset} s.",
+            headers={"Retry-After": str(reset)},
+        )

@@ -23,8 +23,9 @@ def if_match_holds(version: int) -> bool:
     return request.if_match.contains(str(version))
 
 
-def json_response(text: str, status: int = 200, *, version: int | None = None,
-                  location: str | None = None) -> Response:
+def json_response(
+    text: str, status: int = 200, *, version: int | None = None, location: str | None = None
+) -> Response:
     """A JSON response; `version` sets the strong ETag."""
     resp = Response(text, status=status, mimetype=JSON_MIMETYPE)
     if version is not None:

@@ -69,8 +69,13 @@ class PlacementField(fields.Field):
         cells = value.get("cells")
         if cells is not None:
             return Placement(None, None, 0, False, tuple(sorted((int(r), int(c)) for r, c in cells)))
-        return Placement(int(value["row"]), int(value["col"]), int(value.get("rotation") or 0),
-                         bool(value.get("flipped")), None)
+        return Placement(
+            int(value["row"]),
+            int(value["col"]),
+            int(value.get("rotation") or 0),
+            bool(value.get("flipped")),
+            None,
+        )
 
 
 class BuySchema(_Loader):

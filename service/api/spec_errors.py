@@ -69,12 +69,14 @@ def _unquoted(check):
     refusal would grow with the garbage sent. Our messages come from the instance itself (describe, show), so
     jsonschema's are never read; the copy costs a memcpy of its references.
     """
+
     def run(validator, value, instance, schema):
         if type(instance) is list:
             instance = _UnquotedList(instance)
         elif type(instance) is dict:
             instance = _UnquotedDict(instance)
         return check(validator, value, instance, schema)
+
     return run
 
 
@@ -85,10 +87,12 @@ def _within_max_items(check):
     (10,500 pairs fit in 64 KiB) would make the refusal cost grow with the
     garbage sent, and uniqueItems is quadratic on unsortable items.
     """
+
     def run(validator, value, instance, schema):
         if isinstance(instance, list) and len(instance) > schema.get("maxItems", len(instance)):
             return ()
         return check(validator, value, instance, schema)
+
     return run
 
 
@@ -98,12 +102,14 @@ def _no_additional_properties(check):
     Sorting and quoting thousands of names is wasted: _explain lists them
     itself, up to MAX_ERRORS.
     """
+
     def run(validator, allowed, instance, schema):
         if allowed is not False or not isinstance(instance, dict):
             return check(validator, allowed, instance, schema)
         if next(_unknown_fields(instance, schema), None) is None:
             return ()
         return (ValidationError("has unknown fields"),)
+
     return run
 
 
@@ -136,7 +142,9 @@ def schema_errors(validator: Validator, instance: Any) -> list[dict]:
     # A value of the wrong type breaks its other keywords too; its type error says it all.
     mistyped = {pointer for pointer, _, keyword in found if keyword == "type"}
     unique = dict.fromkeys(
-        (pointer, message) for pointer, message, keyword in found if keyword == "type" or pointer not in mistyped
+        (pointer, message)
+        for pointer, message, keyword in found
+        if keyword == "type" or pointer not in mistyped
     )
     return [{"pointer": pointer, "message": message} for pointer, message in unique][:MAX_ERRORS]
 
@@ -166,7 +174,9 @@ def _explain(errors: Iterable[_Fault], found: list[tuple[str, str, str]]) -> Non
         elif keyword == "required":
             for name in error.validator_value:
                 if name not in error.instance:
-                    found.append((child_pointer(pointer, name), f"missing required field {show(name)}", keyword))
+                    found.append(
+                        (child_pointer(pointer, name), f"missing required field {show(name)}", keyword)
+                    )
         else:
             found.append((pointer, describe(error), keyword))
 
@@ -189,7 +199,9 @@ def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str,
     used = [index for index, branch in enumerate(branches) if given & _own_fields(branch)]
     if len(used) == 1:
         return used[0]
-    forms = ", or ".join(" and ".join(show(name) for name in branch.get("required", ())) for branch in branches)
+    forms = ", or ".join(
+        " and ".join(show(name) for name in branch.get("required", ())) for branch in branches
+    )
     if used:
         return "", f"give either {forms}, not both"
     return "", f"give either {forms}"

@@ -83,6 +83,7 @@ def _quick_check(schema: dict) -> Callable[[Any], bool]:
             return validator.is_valid(instance)
         except (ValueError, TypeError, OverflowError):  # e.g. a lone surrogate: let jsonschema judge
             return False
+
     return is_valid
 
 
@@ -183,8 +184,9 @@ def _compile_operation(spec: dict, shared: list, operation: dict) -> _Operation:
         types = (types,) if isinstance(types, str) else tuple(types)
         if not set(types) <= _PARAMETER_TYPES:
             raise ValueError(f"parameter {name!r}: only {sorted(_PARAMETER_TYPES)} parameters are supported")
-        compiled = _Parameter(name, bool(parameter.get("required", False)), types, SchemaValidator(schema),
-                              _quick_check(schema))
+        compiled = _Parameter(
+            name, bool(parameter.get("required", False)), types, SchemaValidator(schema), _quick_check(schema)
+        )
         by_location[location].append(compiled)
     body = None
     request_body = operation.get("requestBody")

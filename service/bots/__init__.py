@@ -5,7 +5,14 @@ level plays; `seed_for(game_id, version)` is the seed a game's bot uses for
 the move after that version; `LEVELS` lists the levels, weakest first.
 """
 
-from .levels import LEVELS, Level, NODES_PER_MS, UnknownLevel, choose_move, level, seed_for
+from .levels import LEVELS, NODES_PER_MS, Level, UnknownLevel, choose_move, level, seed_for
 
-__all__ = ["LEVELS", "Level", "NODES_PER_MS", "UnknownLevel", "choose_move", "level",
-           "seed_for"]
+__all__ = [
+    "LEVELS",
+    "NODES_PER_MS",
+    "Level",
+    "UnknownLevel",
+    "choose_move",
+    "level",
+    "seed_for",
+]

@@ -10,7 +10,7 @@ weights tuned in greedy-against-greedy arenas (benchmarks/bots.py).
 from dataclasses import dataclass
 from functools import lru_cache
 
-from service.engine import GameState, INCOME_SPACES, TRACK_END
+from service.engine import INCOME_SPACES, TRACK_END, GameState
 from service.engine.quilt import BOARD_SIZE, CELL_COUNT, FULL_QUILT
 
 _ALL = FULL_QUILT
@@ -24,7 +24,8 @@ WIN_VALUE = 1000.0
 
 # PAYDAYS_AHEAD[p]: income spaces a token on space p has still to pass.
 PAYDAYS_AHEAD: tuple[int, ...] = tuple(
-    sum(1 for s in INCOME_SPACES if s > position) for position in range(TRACK_END + 1))
+    sum(1 for s in INCOME_SPACES if s > position) for position in range(TRACK_END + 1)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +71,12 @@ def shape_terms(quilt: int) -> tuple[int, int]:
     """
     right, left, down, up = blocked_sides(quilt)
     empty = ~quilt & _ALL
-    perimeter = ((empty & right).bit_count() + (empty & left).bit_count()
-                 + (empty & down).bit_count() + (empty & up).bit_count())
+    perimeter = (
+        (empty & right).bit_count()
+        + (empty & left).bit_count()
+        + (empty & down).bit_count()
+        + (empty & up).bit_count()
+    )
     holes = (empty & right & left & down & up).bit_count()
     return perimeter, holes
 
@@ -86,8 +91,9 @@ def seat_value(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) 
     if state.bonus_owner == seat:
         value += 7
     # The spaces ahead, each at its rate: the integral of the linear rate.
-    value += (weights.time_early * ahead + (weights.time_late - weights.time_early)
-              * (TRACK_END * TRACK_END - position * position) / (2 * TRACK_END))
+    value += weights.time_early * ahead + (weights.time_late - weights.time_early) * (
+        TRACK_END * TRACK_END - position * position
+    ) / (2 * TRACK_END)
     if empty:
         perimeter, holes = shape_terms(player.quilt)
         value -= weights.perimeter * perimeter + weights.hole * holes

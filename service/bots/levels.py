@@ -52,20 +52,27 @@ class Level:
 
     def public(self) -> dict:
         """The level as GET /bots lists it."""
-        return {"id": self.id, "description": self.description, "think_ms": self.think_ms,
-                "hint": self.hint}
+        return {"id": self.id, "description": self.description, "think_ms": self.think_ms, "hint": self.hint}
 
 
 # Weakest first, as GET /bots lists them.
 LEVELS: tuple[Level, ...] = (
-    Level("random", "Plays a legal move drawn at random.", think_ms=10, hint=True,
-          kind=RANDOM),
-    Level("greedy", "Takes the move that looks best right now (one move ahead, by a "
-          "static evaluation).", think_ms=100, hint=True, kind=GREEDY),
-    Level("search-quick", "Looks several moves ahead for a quarter of a second.",
-          think_ms=250, hint=False, kind=SEARCH),
-    Level("search", "Looks several moves ahead for about a second.", think_ms=1000,
-          hint=False, kind=SEARCH),
+    Level("random", "Plays a legal move drawn at random.", think_ms=10, hint=True, kind=RANDOM),
+    Level(
+        "greedy",
+        "Takes the move that looks best right now (one move ahead, by a static evaluation).",
+        think_ms=100,
+        hint=True,
+        kind=GREEDY,
+    ),
+    Level(
+        "search-quick",
+        "Looks several moves ahead for a quarter of a second.",
+        think_ms=250,
+        hint=False,
+        kind=SEARCH,
+    ),
+    Level("search", "Looks several moves ahead for about a second.", think_ms=1000, hint=False, kind=SEARCH),
 )
 _BY_ID = {level.id: level for level in LEVELS}
 
@@ -75,8 +82,7 @@ def level(level_id: str) -> Level:
     try:
         return _BY_ID[level_id]
     except KeyError:
-        raise UnknownLevel(f"no bot level {level_id!r}; the levels are "
-                           f"{', '.join(_BY_ID)}") from None
+        raise UnknownLevel(f"no bot level {level_id!r}; the levels are {', '.join(_BY_ID)}") from None
 
 
 def seed_for(game_id: str, version: int) -> int:
@@ -85,8 +91,9 @@ def seed_for(game_id: str, version: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def choose_move(state: GameState, level_id: str, seed: int, think_ms: int | None = None,
-                clock_cap: bool = True) -> Move:
+def choose_move(
+    state: GameState, level_id: str, seed: int, think_ms: int | None = None, clock_cap: bool = True
+) -> Move:
     """The move level_id plays in state (think_ms overrides the level's own budget).
 
     Play the returned move with the checked `apply_move`, like any other.
@@ -95,13 +102,13 @@ def choose_move(state: GameState, level_id: str, seed: int, think_ms: int | None
     """
     chosen = level(level_id)
     if state.finished:
-        raise GameFinished(f"the game is finished after {state.moves_played} moves: "
-                           f"bot {level_id!r} has no move")
+        raise GameFinished(
+            f"the game is finished after {state.moves_played} moves: bot {level_id!r} has no move"
+        )
     if chosen.kind == RANDOM:
         return random_move(state, seed)
     if chosen.kind == GREEDY:
         return to_move(greedy_option(state))
     budget_ms = chosen.think_ms if think_ms is None else think_ms
-    deadline = (time.perf_counter() + CLOCK_CAP_SHARE * budget_ms / 1000 if clock_cap
-                else math.inf)
+    deadline = time.perf_counter() + CLOCK_CAP_SHARE * budget_ms / 1000 if clock_cap else math.inf
     return to_move(search_option(state, max(1, budget_ms * NODES_PER_MS), deadline).option)

@@ -9,8 +9,16 @@ placement's mask) or LEATHER (0, the cell's bit). Search plays options with
 import heapq
 from functools import lru_cache
 
-from service.engine import (Advance, GameState, Move, PATCHES, PlaceLeather, play_advance,
-                            play_buy, play_leather)
+from service.engine import (
+    PATCHES,
+    Advance,
+    GameState,
+    Move,
+    PlaceLeather,
+    play_advance,
+    play_buy,
+    play_leather,
+)
 from service.engine.placements import PLACEMENT_MASKS, canonical_buy
 from service.engine.quilt import BOARD_SIZE, CELL_COUNT
 from service.engine.state import MARKET_SIZE, PLACE_LEATHER
@@ -64,8 +72,12 @@ def every_option(state: GameState) -> list[tuple[int, int, int]]:
 def contact(mask: int, blocked: tuple[int, int, int, int]) -> int:
     """How many sides of mask's cells touch covered cells or the board's edge."""
     right, left, down, up = blocked
-    return ((mask & right).bit_count() + (mask & left).bit_count()
-            + (mask & down).bit_count() + (mask & up).bit_count())
+    return (
+        (mask & right).bit_count()
+        + (mask & left).bit_count()
+        + (mask & down).bit_count()
+        + (mask & up).bit_count()
+    )
 
 
 @lru_cache(maxsize=1 << 16)
@@ -80,9 +92,20 @@ def snug_placements(quilt: int, patch_id: int, count: int) -> tuple[int, ...]:
     """
     right, left, down, up = blocked_sides(quilt)
     # contact() written out: this loop is most of a search's time.
-    fitting = [(-((mask & right).bit_count() + (mask & left).bit_count()
-                  + (mask & down).bit_count() + (mask & up).bit_count()), index, mask)
-               for index, mask in enumerate(PLACEMENT_MASKS[patch_id]) if not mask & quilt]
+    fitting = [
+        (
+            -(
+                (mask & right).bit_count()
+                + (mask & left).bit_count()
+                + (mask & down).bit_count()
+                + (mask & up).bit_count()
+            ),
+            index,
+            mask,
+        )
+        for index, mask in enumerate(PLACEMENT_MASKS[patch_id])
+        if not mask & quilt
+    ]
     leaders = [mask for _, _, mask in heapq.nsmallest(3 * count, fitting)]
     leaders.sort(key=lambda mask: _shape_cost(quilt | mask))
     return tuple(leaders[:count])
@@ -97,8 +120,7 @@ def _shape_cost(quilt: int) -> float:
 def snug_leather_cell(quilt: int) -> int:
     """The empty cell a leather patch fits best (most covered or edge sides), as a bit."""
     blocked = blocked_sides(quilt)
-    return max((bit for bit in _CELL_BITS if not bit & quilt),
-               key=lambda bit: contact(bit, blocked))
+    return max((bit for bit in _CELL_BITS if not bit & quilt), key=lambda bit: contact(bit, blocked))
 
 
 def shortlist(state: GameState, per_patch: int) -> list[tuple[int, int, int]]:

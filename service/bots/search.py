@@ -37,8 +37,7 @@ class _OutOfBudget(Exception):
 
 
 class _Search:
-    def __init__(self, seat: int, node_budget: int, deadline: float, weights: Weights,
-                 per_patch: int):
+    def __init__(self, seat: int, node_budget: int, deadline: float, weights: Weights, per_patch: int):
         self.seat = seat
         self.node_budget = node_budget
         self.deadline = deadline
@@ -96,9 +95,23 @@ class _Search:
 def _key(state: GameState) -> tuple:
     """What identifies a position for the search (pieces' history left out)."""
     p0, p1 = state.players
-    return (state.circle, p0.buttons, p0.position, p0.income, p0.quilt, p0.leather_to_place,
-            p1.buttons, p1.position, p1.income, p1.quilt, p1.leather_to_place,
-            state.on_top, state.bonus_owner, state.first_to_end, len(state.leather_spaces))
+    return (
+        state.circle,
+        p0.buttons,
+        p0.position,
+        p0.income,
+        p0.quilt,
+        p0.leather_to_place,
+        p1.buttons,
+        p1.position,
+        p1.income,
+        p1.quilt,
+        p1.leather_to_place,
+        state.on_top,
+        state.bonus_owner,
+        state.first_to_end,
+        len(state.leather_spaces),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +124,13 @@ class SearchResult:
     depth: int
 
 
-def search_option(state: GameState, node_budget: int, deadline: float,
-                  weights: Weights = DEFAULT_WEIGHTS, per_patch: int = 1) -> SearchResult:
+def search_option(
+    state: GameState,
+    node_budget: int,
+    deadline: float,
+    weights: Weights = DEFAULT_WEIGHTS,
+    per_patch: int = 1,
+) -> SearchResult:
     """The best option found by deepening until node_budget or the deadline runs out."""
     assert state.turn is not None, "a finished game has no options"
     search = _Search(state.turn, node_budget, deadline, weights, per_patch)

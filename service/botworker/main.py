@@ -38,19 +38,27 @@ def main() -> None:
     except ConfigError as err:
         sys.exit(f"patchwork-worker: {err}")
     if not settings.redis_url:
-        sys.exit("patchwork-worker: REDIS_URL is not set: point it at the service's Redis "
-                 "(patchwork-service sets it for the workers it starts)")
+        sys.exit(
+            "patchwork-worker: REDIS_URL is not set: point it at the service's Redis "
+            "(patchwork-service sets it for the workers it starts)"
+        )
     os.nice(NICENESS)
     # A worker sends one command at a time: it needs one connection.
-    store = open_store(settings.redis_url, cluster=settings.redis_cluster, prefix=settings.key_prefix,
-                       ttl_seconds=settings.game_ttl_seconds, timeout=settings.redis_timeout,
-                       max_connections=1)
+    store = open_store(
+        settings.redis_url,
+        cluster=settings.redis_cluster,
+        prefix=settings.key_prefix,
+        ttl_seconds=settings.game_ttl_seconds,
+        timeout=settings.redis_timeout,
+        max_connections=1,
+    )
     # No kept copies: each job reads its game, to see its version.
     play = GamePlay(store, KeptCopies(0))
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.
     block_ms = max(1, int(settings.redis_timeout * 1000 / 2))
-    worker = BotWorker(play, play.bot_jobs, name=worker_name(), think_ms=settings.bot_think_ms,
-                       block_ms=block_ms)
+    worker = BotWorker(
+        play, play.bot_jobs, name=worker_name(), think_ms=settings.bot_think_ms, block_ms=block_ms
+    )
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: worker.stop())
     try:

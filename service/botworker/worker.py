@@ -55,8 +55,9 @@ _MAX_BACKOFF_SECONDS = 2.0
 class BotWorker:
     """Plays the bots' turns of every game on one store, one job at a time."""
 
-    def __init__(self, play: GamePlay, jobs: BotJobs, *, name: str, think_ms: int | None = None,
-                 block_ms: int = 500):
+    def __init__(
+        self, play: GamePlay, jobs: BotJobs, *, name: str, think_ms: int | None = None, block_ms: int = 500
+    ):
         """`think_ms` overrides every level's own budget; `block_ms`: the longest wait for a job in one read."""
         self.play = play
         self.jobs = jobs
@@ -134,8 +135,12 @@ class BotWorker:
             time.sleep(poll)
             poll = min(_VERSION_POLL_MAX_SECONDS, poll * 2)
         if game is None or game.version != job.version or game.record.bot_in_turn is None:
-            log.debug("dropping job of game %s at version %d: the game is at %s", job.game_id,
-                      job.version, None if game is None else game.version)
+            log.debug(
+                "dropping job of game %s at version %d: the game is at %s",
+                job.game_id,
+                job.version,
+                None if game is None else game.version,
+            )
             return None
         return game
 
@@ -150,8 +155,12 @@ class BotWorker:
         try:
             committed = self.play.play_bot(job.game_id, game, move)
         except VersionMismatch:
-            log.info("game %s moved on past version %d before bot %s's move: dropped",
-                     job.game_id, job.version, level)
+            log.info(
+                "game %s moved on past version %d before bot %s's move: dropped",
+                job.game_id,
+                job.version,
+                level,
+            )
             return
         except GameNotFound:
             log.info("game %s expired before bot %s's move", job.game_id, level)
@@ -159,8 +168,20 @@ class BotWorker:
         except Refusal as refusal:
             # choose_move gave a move the rules refuse: a bug of the level. The
             # same position would give the same move, so retrying cannot help.
-            log.error("bot %s's move %r in game %s at version %d was refused (%s): %s",
-                      level, move, job.game_id, job.version, refusal.code, refusal.detail)
+            log.error(
+                "bot %s's move %r in game %s at version %d was refused (%s): %s",
+                level,
+                move,
+                job.game_id,
+                job.version,
+                refusal.code,
+                refusal.detail,
+            )
             return
-        log.info("bot %s moved in game %s: version %d (thought %.0f ms)", level, job.game_id,
-                 committed.version, thought * 1000)
+        log.info(
+            "bot %s moved in game %s: version %d (thought %.0f ms)",
+            level,
+            job.game_id,
+            committed.version,
+            thought * 1000,
+        )

@@ -4,14 +4,29 @@
 `apply_move` returns the next state or raises a typed RuleError.
 """
 
-from .errors import (CannotAfford, CellOccupied, DoesNotFit, GameFinished, InvalidSetup,
-                     NotationError, NotYourTurn, PatchNotAvailable, RuleError,
-                     StateFormatError, WrongPhase)
+from .errors import (
+    CannotAfford,
+    CellOccupied,
+    DoesNotFit,
+    GameFinished,
+    InvalidSetup,
+    NotationError,
+    NotYourTurn,
+    PatchNotAvailable,
+    RuleError,
+    StateFormatError,
+    WrongPhase,
+)
 from .moves import Advance, Buy, Move, PlaceLeather, Placement, Resign
 from .notation import format_move, format_moves, parse_move, parse_moves
 from .patches import LEATHER_PATCH_ID, PATCHES, Patch
-from .placements import (PLACEMENT_MASKS, canonical_move, canonical_placement, describe_placement,
-                         resolve_placement)
+from .placements import (
+    PLACEMENT_MASKS,
+    canonical_move,
+    canonical_placement,
+    describe_placement,
+    resolve_placement,
+)
 from .quilt import BOARD_SIZE
 from .rules import apply_move, legal_moves, play_advance, play_buy, play_leather, play_resign
 from .serialization import FORMAT_VERSION, replay, state_from_dict, state_to_dict
@@ -19,15 +34,56 @@ from .state import COMPLETED, RESIGNED, GameState, Outcome, PlayerState, new_gam
 from .track import INCOME_SPACES, LEATHER_SPACES, TIME_BOARDS, TRACK_END, income_spaces_passed
 
 __all__ = [
-    "Advance", "BOARD_SIZE", "COMPLETED", "Buy", "CannotAfford", "CellOccupied", "DoesNotFit",
-    "FORMAT_VERSION", "GameFinished", "GameState", "INCOME_SPACES", "InvalidSetup",
-    "LEATHER_PATCH_ID", "LEATHER_SPACES", "Move", "NotYourTurn", "NotationError", "Outcome",
-    "PATCHES", "PLACEMENT_MASKS", "Patch", "PatchNotAvailable", "PlaceLeather", "Placement",
-    "PlayerState", "RESIGNED", "Resign", "RuleError", "StateFormatError", "TIME_BOARDS",
-    "TRACK_END", "WrongPhase",
-    "apply_move", "canonical_move", "canonical_placement", "describe_placement", "format_move",
-    "format_moves", "income_spaces_passed", "legal_moves", "new_game", "parse_move", "parse_moves",
-    "play_advance", "play_buy", "play_leather", "play_resign", "replay", "resolve_placement",
+    "BOARD_SIZE",
+    "COMPLETED",
+    "FORMAT_VERSION",
+    "INCOME_SPACES",
+    "LEATHER_PATCH_ID",
+    "LEATHER_SPACES",
+    "PATCHES",
+    "PLACEMENT_MASKS",
+    "RESIGNED",
+    "TIME_BOARDS",
+    "TRACK_END",
+    "Advance",
+    "Buy",
+    "CannotAfford",
+    "CellOccupied",
+    "DoesNotFit",
+    "GameFinished",
+    "GameState",
+    "InvalidSetup",
+    "Move",
+    "NotYourTurn",
+    "NotationError",
+    "Outcome",
+    "Patch",
+    "PatchNotAvailable",
+    "PlaceLeather",
+    "Placement",
+    "PlayerState",
+    "Resign",
+    "RuleError",
+    "StateFormatError",
+    "WrongPhase",
+    "apply_move",
+    "canonical_move",
+    "canonical_placement",
+    "describe_placement",
+    "format_move",
+    "format_moves",
+    "income_spaces_passed",
+    "legal_moves",
+    "new_game",
+    "parse_move",
+    "parse_moves",
+    "play_advance",
+    "play_buy",
+    "play_leather",
+    "play_resign",
+    "replay",
+    "resolve_placement",
     "seeded_patch_order",
-    "state_from_dict", "state_to_dict",
+    "state_from_dict",
+    "state_to_dict",
 ]

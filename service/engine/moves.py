@@ -13,8 +13,7 @@ def _normalized_cells(cells: Iterable[object]) -> Iterable[object]:
     what is wrong with them.
     """
     try:
-        cells = tuple(tuple(cell) if isinstance(cell, (list, tuple)) else cell
-                      for cell in cells)
+        cells = tuple(tuple(cell) if isinstance(cell, (list, tuple)) else cell for cell in cells)
     except TypeError:
         return cells
     if _all_int_pairs(cells):
@@ -23,8 +22,10 @@ def _normalized_cells(cells: Iterable[object]) -> Iterable[object]:
 
 
 def _all_int_pairs(cells: tuple[object, ...]) -> TypeGuard[tuple[tuple[int, int], ...]]:
-    return all(type(cell) is tuple and len(cell) == 2
-               and type(cell[0]) is int and type(cell[1]) is int for cell in cells)
+    return all(
+        type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int
+        for cell in cells
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,9 @@ from .quilt import BOARD_SIZE
 
 ADVANCE_TOKEN = "."
 LEATHER_LETTER = "h"
-_PATCH_LETTERS = (string.ascii_uppercase + string.ascii_lowercase)[:len(PATCHES)]
+_PATCH_LETTERS = (string.ascii_uppercase + string.ascii_lowercase)[: len(PATCHES)]
 _CELL_LETTERS = string.ascii_uppercase[:BOARD_SIZE]
-_ORIENTATION_LETTERS = string.ascii_uppercase[:len(ORIENTATION_ORDER)]
+_ORIENTATION_LETTERS = string.ascii_uppercase[: len(ORIENTATION_ORDER)]
 
 
 def parse_move(text: str) -> Move:
@@ -53,7 +53,7 @@ def parse_moves(game: str) -> list[Move]:
     moves, i = [], 0
     while i < len(game):
         size = 1 if game[i] == ADVANCE_TOKEN else 4
-        moves.append(parse_move(game[i:i + size]))
+        moves.append(parse_move(game[i : i + size]))
         i += size
     return moves
 
@@ -73,11 +73,17 @@ def format_move(move: Move) -> str:
             # Canonical placements set both; a given one may set just one of them.
             raise TypeError(f"placement {placement!r} gives row or col without the other")
         orientation = ORIENTATION_ORDER.index((placement.rotation, placement.flipped))
-        return (_PATCH_LETTERS[move.patch_id - 1] + _CELL_LETTERS[col]
-                + _CELL_LETTERS[row] + _ORIENTATION_LETTERS[orientation])
+        return (
+            _PATCH_LETTERS[move.patch_id - 1]
+            + _CELL_LETTERS[col]
+            + _CELL_LETTERS[row]
+            + _ORIENTATION_LETTERS[orientation]
+        )
     if isinstance(move, Resign):
-        raise NotationError("resigning has no token in the ANU notation: a resigned game "
-                            "cannot be written as an ANU move string")
+        raise NotationError(
+            "resigning has no token in the ANU notation: a resigned game "
+            "cannot be written as an ANU move string"
+        )
     raise TypeError(f"not a move: {move!r}")
 
 

@@ -32,9 +32,12 @@ def _orientations(shape: tuple[str, ...]) -> dict[tuple[int, bool], Orientation]
     for rotation, flipped in ORIENTATION_ORDER:
         cells = oriented_cells(shape, rotation, flipped)
         table[rotation, flipped] = Orientation(
-            rotation, flipped,
-            height=1 + max(r for r, _ in cells), width=1 + max(c for _, c in cells),
-            mask=mask_of_cells(cells))
+            rotation,
+            flipped,
+            height=1 + max(r for r, _ in cells),
+            width=1 + max(c for _, c in cells),
+            mask=mask_of_cells(cells),
+        )
     return table
 
 
@@ -57,15 +60,19 @@ def _buys(patch_id: int, distinct: tuple[Orientation, ...]) -> tuple[tuple[int, 
 
 
 ORIENTATIONS: dict[int, dict[tuple[int, bool], Orientation]] = {
-    pid: _orientations(patch.shape) for pid, patch in PATCHES.items()}
+    pid: _orientations(patch.shape) for pid, patch in PATCHES.items()
+}
 DISTINCT_ORIENTATIONS: dict[int, tuple[Orientation, ...]] = {
-    pid: _distinct(table) for pid, table in ORIENTATIONS.items()}
+    pid: _distinct(table) for pid, table in ORIENTATIONS.items()
+}
 # Distinct orientations have distinct normalized cell sets, so no two
 # translations of them cover the same cells: one entry per set of cells.
 BUYS: dict[int, tuple[tuple[int, Buy], ...]] = {
-    pid: _buys(pid, distinct) for pid, distinct in DISTINCT_ORIENTATIONS.items()}
+    pid: _buys(pid, distinct) for pid, distinct in DISTINCT_ORIENTATIONS.items()
+}
 PLACEMENT_MASKS: dict[int, tuple[int, ...]] = {
-    pid: tuple(mask for mask, _ in buys) for pid, buys in BUYS.items()}
+    pid: tuple(mask for mask, _ in buys) for pid, buys in BUYS.items()
+}
 _BUY_BY_MASK: dict[int, dict[int, Buy]] = {pid: dict(buys) for pid, buys in BUYS.items()}
 
 
@@ -74,8 +81,9 @@ def canonical_buy(patch_id: int, mask: int) -> Buy:
     try:
         return _BUY_BY_MASK[patch_id][mask]
     except KeyError:
-        raise DoesNotFit(f"cells {list(cells_of_mask(mask))} are not a placement of "
-                         f"patch {patch_id!r}") from None
+        raise DoesNotFit(
+            f"cells {list(cells_of_mask(mask))} are not a placement of patch {patch_id!r}"
+        ) from None
 
 
 def canonical_placement(patch_id: int, mask: int) -> Placement:
@@ -92,8 +100,10 @@ def resolve_placement(patch_id: int, placement: Placement) -> int:
     if placement.has_orientation:
         mask = _mask_from_orientation(patch_id, placement)
         if placement.cells is not None and placement.cells != cells_of_mask(mask):
-            raise DoesNotFit(f"cells {_show(placement.cells)} are not the cells of patch "
-                             f"{patch_id} at {describe_placement(placement)}")
+            raise DoesNotFit(
+                f"cells {_show(placement.cells)} are not the cells of patch "
+                f"{patch_id} at {describe_placement(placement)}"
+            )
         return mask
     if placement.cells is None:
         raise DoesNotFit("placement gives neither row/col nor cells")
@@ -139,13 +149,13 @@ def _mask_from_orientation(patch_id: int, p: Placement) -> int:
     if not (0 <= p.row <= BOARD_SIZE - o.height and 0 <= p.col <= BOARD_SIZE - o.width):
         raise DoesNotFit(
             f"patch {patch_id} at {describe_placement(p)} would cover rows {p.row}..{p.row + o.height - 1}"
-            f" and cols {p.col}..{p.col + o.width - 1}: off the 9x9 board")
+            f" and cols {p.col}..{p.col + o.width - 1}: off the 9x9 board"
+        )
     return o.mask << (p.row * BOARD_SIZE + p.col)
 
 
 def _mask_from_cells(patch_id: int, cells: object) -> int:
-    if not isinstance(cells, tuple) or not all(
-            isinstance(cell, tuple) and len(cell) == 2 for cell in cells):
+    if not isinstance(cells, tuple) or not all(isinstance(cell, tuple) and len(cell) == 2 for cell in cells):
         raise DoesNotFit(f"cells {cells!r} must be a list of [row, col] pairs")
     for row, col in cells:
         if not on_board(row, col):
@@ -154,6 +164,8 @@ def _mask_from_cells(patch_id: int, cells: object) -> int:
     if mask.bit_count() != len(cells):
         raise DoesNotFit(f"cells {_show(cells)} name a cell twice")
     if mask not in _BUY_BY_MASK[patch_id]:
-        raise DoesNotFit(f"cells {_show(cells)} are not an orientation of patch {patch_id} "
-                         f"(shape {'/'.join(PATCHES[patch_id].shape)}) translated onto the board")
+        raise DoesNotFit(
+            f"cells {_show(cells)} are not an orientation of patch {patch_id} "
+            f"(shape {'/'.join(PATCHES[patch_id].shape)}) translated onto the board"
+        )
     return mask

@@ -15,8 +15,7 @@ WINDOW_SIZE = 7
 
 def on_board(row: object, col: object) -> bool:
     """True when row and col are ints (not bools) naming a cell of the quilt."""
-    return (type(row) is int and type(col) is int
-            and 0 <= row < BOARD_SIZE and 0 <= col < BOARD_SIZE)
+    return type(row) is int and type(col) is int and 0 <= row < BOARD_SIZE and 0 <= col < BOARD_SIZE
 
 
 def mask_of_cells(cells: Iterable[tuple[int, int]]) -> int:
@@ -54,14 +53,14 @@ def empty_cell_count(quilt: int) -> int:
 
 
 def _window(top: int, left: int) -> int:
-    return mask_of_cells((top + r, left + c)
-                         for r in range(WINDOW_SIZE) for c in range(WINDOW_SIZE))
+    return mask_of_cells((top + r, left + c) for r in range(WINDOW_SIZE) for c in range(WINDOW_SIZE))
 
 
 SEVEN_WINDOWS: tuple[int, ...] = tuple(
     _window(top, left)
     for top in range(BOARD_SIZE - WINDOW_SIZE + 1)
-    for left in range(BOARD_SIZE - WINDOW_SIZE + 1))
+    for left in range(BOARD_SIZE - WINDOW_SIZE + 1)
+)
 
 _WINDOW_CELLS = WINDOW_SIZE * WINDOW_SIZE
 
@@ -70,7 +69,4 @@ def covers_seven_window(quilt: int) -> bool:
     """True when the quilt fully covers at least one 7x7 square of cells."""
     if quilt.bit_count() < _WINDOW_CELLS:
         return False
-    for window in SEVEN_WINDOWS:
-        if quilt & window == window:
-            return True
-    return False
+    return any(quilt & window == window for window in SEVEN_WINDOWS)

@@ -7,8 +7,15 @@ masks, for callers (a search) that already know the move is legal.
 
 from dataclasses import replace
 
-from .errors import (CannotAfford, CellOccupied, DoesNotFit, GameFinished, NotYourTurn,
-                     PatchNotAvailable, WrongPhase)
+from .errors import (
+    CannotAfford,
+    CellOccupied,
+    DoesNotFit,
+    GameFinished,
+    NotYourTurn,
+    PatchNotAvailable,
+    WrongPhase,
+)
 from .moves import Advance, Buy, Move, PlaceLeather, Resign
 from .patches import LEATHER_PATCH_ID, PATCHES
 from .placements import BUYS, describe_placement, resolve_placement
@@ -52,8 +59,9 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     """
     phase = state.phase
     if phase is None:
-        raise GameFinished(f"the game is finished after {state.moves_played} moves: "
-                           f"no {_action(move)} can be played")
+        raise GameFinished(
+            f"the game is finished after {state.moves_played} moves: no {_action(move)} can be played"
+        )
     turn = state.turn
     assert turn is not None  # the game is not finished (checked above)
     if isinstance(move, Resign):
@@ -64,8 +72,7 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
         if phase != PLACE_LEATHER:
             raise WrongPhase(f"seat {turn} has no leather patch to place (phase {phase})")
         if not on_board(move.row, move.col):
-            raise DoesNotFit(f"leather patch at row {move.row!r}, col {move.col!r}: "
-                             f"off the 9x9 board")
+            raise DoesNotFit(f"leather patch at row {move.row!r}, col {move.col!r}: off the 9x9 board")
         bit = 1 << (move.row * BOARD_SIZE + move.col)
         if state.players[turn].quilt & bit:
             raise CellOccupied(f"cell row {move.row}, col {move.col} is already covered")
@@ -83,12 +90,13 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     player = state.players[turn]
     cost = PATCHES[patch_id].cost
     if cost > player.buttons:
-        raise CannotAfford(f"patch {patch_id} costs {cost} buttons; "
-                           f"seat {turn} has {player.buttons}")
+        raise CannotAfford(f"patch {patch_id} costs {cost} buttons; seat {turn} has {player.buttons}")
     mask = resolve_placement(patch_id, move.placement)
     if mask & player.quilt:
-        raise DoesNotFit(f"patch {patch_id} at {describe_placement(move.placement)} overlaps patches already "
-                         f"on seat {turn}'s quilt")
+        raise DoesNotFit(
+            f"patch {patch_id} at {describe_placement(move.placement)} overlaps patches already "
+            f"on seat {turn}'s quilt"
+        )
     return play_buy(state, patch_id, mask)
 
 
@@ -121,8 +129,17 @@ def play_advance(state: GameState) -> GameState:
     assert seat is not None  # callers play on unfinished games only
     me = state.players[seat]
     new = min(state.players[1 - seat].position + 1, TRACK_END)
-    return _move_token(state, seat, me.buttons + new - me.position, me.income,
-                       me.quilt, me.pieces, new, state.circle, state.bonus_owner)
+    return _move_token(
+        state,
+        seat,
+        me.buttons + new - me.position,
+        me.income,
+        me.quilt,
+        me.pieces,
+        new,
+        state.circle,
+        state.bonus_owner,
+    )
 
 
 def play_buy(state: GameState, patch_id: int, mask: int) -> GameState:
@@ -134,15 +151,30 @@ def play_buy(state: GameState, patch_id: int, mask: int) -> GameState:
     circle = state.circle
     index = circle.index(patch_id)
     quilt = me.quilt | mask
-    return _move_token(state, seat, me.buttons - patch.cost, me.income + patch.income,
-                       quilt, me.pieces + ((patch_id, mask),),
-                       min(me.position + patch.time, TRACK_END),
-                       circle[index + 1:] + circle[:index], _bonus_owner(state, seat, quilt))
+    return _move_token(
+        state,
+        seat,
+        me.buttons - patch.cost,
+        me.income + patch.income,
+        quilt,
+        me.pieces + ((patch_id, mask),),
+        min(me.position + patch.time, TRACK_END),
+        circle[index + 1 :] + circle[:index],
+        _bonus_owner(state, seat, quilt),
+    )
 
 
-def _move_token(state: GameState, seat: int, buttons: int, income: int, quilt: int,
-                pieces: tuple[tuple[int, int], ...], new: int, circle: tuple[int, ...],
-                bonus_owner: int | None) -> GameState:
+def _move_token(
+    state: GameState,
+    seat: int,
+    buttons: int,
+    income: int,
+    quilt: int,
+    pieces: tuple[tuple[int, int], ...],
+    new: int,
+    circle: tuple[int, ...],
+    bonus_owner: int | None,
+) -> GameState:
     """Move seat's token to new and resolve the income and leather spaces passed."""
     old = state.players[seat].position
     # Income counts the patch just bought: it was sewn on before the token moved.
@@ -156,8 +188,18 @@ def _move_token(state: GameState, seat: int, buttons: int, income: int, quilt: i
     if first_to_end is None and new == TRACK_END:
         first_to_end = seat
     # The mover's token goes on top: on a shared space the last to arrive acts.
-    return GameState(circle, players, state.time_board, state.first_player, state.seed,
-                     seat, leather_spaces, bonus_owner, state.moves_played + 1, first_to_end)
+    return GameState(
+        circle,
+        players,
+        state.time_board,
+        state.first_player,
+        state.seed,
+        seat,
+        leather_spaces,
+        bonus_owner,
+        state.moves_played + 1,
+        first_to_end,
+    )
 
 
 def play_leather(state: GameState, bit: int) -> GameState:
@@ -167,12 +209,20 @@ def play_leather(state: GameState, bit: int) -> GameState:
     me = state.players[seat]
     quilt = me.quilt | bit
     due = me.leather_to_place - 1 if quilt != FULL_QUILT else 0
-    me = PlayerState(me.buttons, me.position, me.income, quilt,
-                     me.pieces + ((LEATHER_PATCH_ID, bit),), due)
+    me = PlayerState(me.buttons, me.position, me.income, quilt, me.pieces + ((LEATHER_PATCH_ID, bit),), due)
     players = (me, state.players[1]) if seat == 0 else (state.players[0], me)
-    return GameState(state.circle, players, state.time_board, state.first_player, state.seed,
-                     state.on_top, state.leather_spaces, _bonus_owner(state, seat, quilt),
-                     state.moves_played + 1, state.first_to_end)
+    return GameState(
+        state.circle,
+        players,
+        state.time_board,
+        state.first_player,
+        state.seed,
+        state.on_top,
+        state.leather_spaces,
+        _bonus_owner(state, seat, quilt),
+        state.moves_played + 1,
+        state.first_to_end,
+    )
 
 
 def _bonus_owner(state: GameState, seat: int, quilt: int) -> int | None:

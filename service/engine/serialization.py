@@ -4,7 +4,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from .errors import StateFormatError
-
 from .moves import Move
 from .patches import LEATHER_PATCH_ID, PATCHES
 from .quilt import CELL_COUNT
@@ -65,7 +64,8 @@ def state_from_dict(data: object) -> GameState:
             moves_played=_int(data["moves_played"], "moves_played", 0, None),
             first_to_end=_optional_seat(data["first_to_end"], "first_to_end"),
             # Absent from states stored before resigning existed: nobody resigned.
-            resigned=_optional_seat(data.get("resigned"), "resigned"))
+            resigned=_optional_seat(data.get("resigned"), "resigned"),
+        )
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, StateFormatError):
             raise
@@ -90,8 +90,10 @@ def _player_from_dict(data: Mapping[str, Any]) -> PlayerState:
         buttons=_int(data["buttons"], "buttons", 0, None),
         position=_int(data["position"], "position", 0, TRACK_END),
         income=_int(data["income"], "income", 0, None),
-        quilt=quilt, pieces=tuple(pieces),
-        leather_to_place=_int(data["leather_to_place"], "leather_to_place", 0, None))
+        quilt=quilt,
+        pieces=tuple(pieces),
+        leather_to_place=_int(data["leather_to_place"], "leather_to_place", 0, None),
+    )
 
 
 def _int(value: object, name: str, low: int, high: int | None) -> int:
@@ -114,16 +116,20 @@ def _optional_seat(value: object, name: str) -> int | None:
     return None if value is None else _int(value, name, 0, 1)
 
 
-def replay(moves: Iterable[Move], *, seed: int | None = None,
-           patch_order: Iterable[int] | None = None, first_player: int = 0,
-           time_board: str = "revised") -> GameState:
+def replay(
+    moves: Iterable[Move],
+    *,
+    seed: int | None = None,
+    patch_order: Iterable[int] | None = None,
+    first_player: int = 0,
+    time_board: str = "revised",
+) -> GameState:
     """The state after playing moves (Move values) from a new game with these parameters.
 
     A resigned game replays when its Resign carries the seat (as the history's
     entry does): the seat in turn is not always the one who gave up.
     """
-    state = new_game(seed=seed, patch_order=patch_order, first_player=first_player,
-                     time_board=time_board)
+    state = new_game(seed=seed, patch_order=patch_order, first_player=first_player, time_board=time_board)
     for move in moves:
         state = apply_move(state, move)
     return state

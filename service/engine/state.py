@@ -143,7 +143,7 @@ class GameState:
         for patch_id, mask in self.players[seat].pieces:
             for index in cell_indexes(mask):
                 cells[index] = patch_id
-        return [cells[start:start + BOARD_SIZE] for start in range(0, CELL_COUNT, BOARD_SIZE)]
+        return [cells[start : start + BOARD_SIZE] for start in range(0, CELL_COUNT, BOARD_SIZE)]
 
 
 def seeded_patch_order(seed: int) -> tuple[int, ...]:
@@ -160,16 +160,19 @@ def _check_patch_order(patch_order: Iterable[int]) -> tuple[int, ...]:
     except TypeError:
         raise InvalidSetup(f"patch_order {patch_order!r} is not a list of patch ids") from None
     if any(type(pid) is not int for pid in order) or sorted(order) != sorted(PATCHES):
-        raise InvalidSetup(f"patch_order {list(order)!r} is not a permutation "
-                           f"of the patch ids 1..33")
+        raise InvalidSetup(f"patch_order {list(order)!r} is not a permutation of the patch ids 1..33")
     if order[-1] != LAST_PATCH_ID:
-        raise InvalidSetup(f"patch_order must end with the 1x2 patch (id {LAST_PATCH_ID}), "
-                           f"not {order[-1]}")
+        raise InvalidSetup(f"patch_order must end with the 1x2 patch (id {LAST_PATCH_ID}), not {order[-1]}")
     return order
 
 
-def new_game(*, seed: int | None = None, patch_order: Iterable[int] | None = None, first_player: int = 0,
-             time_board: str = "revised") -> GameState:
+def new_game(
+    *,
+    seed: int | None = None,
+    patch_order: Iterable[int] | None = None,
+    first_player: int = 0,
+    time_board: str = "revised",
+) -> GameState:
     """A new game from a seed or an explicit patch order (neither: a random seed)."""
     if seed is not None and patch_order is not None:
         raise InvalidSetup("give either seed or patch_order, not both")
@@ -185,6 +188,11 @@ def new_game(*, seed: int | None = None, patch_order: Iterable[int] | None = Non
         elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
             raise InvalidSetup(f"seed {seed!r} is not an integer in 0..2**53-1")
         circle = seeded_patch_order(seed)
-    return GameState(circle=circle, time_board=time_board, first_player=first_player,
-                     seed=seed, on_top=first_player,
-                     leather_spaces=LEATHER_SPACES[time_board])
+    return GameState(
+        circle=circle,
+        time_board=time_board,
+        first_player=first_player,
+        seed=seed,
+        on_top=first_player,
+        leather_spaces=LEATHER_SPACES[time_board],
+    )

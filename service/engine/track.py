@@ -11,7 +11,8 @@ LEATHER_SPACES: dict[str, tuple[int, ...]] = {
 # _INCOME_UP_TO[s] = how many income spaces lie in 1..s, so a move from old to
 # new passes _INCOME_UP_TO[new] - _INCOME_UP_TO[old] of them (old < s <= new).
 _INCOME_UP_TO: tuple[int, ...] = tuple(
-    sum(1 for s in INCOME_SPACES if s <= space) for space in range(TRACK_END + 1))
+    sum(1 for s in INCOME_SPACES if s <= space) for space in range(TRACK_END + 1)
+)
 
 
 def income_spaces_passed(old: int, new: int) -> int:

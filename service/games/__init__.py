@@ -8,12 +8,41 @@ from .events import EventFeed, GameEvent
 from .kept import GameCopy, KeptCopies
 from .play import Committed, Created, GamePlay, IdempotencyClaim, VersionCondition
 from .records import DEFAULT_NAMES, NO_BOTS, GameRecord, token_hash
-from .refusals import (BotsUnavailable, GameBusy, GameNotFound, InvalidToken, MissingToken, NotABot,
-                       Refusal, RuleBroken, VersionMismatch, VersionNotFound)
+from .refusals import (
+    BotsUnavailable,
+    GameBusy,
+    GameNotFound,
+    InvalidToken,
+    MissingToken,
+    NotABot,
+    Refusal,
+    RuleBroken,
+    VersionMismatch,
+    VersionNotFound,
+)
 
 __all__ = [
-    "BotsUnavailable", "Committed", "Created", "DEFAULT_NAMES", "EventFeed", "GameBusy", "GameCopy", "GameEvent",
-    "GameNotFound", "GamePlay", "GameRecord", "IdempotencyClaim", "InvalidToken", "KeptCopies", "MissingToken",
-    "NO_BOTS", "NotABot", "Refusal", "RuleBroken", "VersionCondition", "VersionMismatch", "VersionNotFound",
+    "DEFAULT_NAMES",
+    "NO_BOTS",
+    "BotsUnavailable",
+    "Committed",
+    "Created",
+    "EventFeed",
+    "GameBusy",
+    "GameCopy",
+    "GameEvent",
+    "GameNotFound",
+    "GamePlay",
+    "GameRecord",
+    "IdempotencyClaim",
+    "InvalidToken",
+    "KeptCopies",
+    "MissingToken",
+    "NotABot",
+    "Refusal",
+    "RuleBroken",
+    "VersionCondition",
+    "VersionMismatch",
+    "VersionNotFound",
     "token_hash",
 ]

@@ -49,8 +49,15 @@ class EventFeed:
     shutting down, or by raising StorageError when the store fails. Close it when done.
     """
 
-    def __init__(self, store: GameStore, game_id: str, watch: EventWatch, first: list[GameEvent],
-                 last: int, idle_seconds: float):
+    def __init__(
+        self,
+        store: GameStore,
+        game_id: str,
+        watch: EventWatch,
+        first: list[GameEvent],
+        last: int,
+        idle_seconds: float,
+    ):
         self._store = store
         self._game_id = game_id
         self._watch = watch
@@ -59,8 +66,7 @@ class EventFeed:
         self._idle = idle_seconds
 
     @classmethod
-    def open(cls, store: GameStore, game_id: str, after: int | None,
-             idle_seconds: float) -> "EventFeed":
+    def open(cls, store: GameStore, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
         """Read what comes first (GameNotFound, StorageError raise here, before any event).
 
         `after`: the last version the client has (Last-Event-ID). When the

@@ -31,7 +31,7 @@ class GameCopy:
     record: GameRecord
 
     @classmethod
-    def of(cls, stored: StoredGame) -> "GameCopy":
+    def of(cls, stored: StoredGame) -> GameCopy:
         """Decode a game the store returned."""
         return cls(stored.version, stored.revision, GameRecord.decode(stored.state))
 

@@ -101,8 +101,9 @@ class GamePlay:
 
     # --- creating and reading -------------------------------------------
 
-    def create(self, names: tuple[str, str], bots: tuple[str | None, str | None] = NO_BOTS,
-               **setup) -> Created:
+    def create(
+        self, names: tuple[str, str], bots: tuple[str | None, str | None] = NO_BOTS, **setup
+    ) -> Created:
         """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong).
 
         `bots`: each seat's bot level id, None for a person (levels are the
@@ -160,18 +161,33 @@ class GamePlay:
         record = game.record
         state = record.state
         if state.seed is None and record.patch_order is None:
-            raise VersionNotFound("This game was stored before past versions could be rebuilt: "
-                                  "only its current version is available.")
+            raise VersionNotFound(
+                "This game was stored before past versions could be rebuilt: "
+                "only its current version is available."
+            )
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
-        past = replay([move_of_entry(parse(entry)) for entry in entries],
-                      seed=state.seed if record.patch_order is None else None,
-                      patch_order=record.patch_order, first_player=state.first_player,
-                      time_board=state.time_board)
+        past = replay(
+            [move_of_entry(parse(entry)) for entry in entries],
+            seed=state.seed if record.patch_order is None else None,
+            patch_order=record.patch_order,
+            first_player=state.first_player,
+            time_board=state.time_board,
+        )
         times = record.move_times
-        updated_at = record.created_at if version == 1 else (
-            times[version - 2] if version - 2 < len(times) else None)
-        then = GameRecord(record.id, record.names, record.token_hashes, record.created_at,
-                          updated_at, past, record.patch_order, times[:version - 1], record.bots)
+        updated_at = (
+            record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
+        )
+        then = GameRecord(
+            record.id,
+            record.names,
+            record.token_hashes,
+            record.created_at,
+            updated_at,
+            past,
+            record.patch_order,
+            times[: version - 1],
+            record.bots,
+        )
         return current, compact(game_view(then, version))
 
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
@@ -213,10 +229,16 @@ class GamePlay:
 
     # --- moves ------------------------------------------------------------
 
-    def play(self, game_id: str, move, token: str | None, *,
-             condition: VersionCondition | None = None,
-             claim: IdempotencyClaim | None = None,
-             start: GameCopy | None = None) -> Committed:
+    def play(
+        self,
+        game_id: str,
+        move,
+        token: str | None,
+        *,
+        condition: VersionCondition | None = None,
+        claim: IdempotencyClaim | None = None,
+        start: GameCopy | None = None,
+    ) -> Committed:
         """Judge `move` by the holder of `token` and commit it, or raise the Refusal.
 
         `start`: a copy just read from the store (with an idempotency claim);
@@ -267,8 +289,9 @@ class GamePlay:
         return outcome
 
     @staticmethod
-    def _judge(game: GameCopy, move, token: str | None,
-               condition: VersionCondition | None) -> tuple[int, GameState]:
+    def _judge(
+        game: GameCopy, move, token: str | None, condition: VersionCondition | None
+    ) -> tuple[int, GameState]:
         """(seat, state after the move), in the API's order: token, expected version, the move."""
         seat = _seat_of_token(game.record, token)
         if condition is not None and not condition.holds(game.version):
@@ -278,8 +301,9 @@ class GamePlay:
         except RuleError as err:
             raise RuleBroken(err) from None
 
-    def _commit(self, game_id: str, game: GameCopy, state: GameState, seat: int, move,
-                claim: IdempotencyClaim | None) -> Committed | GameCopy:
+    def _commit(
+        self, game_id: str, game: GameCopy, state: GameState, seat: int, move, claim: IdempotencyClaim | None
+    ) -> Committed | GameCopy:
         """Store the move: Committed, or the game as stored now when it had moved on."""
         record = game.record.advanced(state)
         version = game.version + 1
@@ -290,15 +314,22 @@ class GamePlay:
         entry = history_entry(number, seat, move, move_outcome(game.record.state, state, seat))
         # The event goes into the same atomic commit: no move without its event.
         result_body = game_body["result"]
-        event = NewEvent(f'{{"move":{entry},"game":{view}}}',
-                         compact(result_body) if result_body is not None else None)
+        event = NewEvent(
+            f'{{"move":{entry},"game":{view}}}', compact(result_body) if result_body is not None else None
+        )
         self._hand_turn(record, version)
         result = self.store.commit_move(
-            game_id, game.version, record.encode(), view, entry,
+            game_id,
+            game.version,
+            record.encode(),
+            view,
+            entry,
             claim.key if claim else None,
             claim.fingerprint if claim else None,
             claim.answer_for(committed) if claim else None,
-            expected_revision=game.revision, event=event)
+            expected_revision=game.revision,
+            event=event,
+        )
         if result.revision is not None:  # committed
             self.kept.put(game_id, GameCopy(version, result.revision, record))
             return committed

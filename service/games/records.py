@@ -92,33 +92,44 @@ class GameRecord:
         """Whether a person plays at least one seat."""
         return None in self.bots
 
-    def advanced(self, state: GameState) -> "GameRecord":
+    def advanced(self, state: GameState) -> GameRecord:
         """The record after a move produced `state`."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
         now = now_rfc3339()
         # A game stored before move times were kept has none for its early moves.
         times = self.move_times + (None,) * (state.moves_played - 1 - len(self.move_times)) + (now,)
-        return GameRecord(self.id, self.names, self.token_hashes, self.created_at, now, state,
-                          self.patch_order, times, self.bots)
+        return GameRecord(
+            self.id,
+            self.names,
+            self.token_hashes,
+            self.created_at,
+            now,
+            state,
+            self.patch_order,
+            times,
+            self.bots,
+        )
 
     def encode(self) -> str:
         """The stored text."""
-        return compact({
-            "format": RECORD_FORMAT,
-            "id": self.id,
-            "names": list(self.names),
-            "token_hashes": list(self.token_hashes),
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-            "patch_order": None if self.patch_order is None else list(self.patch_order),
-            "move_times": list(self.move_times),
-            "engine": state_to_dict(self.state),
-            # Left out of a game between people: records written before bots existed read the same.
-            **({"bots": list(self.bots)} if self.bots != NO_BOTS else {}),
-        })
+        return compact(
+            {
+                "format": RECORD_FORMAT,
+                "id": self.id,
+                "names": list(self.names),
+                "token_hashes": list(self.token_hashes),
+                "created_at": self.created_at,
+                "updated_at": self.updated_at,
+                "patch_order": None if self.patch_order is None else list(self.patch_order),
+                "move_times": list(self.move_times),
+                "engine": state_to_dict(self.state),
+                # Left out of a game between people: records written before bots existed read the same.
+                **({"bots": list(self.bots)} if self.bots != NO_BOTS else {}),
+            }
+        )
 
     @classmethod
-    def decode(cls, text: str) -> "GameRecord":
+    def decode(cls, text: str) -> GameRecord:
         """Read the stored text back."""
         doc = parse(text)
         if doc.get("format") != RECORD_FORMAT:
@@ -137,16 +148,19 @@ class GameRecord:
         )
 
 
-def create_record(state: GameState, names: tuple[str, str],
-                  bots: tuple[str | None, str | None] = NO_BOTS) -> tuple[GameRecord, list[str | None]]:
+def create_record(
+    state: GameState, names: tuple[str, str], bots: tuple[str | None, str | None] = NO_BOTS
+) -> tuple[GameRecord, list[str | None]]:
     """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat."""
     tokens = [None if bot is not None else new_seat_token() for bot in bots]
     created = now_rfc3339()
     record = GameRecord(
         id=new_game_id(),
         names=names,
-        token_hashes=(None if tokens[0] is None else token_hash(tokens[0]),
-                      None if tokens[1] is None else token_hash(tokens[1])),
+        token_hashes=(
+            None if tokens[0] is None else token_hash(tokens[0]),
+            None if tokens[1] is None else token_hash(tokens[1]),
+        ),
         created_at=created,
         updated_at=created,
         state=state,

@@ -42,8 +42,7 @@ class GameNotFound(Refusal):
             super().__init__(f"No game with id {game_id!r}.")
         else:
             # Not repeated: it could be anything a client put in the URL.
-            super().__init__("No game has this id: game ids are 22 characters from "
-                             "A-Z, a-z, 0-9, - and _.")
+            super().__init__("No game has this id: game ids are 22 characters from A-Z, a-z, 0-9, - and _.")
 
 
 class VersionNotFound(Refusal):
@@ -95,8 +94,9 @@ class BotsUnavailable(Refusal):
     code = "bots_unavailable"
 
     def __init__(self) -> None:
-        super().__init__("No bot worker has been seen alive recently, so no bot could play; "
-                         "try again shortly.")
+        super().__init__(
+            "No bot worker has been seen alive recently, so no bot could play; try again shortly."
+        )
 
 
 class NotABot(Refusal):

@@ -98,8 +98,10 @@ def move_outcome(before: GameState, after: GameState, seat: int) -> dict:
 
 def history_entry(number: int, seat: int, move, outcome: dict) -> str:
     """The stored Move of the history: the move as accepted, its placement completed, its outcome."""
-    return (f'{{"number":{number},"seat":{seat},{move_fragment(canonical_move(move))[1:-1]},'
-            f'"outcome":{compact(outcome)}}}')
+    return (
+        f'{{"number":{number},"seat":{seat},{move_fragment(canonical_move(move))[1:-1]},'
+        f'"outcome":{compact(outcome)}}}'
+    )
 
 
 def legal_moves_text(version: int, turn: int | None, phase: str | None, moves) -> str:
@@ -148,8 +150,9 @@ def game_view(record: GameRecord, version: int) -> dict:
         "bonus_owner": state.bonus_owner,
         "players": [_player_view(record, state, 0), _player_view(record, state, 1)],
         "moves_played": state.moves_played,
-        "result": None if outcome is None else {"scores": list(outcome.scores), "winner": outcome.winner,
-                                                "reason": outcome.reason},
+        "result": None
+        if outcome is None
+        else {"scores": list(outcome.scores), "winner": outcome.winner, "reason": outcome.reason},
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

@@ -71,25 +71,32 @@ def board_svg(game: Mapping) -> str:
 
 # --- title bar ---------------------------------------------------------------
 
+
 def _title_bar(game: Mapping, shown: list[str], result: Mapping | None) -> str:
     """Whose turn it is, or the result; `shown` are the names as displayable text."""
     size, fit = _fitted(em_width(status_line(game, shown, MINUS)), STATUS_ROOM, 15.0)
     status = status_line(game, [svg_text(name) for name in shown], MINUS)
     if result is not None:
-        return (f'<text class="result" data-winner="{int(result["winner"])}" x="{WIDTH - MARGIN}" '
-                f'y="29" font-size="{size:.3g}" font-weight="bold" text-anchor="end" fill="#fff6dd"{fit}>'
-                f'{status}</text>')
+        return (
+            f'<text class="result" data-winner="{int(result["winner"])}" x="{WIDTH - MARGIN}" '
+            f'y="29" font-size="{size:.3g}" font-weight="bold" text-anchor="end" fill="#fff6dd"{fit}>'
+            f"{status}</text>"
+        )
     seat = int(game["turn"])
-    return (f'<circle cx="{WIDTH - MARGIN - 6}" cy="23" r="7" fill="{SEAT_COLOURS[seat]}" '
-            f'stroke="#fff6dd" stroke-width="1.5"/>'
-            f'<text class="status" x="{WIDTH - MARGIN - 20}" y="28" font-size="{size:.3g}" '
-            f'text-anchor="end" fill="#fff6dd"{fit}>{status}</text>')
+    return (
+        f'<circle cx="{WIDTH - MARGIN - 6}" cy="23" r="7" fill="{SEAT_COLOURS[seat]}" '
+        f'stroke="#fff6dd" stroke-width="1.5"/>'
+        f'<text class="status" x="{WIDTH - MARGIN - 20}" y="28" font-size="{size:.3g}" '
+        f'text-anchor="end" fill="#fff6dd"{fit}>{status}</text>'
+    )
 
 
 def em_width(text: str) -> float:
     """A generous estimate of `text`'s width in em in a bold sans-serif (no font metrics at hand)."""
-    return sum(1.0 if unicodedata.east_asian_width(char) in "WF" else 0.8 if char.isupper() else 0.62
-               for char in text)
+    return sum(
+        1.0 if unicodedata.east_asian_width(char) in "WF" else 0.8 if char.isupper() else 0.62
+        for char in text
+    )
 
 
 def _fitted(ems: float, room: int, size: float) -> tuple[float, str]:
@@ -109,26 +116,30 @@ def _fitted(ems: float, room: int, size: float) -> tuple[float, str]:
 
 # --- players -----------------------------------------------------------------
 
+
 def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None) -> str:
     player = game["players"][seat]
     x = QUILT_X[seat]
     in_turn = result is None and game["turn"] == seat
-    parts = [f'<circle cx="{x + 8}" cy="78" r="8" fill="{SEAT_COLOURS[seat]}" '
-             f'stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/>',
-             _name_text(x + 24, 84, shown_name, QUILT - 24),
-             f'<g fill="{TEXT_COLOUR}" font-size="14">',
-             _STATS_BUTTONS[seat],
-             f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
-             f'<tspan dx="14" fill="{MUTED}">income</tspan> {int(player["income"])}'
-             f'<tspan dx="14" fill="{MUTED}">score</tspan> '
-             f'<tspan font-weight="bold">{signed(int(player["score"]), MINUS)}</tspan></text></g>']
+    parts = [
+        f'<circle cx="{x + 8}" cy="78" r="8" fill="{SEAT_COLOURS[seat]}" '
+        f'stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/>',
+        _name_text(x + 24, 84, shown_name, QUILT - 24),
+        f'<g fill="{TEXT_COLOUR}" font-size="14">',
+        _STATS_BUTTONS[seat],
+        f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
+        f'<tspan dx="14" fill="{MUTED}">income</tspan> {int(player["income"])}'
+        f'<tspan dx="14" fill="{MUTED}">score</tspan> '
+        f'<tspan font-weight="bold">{signed(int(player["score"]), MINUS)}</tspan></text></g>',
+    ]
     if in_turn:
         parts.append(_badge(x + QUILT, 94, "to play", SEAT_COLOURS[seat]))
     elif result is not None and int(result["winner"]) == seat:
         parts.append(_badge(x + QUILT, 94, "winner", "#b8860b"))
     parts.append(_quilt(player["quilt"], seat, x, in_turn))
-    footer = (f'space {int(player["position"])} of {int(game["track_length"])} · '
-              f'{int(player["empty_cells"])} empty')
+    footer = (
+        f"space {int(player['position'])} of {int(game['track_length'])} · {int(player['empty_cells'])} empty"
+    )
     parts.append(f'<text x="{x}" y="{TOP + QUILT + 22}" font-size="12" fill="{MUTED}">{footer}</text>')
     if player["has_bonus"]:
         parts.append(_bonus_tile(x + QUILT - 92, TOP + QUILT + 8, "7x7 bonus", seat))
@@ -138,35 +149,43 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None) -
 def _name_text(x: int, y: int, shown: str, room: int) -> str:
     """The name in bold, smaller (and at worst squeezed) when it would not fit in `room` px."""
     size, fit = _fitted(em_width(shown), room, 19.0)
-    return (f'<text class="name" x="{x}" y="{y}" font-size="{size:.3g}" font-weight="bold" '
-            f'fill="{TEXT_COLOUR}"{fit}>{svg_text(shown)}</text>')
+    return (
+        f'<text class="name" x="{x}" y="{y}" font-size="{size:.3g}" font-weight="bold" '
+        f'fill="{TEXT_COLOUR}"{fit}>{svg_text(shown)}</text>'
+    )
 
 
 def _badge(right: int, y: int, label: str, colour: str) -> str:
     """A pill with white bold `label`, its right end at `right`."""
     width = 10 + 7.4 * len(label)
-    return (f'<rect x="{right - width:g}" y="{y}" width="{width:g}" height="20" rx="10" fill="{colour}"/>'
-            f'<text x="{right - width / 2:g}" y="{y + 14}" font-size="12" font-weight="bold" '
-            f'text-anchor="middle" fill="#ffffff">{label}</text>')
+    return (
+        f'<rect x="{right - width:g}" y="{y}" width="{width:g}" height="20" rx="10" fill="{colour}"/>'
+        f'<text x="{right - width / 2:g}" y="{y + 14}" font-size="12" font-weight="bold" '
+        f'text-anchor="middle" fill="#ffffff">{label}</text>'
+    )
 
 
 def _bonus_tile(x: float, y: float, label: str, holder: int | None) -> str:
     """The 7x7 bonus tile: a small gold square marked 7, and a label to its right."""
     held = "none" if holder is None else holder
-    return (f'<g class="bonus" data-holder="{held}"><rect x="{x:g}" y="{y:g}" width="18" height="18" rx="2" '
-            f'fill="#f2c14e" stroke="{OUTLINE_COLOUR}" stroke-width="1"/>'
-            f'<text x="{x + 9:g}" y="{y + 13:g}" font-size="10" font-weight="bold" text-anchor="middle" '
-            f'fill="{TEXT_COLOUR}">7</text>'
-            f'<text x="{x + 25:g}" y="{y + 13:g}" font-size="12" fill="{TEXT_COLOUR}">{label}</text></g>')
+    return (
+        f'<g class="bonus" data-holder="{held}"><rect x="{x:g}" y="{y:g}" width="18" height="18" rx="2" '
+        f'fill="#f2c14e" stroke="{OUTLINE_COLOUR}" stroke-width="1"/>'
+        f'<text x="{x + 9:g}" y="{y + 13:g}" font-size="10" font-weight="bold" text-anchor="middle" '
+        f'fill="{TEXT_COLOUR}">7</text>'
+        f'<text x="{x + 25:g}" y="{y + 13:g}" font-size="12" fill="{TEXT_COLOUR}">{label}</text></g>'
+    )
 
 
 def _quilt(quilt, seat: int, x: int, in_turn: bool) -> str:
     frame = SEAT_COLOURS[seat] if in_turn else "#b9ab97"
     placed = "".join([_placed_piece(patch_id, cells) for patch_id, cells in quilt_pieces(quilt)])
-    return (f'<g class="quilt" data-seat="{seat}" transform="translate({x} {TOP})">{_QUILT_GRID}'
-            f'<g {PIECE_STROKE}>{placed}</g>'
-            f'<rect x="-3" y="-3" width="{QUILT + 6}" height="{QUILT + 6}" rx="4" fill="none" '
-            f'stroke="{frame}" stroke-width="{3 if in_turn else 2}"/></g>')
+    return (
+        f'<g class="quilt" data-seat="{seat}" transform="translate({x} {TOP})">{_QUILT_GRID}'
+        f"<g {PIECE_STROKE}>{placed}</g>"
+        f'<rect x="-3" y="-3" width="{QUILT + 6}" height="{QUILT + 6}" rx="4" fill="none" '
+        f'stroke="{frame}" stroke-width="{3 if in_turn else 2}"/></g>'
+    )
 
 
 # A patch has at most 448 placements, so this holds every piece any game can
@@ -180,11 +199,14 @@ def _placed_piece(patch_id: int, cells: tuple[tuple[int, int], ...]) -> str:
 
 def _quilt_grid() -> str:
     lines = "".join(f"M{i * CELL} 0v{QUILT}M0 {i * CELL}h{QUILT}" for i in range(1, 9))
-    return (f'<rect width="{QUILT}" height="{QUILT}" fill="{EMPTY_COLOUR}"/>'
-            f'<path d="{lines}" stroke="#ddd2bf" stroke-width="1"/>')
+    return (
+        f'<rect width="{QUILT}" height="{QUILT}" fill="{EMPTY_COLOUR}"/>'
+        f'<path d="{lines}" stroke="#ddd2bf" stroke-width="1"/>'
+    )
 
 
 # --- time track --------------------------------------------------------------
+
 
 def space_centre(space: int) -> tuple[int, int]:
     """Centre (x, y) of a track space in the board's coordinates."""
@@ -196,18 +218,22 @@ def _track(game: Mapping) -> str:
     parts = [_track_spaces(tuple(game["income_spaces"]))]
     for space in game["leather_spaces"]:
         x, y = space_centre(int(space))
-        parts.append(f'<rect class="leather" data-space="{int(space)}" x="{x - 5}" y="{y - 4}" '
-                     f'width="14" height="14" rx="1.5" fill="{LEATHER_COLOUR}" stroke="{OUTLINE_COLOUR}" '
-                     f'stroke-width="1"/>')
+        parts.append(
+            f'<rect class="leather" data-space="{int(space)}" x="{x - 5}" y="{y - 4}" '
+            f'width="14" height="14" rx="1.5" fill="{LEATHER_COLOUR}" stroke="{OUTLINE_COLOUR}" '
+            f'stroke-width="1"/>'
+        )
     positions = [int(p["position"]) for p in game["players"]]
     # On a shared space the seat that arrived last is on top: the one in turn.
     order = (1, 0) if game.get("turn") == 0 else (0, 1)
     for seat in order:
         x, y = space_centre(positions[seat])
         shift = (-6 if seat == 0 else 6) if positions[0] == positions[1] else 0
-        parts.append(f'<circle class="token" data-seat="{seat}" data-position="{positions[seat]}" '
-                     f'cx="{x + shift}" cy="{y}" r="9" fill="{SEAT_COLOURS[seat]}" '
-                     f'stroke="{OUTLINE_COLOUR}" stroke-width="2"/>')
+        parts.append(
+            f'<circle class="token" data-seat="{seat}" data-position="{positions[seat]}" '
+            f'cx="{x + shift}" cy="{y}" r="9" fill="{SEAT_COLOURS[seat]}" '
+            f'stroke="{OUTLINE_COLOUR}" stroke-width="2"/>'
+        )
     return "".join(parts)
 
 
@@ -215,14 +241,18 @@ def _track(game: Mapping) -> str:
 def _track_spaces(income_spaces: tuple[int, ...]) -> str:
     centres = [space_centre(space) for space in range(len(SPACE_CELLS))]
     road = "L".join(f"{x} {y}" for x, y in centres)
-    parts = [f'<text x="{TRACK_X + TRACK_COLUMNS * CELL // 2}" y="{TOP - 34}" font-size="13" '
-             f'font-weight="bold" text-anchor="middle" fill="{MUTED}">time track</text>',
-             f'<path d="M{road}" fill="none" stroke="#c9b48c" stroke-width="12" stroke-linejoin="round"/>']
+    parts = [
+        f'<text x="{TRACK_X + TRACK_COLUMNS * CELL // 2}" y="{TOP - 34}" font-size="13" '
+        f'font-weight="bold" text-anchor="middle" fill="{MUTED}">time track</text>',
+        f'<path d="M{road}" fill="none" stroke="#c9b48c" stroke-width="12" stroke-linejoin="round"/>',
+    ]
     parts.append(f'<g stroke="#b39c74" fill="{TRACK_TILE}">')
     goal = ' fill="#e7cf95"'
-    parts += [f'<rect class="space" data-space="{space}" x="{x - 14}" y="{y - 14}" width="28" height="28" '
-              f'rx="5"{goal if space == TRACK_END else ""}/>'
-              for space, (x, y) in enumerate(centres)]
+    parts += [
+        f'<rect class="space" data-space="{space}" x="{x - 14}" y="{y - 14}" width="28" height="28" '
+        f'rx="5"{goal if space == TRACK_END else ""}/>'
+        for space, (x, y) in enumerate(centres)
+    ]
     parts.append(f'</g><g font-size="7.5" fill="{MUTED}">')
     parts += [f'<text x="{x - 11}" y="{y - 5}">{space}</text>' for space, (x, y) in enumerate(centres)]
     parts.append("</g>")
@@ -231,6 +261,7 @@ def _track_spaces(income_spaces: tuple[int, ...]) -> str:
 
 
 # --- market and circle -------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Shelf:
@@ -251,16 +282,21 @@ class _Shelf:
 
 
 MARKET = _Shelf("market-patch", MARGIN, MARKET_Y, MARKET_SLOT, 3, 0, MARKET_CELL, 15)
-REST_OF_CIRCLE = _Shelf("circle-patch", MARGIN, CIRCLE_Y, CIRCLE_SLOT, CIRCLE_PER_ROW, CIRCLE_ROW,
-                        CIRCLE_CELL, 10)
+REST_OF_CIRCLE = _Shelf(
+    "circle-patch", MARGIN, CIRCLE_Y, CIRCLE_SLOT, CIRCLE_PER_ROW, CIRCLE_ROW, CIRCLE_CELL, 10
+)
 
 
 def _circle(circle, market_size: int) -> str:
     market = [int(p) for p in circle[:market_size]]
     rest = [int(p) for p in circle[market_size:]]
-    parts = [_CIRCLE_TITLES if rest else _MARKET_TITLE, '<g fill="#fbf8f1" stroke="#e2d8c6">',
-             _backgrounds(MARKET, len(market)), _backgrounds(REST_OF_CIRCLE, len(rest)),
-             f'</g><g {PIECE_STROKE}>']
+    parts = [
+        _CIRCLE_TITLES if rest else _MARKET_TITLE,
+        '<g fill="#fbf8f1" stroke="#e2d8c6">',
+        _backgrounds(MARKET, len(market)),
+        _backgrounds(REST_OF_CIRCLE, len(rest)),
+        f"</g><g {PIECE_STROKE}>",
+    ]
     parts += [_shelf_piece(MARKET, patch_id, index) for index, patch_id in enumerate(market)]
     parts += [_shelf_piece(REST_OF_CIRCLE, patch_id, index) for index, patch_id in enumerate(rest)]
     parts.append(f'</g><g fill="{TEXT_COLOUR}">')
@@ -274,8 +310,10 @@ def _circle(circle, market_size: int) -> str:
 def _backgrounds(shelf: _Shelf, count: int) -> str:
     """The cards under the first `count` slots of `shelf`."""
     height = 4 * shelf.cell + 2.1 * shelf.text + 10
-    return "".join(f'<rect x="{x - 3}" y="{y - 4}" width="{shelf.slot - 8}" height="{height:g}" rx="6"/>'
-                   for x, y in map(shelf.origin, range(count)))
+    return "".join(
+        f'<rect x="{x - 3}" y="{y - 4}" width="{shelf.slot - 8}" height="{height:g}" rx="6"/>'
+        for x, y in map(shelf.origin, range(count))
+    )
 
 
 @cache
@@ -283,8 +321,10 @@ def _shelf_piece(shelf: _Shelf, patch_id: int, index: int) -> str:
     """Patch `patch_id` as printed, centred in slot `index` of `shelf`."""
     x, y = shelf.origin(index)
     left = x + (shelf.slot - 14 - len(PATCHES[patch_id].shape[0]) * shelf.cell) / 2
-    return (f'<g class="{shelf.kind}" data-patch-id="{patch_id}" transform="translate({left:g} {y})">'
-            f'{piece_svg(patch_id, printed_cells(patch_id), shelf.cell)}</g>')
+    return (
+        f'<g class="{shelf.kind}" data-patch-id="{patch_id}" transform="translate({left:g} {y})">'
+        f"{piece_svg(patch_id, printed_cells(patch_id), shelf.cell)}</g>"
+    )
 
 
 @cache
@@ -303,32 +343,40 @@ def _legend(bonus_open: bool) -> str:
 
 def _legend_text(bonus_open: bool) -> str:
     x, y = LEGEND_X, MARKET_Y
-    parts = [f'<g font-size="12" fill="{TEXT_COLOUR}">',
-             button_svg(x + 8, y + 8, 7),
-             f'<text x="{x + 24}" y="{y + 12}">button income: on a patch, and paid on these spaces</text>',
-             f'<rect x="{x + 1}" y="{y + 27}" width="14" height="14" rx="1.5" fill="{LEATHER_COLOUR}" '
-             f'stroke="{OUTLINE_COLOUR}"/>',
-             f'<text x="{x + 24}" y="{y + 38}">leather patch: the first to pass it takes it</text>',
-             button_svg(x + 8, y + 60, 7),
-             hourglass_svg(x + 8, y + 82, 14),
-             f'<text x="{x + 24}" y="{y + 64}">cost in buttons</text>'
-             f'<text x="{x + 24}" y="{y + 86}">time: spaces the buyer moves</text>']
+    parts = [
+        f'<g font-size="12" fill="{TEXT_COLOUR}">',
+        button_svg(x + 8, y + 8, 7),
+        f'<text x="{x + 24}" y="{y + 12}">button income: on a patch, and paid on these spaces</text>',
+        f'<rect x="{x + 1}" y="{y + 27}" width="14" height="14" rx="1.5" fill="{LEATHER_COLOUR}" '
+        f'stroke="{OUTLINE_COLOUR}"/>',
+        f'<text x="{x + 24}" y="{y + 38}">leather patch: the first to pass it takes it</text>',
+        button_svg(x + 8, y + 60, 7),
+        hourglass_svg(x + 8, y + 82, 14),
+        f'<text x="{x + 24}" y="{y + 64}">cost in buttons</text>'
+        f'<text x="{x + 24}" y="{y + 86}">time: spaces the buyer moves</text>',
+    ]
     if bonus_open:
         parts.append(_bonus_tile(x - 1, y + 98, "7x7 bonus, 7 points: nobody has it yet", None))
     parts.append("</g>")
     return "".join(parts)
 
 
-_MARKET_TITLE = (f'<text x="{MARGIN}" y="{MARKET_Y - 14}" font-size="14" font-weight="bold" '
-                 f'fill="{TEXT_COLOUR}">market</text><text x="{MARGIN + 60}" y="{MARKET_Y - 14}" '
-                 f'font-size="12" fill="{MUTED}">the next three patches after the neutral token: '
-                 f'one may be bought</text>')
-_CIRCLE_TITLES = (f'{_MARKET_TITLE}<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" '
-                  f'font-weight="bold" fill="{TEXT_COLOUR}">then around the circle</text>')
+_MARKET_TITLE = (
+    f'<text x="{MARGIN}" y="{MARKET_Y - 14}" font-size="14" font-weight="bold" '
+    f'fill="{TEXT_COLOUR}">market</text><text x="{MARGIN + 60}" y="{MARKET_Y - 14}" '
+    f'font-size="12" fill="{MUTED}">the next three patches after the neutral token: '
+    f"one may be bought</text>"
+)
+_CIRCLE_TITLES = (
+    f'{_MARKET_TITLE}<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" '
+    f'font-weight="bold" fill="{TEXT_COLOUR}">then around the circle</text>'
+)
 _QUILT_GRID = _quilt_grid()
 _STATS_BUTTONS = tuple(button_svg(x + 8, 104, 7) for x in QUILT_X)
 _LEGEND = _legend_text(bonus_open=False)
 _LEGEND_BONUS_OPEN = _legend_text(bonus_open=True)
-_STATIC = (f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf6ec"/>'
-           f'<rect width="{WIDTH}" height="44" fill="#4a3b31"/>'
-           f'<text x="{MARGIN}" y="30" font-size="20" font-weight="bold" fill="#fff6dd">Patchwork</text>')
+_STATIC = (
+    f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf6ec"/>'
+    f'<rect width="{WIDTH}" height="44" fill="#4a3b31"/>'
+    f'<text x="{MARGIN}" y="30" font-size="20" font-weight="bold" fill="#fff6dd">Patchwork</text>'
+)

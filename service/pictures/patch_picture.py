@@ -20,12 +20,14 @@ def price_svg(x: float, y: float, cost: int, time: int, size: float) -> str:
     """'(button) cost  (hourglass) time' starting at x, on baseline-centre y, text `size` px."""
     radius = size * 0.42
     time_x = x + 2 * radius + size * (0.35 + 0.62 * len(str(cost))) + size * 0.6
-    return (button_svg(x + radius, y, radius)
-            + f'<text x="{x + 2 * radius + size * 0.3:.4g}" y="{y + size * 0.36:.4g}" '
-              f'font-size="{size:g}">{cost}</text>'
-            + hourglass_svg(time_x + radius * 0.6, y, 2 * radius)
-            + f'<text x="{time_x + radius * 1.5:.4g}" y="{y + size * 0.36:.4g}" '
-              f'font-size="{size:g}">{time}</text>')
+    return (
+        button_svg(x + radius, y, radius)
+        + f'<text x="{x + 2 * radius + size * 0.3:.4g}" y="{y + size * 0.36:.4g}" '
+        f'font-size="{size:g}">{cost}</text>'
+        + hourglass_svg(time_x + radius * 0.6, y, 2 * radius)
+        + f'<text x="{time_x + radius * 1.5:.4g}" y="{y + size * 0.36:.4g}" '
+        f'font-size="{size:g}">{time}</text>'
+    )
 
 
 def price_width(cost: int, time: int, size: float) -> float:
@@ -74,11 +76,13 @@ def _patch_svg(patch_id: int, rotation: int, flipped: bool) -> str:
     body = (
         f'<rect width="{width}" height="{height}" rx="8" fill="#fbf8f1"/>'
         f'<g transform="translate({left:g} {PATCH_MARGIN})" {PIECE_STROKE}>'
-        f'{piece_svg(patch_id, cells, PATCH_CELL)}</g>'
+        f"{piece_svg(patch_id, cells, PATCH_CELL)}</g>"
         f'<g fill="{TEXT_COLOUR}">{price_svg(price_x, caption_y, patch.cost, patch.time, 16)}'
         f'<text x="{width / 2:g}" y="{caption_y + 25}" font-size="11" text-anchor="middle" '
-        f'fill="#6b6259">patch {patch_id} · {orientation}</text></g>')
-    title = (f"Patch {patch_id}: cost {patch.cost} buttons, time {patch.time}, "
-             f"income {patch.income}, {patch.cells} cells, {orientation}")
+        f'fill="#6b6259">patch {patch_id} · {orientation}</text></g>'
+    )
+    title = (
+        f"Patch {patch_id}: cost {patch.cost} buttons, time {patch.time}, "
+        f"income {patch.income}, {patch.cells} cells, {orientation}"
+    )
     return svg_document(width, height, title, body)
-

@@ -20,6 +20,7 @@ buttons.
 from __future__ import annotations
 
 import colorsys
+import itertools
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -63,6 +64,7 @@ def colour_of(patch_id: int) -> str:
 
 # --- geometry ---------------------------------------------------------------
 
+
 def normalized(cells: Iterable[tuple[int, int]]) -> tuple[Cells, int, int]:
     """(cells moved so their bounding box starts at (0, 0), in reading order; top; left)."""
     cells = list(cells)
@@ -71,8 +73,9 @@ def normalized(cells: Iterable[tuple[int, int]]) -> tuple[Cells, int, int]:
     return tuple(sorted((r - top, c - left) for r, c in cells)), top, left
 
 
-def oriented(cells: Sequence[tuple[int, int]], width: int, rotation: int,
-             flipped: bool) -> list[tuple[int, int]]:
+def oriented(
+    cells: Sequence[tuple[int, int]], width: int, rotation: int, flipped: bool
+) -> list[tuple[int, int]]:
     """Each cell of a shape `width` wide where orienting it carries it, in the same order.
 
     The orientation rule is docs/api-guide.md#placements-and-orientation.
@@ -142,7 +145,7 @@ def outline_path(cells: Cells, size: int) -> str:
         corners = [p for i, p in enumerate(loop) if not _straight(loop[i - 1], p, loop[(i + 1) % len(loop)])]
         # Every side is horizontal or vertical: after the first corner, one coordinate changes.
         steps = [f"M{corners[0][0] * size} {corners[0][1] * size}"]
-        for (x0, _), (x, y) in zip(corners, corners[1:]):
+        for (x0, _), (x, y) in itertools.pairwise(corners):
             steps.append(f"V{y * size}" if x == x0 else f"H{x * size}")
         parts.append("".join(steps) + "Z")
     return "".join(parts)
@@ -173,15 +176,19 @@ def piece_svg(patch_id: int, cells: Cells, size: int) -> str:
     `PIECE_STROKE`: the outline colour is set there once, not on every path.
     """
     stroke = max(1.0, size / 14)
-    parts = [f'<path class="piece" data-patch-id="{patch_id}" d="{outline_path(cells, size)}" '
-             f'fill="{colour_of(patch_id)}" stroke-width="{stroke:.2g}"/>']
+    parts = [
+        f'<path class="piece" data-patch-id="{patch_id}" d="{outline_path(cells, size)}" '
+        f'fill="{colour_of(patch_id)}" stroke-width="{stroke:.2g}"/>'
+    ]
     if len(cells) > 1 and size >= 12:
         parts.append(f'<path d="{seams_path(cells, size)}" stroke-opacity="0.18" stroke-width="1"/>')
     if patch_id == LEATHER_PATCH_ID and size >= 12:
         inset = size * 0.18
-        parts.append(f'<rect x="{inset:g}" y="{inset:g}" width="{size - 2 * inset:g}" '
-                     f'height="{size - 2 * inset:g}" fill="none" stroke="{LEATHER_STITCH}" '
-                     f'stroke-width="1" stroke-dasharray="2 2"/>')
+        parts.append(
+            f'<rect x="{inset:g}" y="{inset:g}" width="{size - 2 * inset:g}" '
+            f'height="{size - 2 * inset:g}" fill="none" stroke="{LEATHER_STITCH}" '
+            f'stroke-width="1" stroke-dasharray="2 2"/>'
+        )
     for r, c in button_cells(patch_id, cells):
         parts.append(button_svg((c + 0.5) * size, (r + 0.5) * size, size * 0.3))
     return "".join(parts)

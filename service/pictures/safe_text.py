@@ -17,8 +17,9 @@ REPLACEMENT = "\ufffd"
 # C0 and C1 controls (tab and newline included: a name is one line), lone
 # surrogates, the two XML non-characters, and the bidirectional embeddings,
 # overrides, isolates and marks.
-_NOT_SHOWN = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff"
-                        "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_NOT_SHOWN = re.compile(
+    "[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 _XML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
 
 

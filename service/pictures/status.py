@@ -22,5 +22,4 @@ def status_line(game: Mapping, names: Sequence[str], minus: str = "-") -> str:
         return f"{names[1 - winner]} resigned: {names[winner]} wins"
     scores = [int(s) for s in result["scores"]]
     tie = " (a tie: reached space 53 first)" if scores[0] == scores[1] else ""
-    return (f"{names[winner]} wins {signed(scores[winner], minus)} "
-            f"to {signed(scores[1 - winner], minus)}{tie}")
+    return f"{names[winner]} wins {signed(scores[winner], minus)} to {signed(scores[1 - winner], minus)}{tie}"

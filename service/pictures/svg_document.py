@@ -11,6 +11,8 @@ FONT_FAMILY = "'DejaVu Sans', 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
 
 def svg_document(width: float, height: float, title: str, body: str) -> str:
     """A standalone SVG document of `width` x `height` px; `title` and `body` are already XML-safe."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-            f'viewBox="0 0 {width:g} {height:g}" role="img" font-family="{FONT_FAMILY}">'
-            f'<title>{title}</title>{ICON_DEFS}{body}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+        f'viewBox="0 0 {width:g} {height:g}" role="img" font-family="{FONT_FAMILY}">'
+        f"<title>{title}</title>{ICON_DEFS}{body}</svg>"
+    )

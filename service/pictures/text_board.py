@@ -31,9 +31,11 @@ def board_text(game: Mapping) -> str:
     lines = [f"Patchwork: {status_line(game, names)}", ""]
     for seat, player in enumerate(players):
         bonus = "  7x7 bonus" if player["has_bonus"] else ""
-        lines.append(f"{SEAT_LETTERS[seat]}  {clipped[seat]}  buttons {int(player['buttons'])}  "
-                     f"income {int(player['income'])}  score {int(player['score'])}  "
-                     f"space {int(player['position'])}{bonus}")
+        lines.append(
+            f"{SEAT_LETTERS[seat]}  {clipped[seat]}  buttons {int(player['buttons'])}  "
+            f"income {int(player['income'])}  score {int(player['score'])}  "
+            f"space {int(player['position'])}{bonus}"
+        )
     lines.append("")
     lines += _quilts(players, clipped)
     lines.append("")
@@ -54,14 +56,19 @@ def _quilts(players, clipped: list[str]) -> list[str]:
     lines = [(titles[0] + _TITLE_PAD + titles[1]).rstrip(), _QUILT_HEADERS]
     left, right = players[0]["quilt"], players[1]["quilt"]
     for r in range(9):
-        lines.append(f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, left[r]))}{QUILT_GAP}"
-                     f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, right[r]))}")
+        lines.append(
+            f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, left[r]))}{QUILT_GAP}"
+            f"{_ROW_LABELS[r]}{''.join(map(_CELL_TEXT.__getitem__, right[r]))}"
+        )
     return lines
 
 
 # What a quilt cell shows: the covering patch's id, ## for leather, . when empty.
-_CELL_TEXT: dict[int | None, str] = {None: "  .", LEATHER_PATCH_ID: " ##",
-                                     **{patch_id: f"{patch_id:3d}" for patch_id in PATCHES}}
+_CELL_TEXT: dict[int | None, str] = {
+    None: "  .",
+    LEATHER_PATCH_ID: " ##",
+    **{patch_id: f"{patch_id:3d}" for patch_id in PATCHES},
+}
 _ROW_LABELS = tuple(f"{r:2d} " for r in range(9))
 _QUILT_HEADER = "   " + "".join(f"{c:3d}" for c in range(9))
 _QUILT_HEADERS = _QUILT_HEADER + QUILT_GAP + _QUILT_HEADER
@@ -97,8 +104,10 @@ def _market(circle, market_size: int) -> list[str]:
     rest = [int(p) for p in circle[market_size:]]
     if rest:
         lines.append("")
-        lines += _wrapped("then around the circle (#id cost/time):",
-                          [f"#{p} {PATCHES[p].cost}/{PATCHES[p].time}" for p in rest])
+        lines += _wrapped(
+            "then around the circle (#id cost/time):",
+            [f"#{p} {PATCHES[p].cost}/{PATCHES[p].time}" for p in rest],
+        )
     return lines
 
 

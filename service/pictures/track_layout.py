@@ -6,6 +6,7 @@ high as a quilt, so the track stands between the two quilts.
 """
 
 from __future__ import annotations
+
 TRACK_COLUMNS = 6
 TRACK_ROWS = 9
 

@@ -2,8 +2,29 @@
 
 from .bot_jobs import BotJob, BotJobs
 from .redis_store import open_store
-from .store import (CommitResult, EventSlice, EventWatch, GameStore, IdempotencyRecord, NewEvent,
-                    StorageError, StoredEvent, StoredGame)
+from .store import (
+    CommitResult,
+    EventSlice,
+    EventWatch,
+    GameStore,
+    IdempotencyRecord,
+    NewEvent,
+    StorageError,
+    StoredEvent,
+    StoredGame,
+)
 
-__all__ = ["BotJob", "BotJobs", "CommitResult", "EventSlice", "EventWatch", "GameStore", "IdempotencyRecord",
-           "NewEvent", "StorageError", "StoredEvent", "StoredGame", "open_store"]
+__all__ = [
+    "BotJob",
+    "BotJobs",
+    "CommitResult",
+    "EventSlice",
+    "EventWatch",
+    "GameStore",
+    "IdempotencyRecord",
+    "NewEvent",
+    "StorageError",
+    "StoredEvent",
+    "StoredGame",
+    "open_store",
+]

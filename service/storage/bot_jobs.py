@@ -121,8 +121,20 @@ class BotJobs:
         Waits up to block_ms when there are none. StorageError naming
         NOGROUP when the group is gone (Redis lost its data): ensure_group().
         """
-        found = self._command("XREADGROUP", "GROUP", GROUP, consumer, "COUNT", 1, "BLOCK", block_ms,
-                              "STREAMS", *self.streams, ">", ">")
+        found = self._command(
+            "XREADGROUP",
+            "GROUP",
+            GROUP,
+            consumer,
+            "COUNT",
+            1,
+            "BLOCK",
+            block_ms,
+            "STREAMS",
+            *self.streams,
+            ">",
+            ">",
+        )
         jobs = []
         for stream, entries in _by_stream(found):
             jobs += [_job(stream, entry_id, fields) for entry_id, fields in entries]

@@ -71,10 +71,15 @@ def _written_by(data_dir: Path) -> tuple[tuple[int, int, int], str] | None:
         if len(parts) == 3 and all(part.isdigit() for part in parts):
             major, minor, patch = (int(part) for part in parts)
             return (major, minor, patch), f"Redis {record.read_text().strip()} (as {record} says)"
-        raise DataDirRefused(f"{record} should hold a Redis version such as 7.2.4, not {record.read_text()!r}")
+        raise DataDirRefused(
+            f"{record} should hold a Redis version such as 7.2.4, not {record.read_text()!r}"
+        )
     if (data_dir / _MULTI_PART_AOF_DIR).is_dir():
         # Written before the version was recorded, by a Redis that has its own.
-        return _MULTI_PART_AOF_SINCE, f"Redis 7 or newer (its append-only files are in {_MULTI_PART_AOF_DIR}/)"
+        return (
+            _MULTI_PART_AOF_SINCE,
+            f"Redis 7 or newer (its append-only files are in {_MULTI_PART_AOF_DIR}/)",
+        )
     return None
 
 
@@ -92,9 +97,13 @@ def check_and_record_version(data_dir: Path, binary: str) -> None:
                 f"or set PATCHWORK_DATA_DIR to another directory."
             )
         if written_version[:2] < version[:2]:
-            log.warning("the data in %s was written by %s; redis-server %s converts it as it starts, "
-                        "and from now on an older Redis cannot read it",
-                        data_dir, who, _version_text(version))
+            log.warning(
+                "the data in %s was written by %s; redis-server %s converts it as it starts, "
+                "and from now on an older Redis cannot read it",
+                data_dir,
+                who,
+                _version_text(version),
+            )
     # Recorded before the server starts: converting older files is the first
     # thing it does, so a start that fails half-way may already have done it.
     (data_dir / VERSION_FILE).write_text(_version_text(version) + "\n")
@@ -170,16 +179,26 @@ class EmbeddedRedis:
 
     def _directives(self) -> list[str]:
         return [
-            "--port", "0",
-            "--unixsocket", str(self.socket_path),
-            "--unixsocketperm", "700",
-            "--dir", str(self.data_dir),
-            "--appendonly", "yes",
-            "--appendfsync", "everysec",
-            "--save", "",
-            "--maxmemory", self.maxmemory,
-            "--maxmemory-policy", "noeviction",
-            "--daemonize", "no",
+            "--port",
+            "0",
+            "--unixsocket",
+            str(self.socket_path),
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            str(self.data_dir),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "everysec",
+            "--save",
+            "",
+            "--maxmemory",
+            self.maxmemory,
+            "--maxmemory-policy",
+            "noeviction",
+            "--daemonize",
+            "no",
         ]
 
     def command(self) -> list[str]:

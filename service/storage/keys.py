@@ -11,7 +11,7 @@ from __future__ import annotations
 class GameKeys:
     """The names of one game's keys under a prefix."""
 
-    __slots__ = ("game", "moves", "events", "_base")
+    __slots__ = ("_base", "events", "game", "moves")
 
     def __init__(self, prefix: str, game_id: str):
         if not game_id:

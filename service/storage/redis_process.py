@@ -103,9 +103,7 @@ class RedisServerProcess:
         while not answers_ping(self.url, timeout=0.2):
             if self._process.poll() is not None:
                 self._process = None
-                raise RuntimeError(
-                    f"redis-server exited at start-up; its log:\n{self._log_tail()}"
-                )
+                raise RuntimeError(f"redis-server exited at start-up; its log:\n{self._log_tail()}")
             if time.monotonic() > deadline:
                 self._kill()
                 raise RuntimeError(

@@ -21,8 +21,8 @@ answer can be left on one for the next user.
 from __future__ import annotations
 
 import secrets
-from abc import ABC, abstractmethod
 import threading
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -39,8 +39,17 @@ from redis.retry import Retry
 from . import scripts
 from .bot_jobs import BotJobs
 from .keys import GameKeys, check_prefix
-from .store import (CommitResult, EventSlice, EventWatch, GameStore, IdempotencyRecord, NewEvent,
-                    StorageError, StoredEvent, StoredGame)
+from .store import (
+    CommitResult,
+    EventSlice,
+    EventWatch,
+    GameStore,
+    IdempotencyRecord,
+    NewEvent,
+    StorageError,
+    StoredEvent,
+    StoredGame,
+)
 from .wakeups import Wakeups
 
 # An answer is replayed for 24 h (docs/api-guide.md#idempotency). A record keeps this expiry from
@@ -186,6 +195,7 @@ class _Connection(_Commands):
             except NoScriptError:  # Redis restarted or was flushed: load it again
                 self.command("SCRIPT", "LOAD", source)
                 return self.command("EVALSHA", script.sha, len(keys), *keys, *args)
+
         return run
 
     def close(self) -> None:
@@ -309,6 +319,7 @@ class _ConnectionPool(_Commands):
                 return getattr(connection, name)(keys, args)
             finally:
                 self._give_back(connection)
+
         return run
 
     def close(self) -> None:
@@ -321,7 +332,11 @@ class RedisGameStore(GameStore):
     """Games in Redis under `<prefix>{<game_id>}:...` keys, expiring `ttl_seconds` after the last move."""
 
     def __init__(
-        self, connect: Callable[[], _Commands], *, prefix: str, ttl_seconds: int,
+        self,
+        connect: Callable[[], _Commands],
+        *,
+        prefix: str,
+        ttl_seconds: int,
         subscribe: Callable[[], Any] | None = None,
     ):
         """`connect` makes what commands go through (a cluster client, or a pool), on first use;
@@ -367,7 +382,8 @@ class RedisGameStore(GameStore):
         keys = self._keys(game_id)
         with _storage_errors():
             version, revision, state = self._redis().command(
-                "HMGET", keys.game, "version", "revision", "state")
+                "HMGET", keys.game, "version", "revision", "state"
+            )
         if version is None:
             return None
         return StoredGame(int(version), state, revision or "")
@@ -422,10 +438,19 @@ class RedisGameStore(GameStore):
         script_keys = [keys.game, keys.moves, keys.events]
         revision = _new_revision()
         args: list[Any] = [
-            expected_version, expected_revision or "", revision, state, view, move, self._ttl_ms,
-            event.data if event else "", (event.end or "") if event else "",
+            expected_version,
+            expected_revision or "",
+            revision,
+            state,
+            view,
+            move,
+            self._ttl_ms,
+            event.data if event else "",
+            (event.end or "") if event else "",
             FINISHED_EVENTS_TTL_MS if event and event.end else self._ttl_ms,
-            self.events_channel, f"{game_id} {expected_version + 1}", EVENTS_MAXLEN,
+            self.events_channel,
+            f"{game_id} {expected_version + 1}",
+            EVENTS_MAXLEN,
         ]
         if idempotency_key is not None:
             if fingerprint is None or answer is None:
@@ -440,9 +465,7 @@ class RedisGameStore(GameStore):
             return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
         return CommitResult(revision=revision)
 
-    def record_answer(
-        self, game_id: str, idempotency_key: str, fingerprint: str, answer: str
-    ) -> None:
+    def record_answer(self, game_id: str, idempotency_key: str, fingerprint: str, answer: str) -> None:
         """Record a refusal under the key for 24 h; nothing when the game is gone."""
         keys = self._keys(game_id)
         with _storage_errors():
@@ -459,15 +482,14 @@ class RedisGameStore(GameStore):
             redis = self._redis()
             redis.release_key(keys=[keys.idempotency(idempotency_key)])
 
-    def load_moves(
-        self, game_id: str, start: int = 0, stop: int = -1
-    ) -> tuple[int, list[str]] | None:
+    def load_moves(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]] | None:
         """(version, history slice as LRANGE gives it), consistent with each other, or None."""
         keys = self._keys(game_id)
         with _storage_errors():
             redis = self._redis()
-            found = redis.load_moves(keys=[keys.game, keys.moves],
-                                     args=[_list_index(start), _list_index(stop)])
+            found = redis.load_moves(
+                keys=[keys.game, keys.moves], args=[_list_index(start), _list_index(stop)]
+            )
         if found is None:
             return None
         return int(found[0]), list(found[1])
@@ -476,8 +498,7 @@ class RedisGameStore(GameStore):
         """Up to `count` events after version `after`, with the game's version; None: no game."""
         keys = self._keys(game_id)
         with _storage_errors():
-            found = self._redis().load_events(keys=[keys.game, keys.events],
-                                              args=[max(after, 0), count])
+            found = self._redis().load_events(keys=[keys.game, keys.events], args=[max(after, 0), count])
         if found is None:
             return None
         version, oldest, entries = found
@@ -547,6 +568,7 @@ def open_store(
     # published: no socket timeout on its reads (it PINGs instead, wakeups.py).
     listening = dict(options, socket_timeout=None)
     if cluster:
+
         def connect_cluster() -> _Connection:
             # Each node's pool refuses (503) past max_connections rather than waiting.
             return _Connection(RedisCluster.from_url(url, max_connections=max_connections, **options))
@@ -560,8 +582,10 @@ def open_store(
             finally:
                 cluster_client.close()
             return Redis(host=node.host, port=node.port, **listening).pubsub()
-        return RedisGameStore(connect_cluster, prefix=prefix, ttl_seconds=ttl_seconds,
-                              subscribe=subscribe_cluster)
+
+        return RedisGameStore(
+            connect_cluster, prefix=prefix, ttl_seconds=ttl_seconds, subscribe=subscribe_cluster
+        )
     # from_url connects lazily, so building the pool up front cannot fail on a down Redis.
     redis_pool = ConnectionPool.from_url(url, **options)
 
@@ -575,4 +599,5 @@ def open_store(
 
     def subscribe() -> Any:
         return Redis.from_url(url, **listening).pubsub()
+
     return RedisGameStore(connect_pool, prefix=prefix, ttl_seconds=ttl_seconds, subscribe=subscribe)

@@ -64,7 +64,9 @@ return 1
 # Returns nil (no game, nothing claimed), {version, revision, state} after
 # claiming the key, or {version, revision, state, record} when a record (in
 # progress or answered) already holds the key.
-LOAD_FOR_MOVE = _READ_RECORD + """
+LOAD_FOR_MOVE = (
+    _READ_RECORD
+    + """
 local game = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
 if not game[1] then
     return nil
@@ -77,6 +79,7 @@ end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return {game[1], revision, game[3]}
 """
+)
 
 # KEYS: game, moves, events[, record]. ARGV: expected_version,
 # expected_revision ('' = any), new_revision, state, view, move, ttl_ms,
@@ -132,21 +135,27 @@ return {'stored'}
 # KEYS: game, record. ARGV: record, record_ttl_ms. Keeps an answer that is
 # already recorded (the first answer wins) and records nothing for a game
 # that is gone.
-RECORD_ANSWER = _READ_RECORD + """
+RECORD_ANSWER = (
+    _READ_RECORD
+    + """
 if redis.call('EXISTS', KEYS[1]) == 0 or answered(read_record(KEYS[2])) then
     return 0
 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return 1
 """
+)
 
 # KEYS: record. Drops it only while in progress: a recorded answer stays.
-RELEASE_KEY = _READ_RECORD + """
+RELEASE_KEY = (
+    _READ_RECORD
+    + """
 if not answered(read_record(KEYS[1])) then
     redis.call('DEL', KEYS[1])
 end
 return 0
 """
+)
 
 # KEYS: game, moves. ARGV: start, stop (as LRANGE takes them).
 # Returns nil when there is no game, else {version, {move, ...}}.

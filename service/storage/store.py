@@ -115,7 +115,7 @@ class EventWatch(ABC):
     def close(self) -> None:
         """Stop watching."""
 
-    def __enter__(self) -> "EventWatch":
+    def __enter__(self) -> EventWatch:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -177,9 +177,7 @@ class GameStore(ABC):
         """
 
     @abstractmethod
-    def record_answer(
-        self, game_id: str, idempotency_key: str, fingerprint: str, answer: str
-    ) -> None:
+    def record_answer(self, game_id: str, idempotency_key: str, fingerprint: str, answer: str) -> None:
         """Record a refusal under the key for 24 h; nothing when the game is gone.
 
         A record is only ever read with its game (`load_for_move`), so one
@@ -193,9 +191,7 @@ class GameStore(ABC):
         """Drop the in-progress marker of a request that ended without a recorded answer."""
 
     @abstractmethod
-    def load_moves(
-        self, game_id: str, start: int = 0, stop: int = -1
-    ) -> tuple[int, list[str]] | None:
+    def load_moves(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]] | None:
         """(version, history slice as LRANGE gives it), consistent with each other, or None."""
 
     @abstractmethod
@@ -203,7 +199,7 @@ class GameStore(ABC):
         """Up to `count` events after version `after`, with the game's version; None: no game."""
 
     @abstractmethod
-    def watch_events(self, game_id: str) -> "EventWatch":
+    def watch_events(self, game_id: str) -> EventWatch:
         """A watch that wakes whenever an event may have been added to the game's stream.
 
         Use it as a context manager. Wake-ups are hints: after each, read the
@@ -219,7 +215,7 @@ class GameStore(ABC):
         """
 
     @abstractmethod
-    def bot_jobs(self) -> "BotJobs":
+    def bot_jobs(self) -> BotJobs:
         """The queue of bot moves to make, on this store (bot_jobs.py)."""
 
     @abstractmethod

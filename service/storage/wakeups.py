@@ -48,7 +48,7 @@ RESUBSCRIBE_SECONDS = 0.5
 
 
 # Every Wakeups of this process, for close_all_wakeups.
-_ALL: "weakref.WeakSet[Wakeups]" = weakref.WeakSet()
+_ALL: weakref.WeakSet[Wakeups] = weakref.WeakSet()
 
 
 def close_all_wakeups() -> None:
@@ -62,9 +62,9 @@ def close_all_wakeups() -> None:
 
 
 class _Watch(EventWatch):
-    __slots__ = ("_wakeups", "game_id", "_woken")
+    __slots__ = ("_wakeups", "_woken", "game_id")
 
-    def __init__(self, wakeups: "Wakeups", game_id: str):
+    def __init__(self, wakeups: Wakeups, game_id: str):
         self._wakeups = wakeups
         self.game_id = game_id
         self._woken = threading.Event()
@@ -95,8 +95,7 @@ class Wakeups:
     long as nothing happens), and is checked with PINGs instead.
     """
 
-    def __init__(self, subscribe: Callable[[], Any], channel: str, *,
-                 ping_seconds: float = PING_SECONDS):
+    def __init__(self, subscribe: Callable[[], Any], channel: str, *, ping_seconds: float = PING_SECONDS):
         self._subscribe = subscribe
         self.channel = channel
         self._ping_seconds = ping_seconds
@@ -158,8 +157,7 @@ class Wakeups:
                 pubsub = self._subscribe()
                 self._listen_on(pubsub)
             except (RedisError, OSError) as error:
-                log.warning("event wake-ups lost (%s: %s); subscribing again",
-                            type(error).__name__, error)
+                log.warning("event wake-ups lost (%s: %s); subscribing again", type(error).__name__, error)
             finally:
                 if pubsub is not None:
                     try:

@@ -11,8 +11,16 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "anu-games.json"
 PATCH_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg"  # ids 1..33
-ORIENTATIONS = [(0, False), (90, False), (180, False), (270, False),
-                (0, True), (90, True), (180, True), (270, True)]
+ORIENTATIONS = [
+    (0, False),
+    (90, False),
+    (180, False),
+    (270, False),
+    (0, True),
+    (90, True),
+    (180, True),
+    (270, True),
+]
 
 
 def anu_games() -> list[dict]:
@@ -24,7 +32,7 @@ def tokens(moves: str) -> list[str]:
     out, i = [], 0
     while i < len(moves):
         step = 1 if moves[i] == "." else 4
-        out.append(moves[i:i + step])
+        out.append(moves[i : i + step])
         i += step
     return out
 
@@ -37,10 +45,16 @@ def request_body(token: str) -> dict:
     if token[0] == "h":
         return {"action": "place_leather", "row": row, "col": col}
     rotation, flipped = ORIENTATIONS[ord(token[3]) - ord("A")]
-    return {"action": "buy", "patch_id": PATCH_LETTERS.index(token[0]) + 1,
-            "placement": {"row": row, "col": col, "rotation": rotation, "flipped": flipped}}
+    return {
+        "action": "buy",
+        "patch_id": PATCH_LETTERS.index(token[0]) + 1,
+        "placement": {"row": row, "col": col, "rotation": rotation, "flipped": flipped},
+    }
 
 
 def create_body(game: dict) -> dict:
-    return {"patch_order": game["circle"], "first_player": game["first_player"],
-            "time_board": game["time_board"]}
+    return {
+        "patch_order": game["circle"],
+        "first_player": game["first_player"],
+        "time_board": game["time_board"],
+    }

@@ -126,9 +126,12 @@ class Table:
         """POST a move for `seat` (default: the seat in turn); returns the response."""
         if seat is None:
             seat = self.state()["turn"]
-        return self.client.post(f"/games/{self.id}/moves", data=json.dumps(body),
-                                content_type="application/json",
-                                headers={**self.auth(seat), **(headers or {})})
+        return self.client.post(
+            f"/games/{self.id}/moves",
+            data=json.dumps(body),
+            content_type="application/json",
+            headers={**self.auth(seat), **(headers or {})},
+        )
 
     def play(self, body: dict, seat: int | None = None) -> dict:
         """A move that must be accepted; returns the new Game."""

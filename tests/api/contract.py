@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from xml.etree import ElementTree
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from xml.etree import ElementTree
 
 import yaml
 
@@ -63,7 +63,9 @@ class ResponseContract:
         self._unrouted = _compile_response(spec, {"$ref": _UNROUTED})
         self._wrong_method = _compile_response(spec, {"$ref": _WRONG_METHOD})
 
-    def check(self, method: str, path: str, status: int, headers: Mapping[str, str], body_bytes: bytes) -> str | None:
+    def check(
+        self, method: str, path: str, status: int, headers: Mapping[str, str], body_bytes: bytes
+    ) -> str | None:
         """Assert the response conforms; return the operationId it answered (None for 404/405 of no operation)."""
         where = f"{method.upper()} {path} -> {status}"
         method = method.lower()
@@ -72,7 +74,10 @@ class ResponseContract:
         if method == "options":  # CORS preflight: answered by the framework, described in prose only
             assert 200 <= status < 300, f"{where}: a preflight must succeed"
             return None
-        route = next(((template, ops) for pattern, template, ops in self._routes if pattern.fullmatch(route_path)), None)
+        route = next(
+            ((template, ops) for pattern, template, ops in self._routes if pattern.fullmatch(route_path)),
+            None,
+        )
         read_body = method != "head"  # a HEAD answer has the headers of a GET's and no body
         if route is None:
             assert status == 404, f"{where}: no path of the spec matches {route_path!r}, so it must be 404"
@@ -127,7 +132,9 @@ def _find_response(responses: dict[str, _Response], status: int) -> _Response | 
     return None
 
 
-def _check_response(where: str, response: _Response, headers: dict[str, str], body: bytes, read_body: bool) -> None:
+def _check_response(
+    where: str, response: _Response, headers: dict[str, str], body: bytes, read_body: bool
+) -> None:
     for name, rules in response.headers.items():
         if name not in headers:
             assert not rules.required, f"{where}: required header {name!r} is missing"
@@ -165,7 +172,9 @@ def _parse(where: str, media_type: str, body: bytes) -> Any:
         if media_type.startswith("text/"):
             return body.decode("utf-8")
     except (UnicodeDecodeError, ValueError, yaml.YAMLError, ElementTree.ParseError) as error:
-        raise AssertionError(f"{where}: the {media_type} body does not parse ({error}): {body[:200]!r}") from None
+        raise AssertionError(
+            f"{where}: the {media_type} body does not parse ({error}): {body[:200]!r}"
+        ) from None
     raise AssertionError(f"{where}: no parser for {media_type}")
 
 

@@ -36,7 +36,9 @@ def test_every_anu_move_is_listed_as_legal(table, client):
         if body["action"] == "buy":
             wanted = body["placement"]
             # Compare by covered cells: the listing shows the canonical orientation.
-            candidates = [m for m in legal["moves"] if m["action"] == "buy" and m["patch_id"] == body["patch_id"]]
+            candidates = [
+                m for m in legal["moves"] if m["action"] == "buy" and m["patch_id"] == body["patch_id"]
+            ]
             state = t.play(body, seat=state["turn"])
             last = client.get(f"/games/{t.id}/moves/{state['moves_played']}").get_json()
             assert last["placement"]["cells"] in [m["placement"]["cells"] for m in candidates]

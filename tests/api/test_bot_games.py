@@ -43,11 +43,13 @@ def history(client, game_id: str) -> list[dict]:
 
 def wait_for_person_or_end(table: Table, bound: float = BOT_MOVE_BOUND) -> dict:
     """The game once a person is in turn or it is over (the bots in turn have moved)."""
+
     def ready():
         game = table.state()
         if game["status"] == "finished" or game["players"][game["turn"]]["bot"] is None:
             return game
         return None
+
     return wait_for(ready, bound, f"the bot in turn in game {table.id} did not move")
 
 
@@ -112,11 +114,15 @@ def test_person_against_bot_to_the_end(client, worker):
 
 
 def test_bots_against_each_other_play_to_the_end_by_themselves(app, client, worker):
-    table = Table(client, {"players": [{"name": "R", "bot": "random"}, {"name": "Q", "bot": "search-quick"}],
-                           "seed": 3})
+    table = Table(
+        client, {"players": [{"name": "R", "bot": "random"}, {"name": "Q", "bot": "search-quick"}], "seed": 3}
+    )
     assert table.tokens == [None, None]
-    game = wait_for(lambda: table.state()["status"] == "finished" and table.state(), GAME_BOUND,
-                    f"game {table.id} did not finish")
+    game = wait_for(
+        lambda: table.state()["status"] == "finished" and table.state(),
+        GAME_BOUND,
+        f"game {table.id} did not finish",
+    )
     moves = history(client, table.id)
     assert len(moves) == game["moves_played"] > 20
     # Every move was judged by the rules: the history replays to the stored game.
@@ -128,8 +134,11 @@ def test_bots_against_each_other_play_to_the_end_by_themselves(app, client, work
 def test_a_bots_move_is_its_level_with_the_seed_of_game_and_version(client, worker):
     # `random` draws with the seed: any other seed would give other moves.
     table = Table(client, {"players": [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]})
-    game = wait_for(lambda: table.state()["status"] == "finished" and table.state(), GAME_BOUND,
-                    f"game {table.id} did not finish")
+    game = wait_for(
+        lambda: table.state()["status"] == "finished" and table.state(),
+        GAME_BOUND,
+        f"game {table.id} did not finish",
+    )
     moves = history(client, table.id)
     for entry in moves:
         version = entry["number"]  # move n is played on the game at version n
@@ -158,6 +167,7 @@ def test_a_person_cannot_move_for_a_bot_seat(client, worker):
     wait_for_person_or_end(table)
     # Ann's token is seat 1's; no token is seat 0's.
     assert table.state()["players"][0]["bot"] == "greedy"
-    resp = client.post(f"/games/{table.id}/moves", json={"action": "advance"},
-                       headers={"Authorization": "Bearer null"})
+    resp = client.post(
+        f"/games/{table.id}/moves", json={"action": "advance"}, headers={"Authorization": "Bearer null"}
+    )
     assert resp.status_code == 401

@@ -61,23 +61,24 @@ def test_resuming_a_finished_game_sends_every_missed_move_and_no_snapshot(table,
             events = events_of(client.get(f"/games/{t.id}/events", **resume))
             assert [e.kind for e in events] == ["move"] * (final["version"] - k) + ["end"]
             assert [e.version for e in events[:-1]] == list(range(k + 1, final["version"] + 1))
-            assert [e.json()["move"] for e in events[:-1]] == history[k - 1:]
+            assert [e.json()["move"] for e in events[:-1]] == history[k - 1 :]
             assert events[-2].json()["game"] == final and events[-1].json() == final["result"]
     # A client that has everything (it reconnected after the end) is told the end again.
-    current = events_of(client.get(f"/games/{t.id}/events",
-                                   headers={"Last-Event-ID": str(final["version"])}))
+    current = events_of(client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": str(final["version"])}))
     assert [e.kind for e in current] == ["end"]
 
 
-@pytest.mark.parametrize("weird", ["", "abc", "0", "-3", "1.5", " 2x", "99999999999999999999999999",
-                                   "\u0661\u0662"])
+@pytest.mark.parametrize(
+    "weird", ["", "abc", "0", "-3", "1.5", " 2x", "99999999999999999999999999", "\u0661\u0662"]
+)
 def test_a_last_event_id_that_is_no_version_of_the_game_gets_a_snapshot(table, client, weird):
     t, final = finished_game(table)
     for resume in ({"headers": {"Last-Event-ID": weird}}, {"query_string": {"last_event_id": weird}}):
         events = events_of(client.get(f"/games/{t.id}/events", **resume))
         assert [e.kind for e in events] == ["game", "end"]
-    beyond = events_of(client.get(f"/games/{t.id}/events",
-                                  headers={"Last-Event-ID": str(final["version"] + 1)}))
+    beyond = events_of(
+        client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": str(final["version"] + 1)})
+    )
     assert [e.kind for e in beyond] == ["game", "end"]
 
 
@@ -91,8 +92,9 @@ def test_a_version_older_than_the_events_kept_gets_a_snapshot(table, client, bac
     events = events_of(client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": "2"}))
     assert [e.kind for e in events] == ["game", "end"]
     # The five kept still resume a client that has the version before them.
-    kept = events_of(client.get(f"/games/{t.id}/events",
-                                headers={"Last-Event-ID": str(final["version"] - 5)}))
+    kept = events_of(
+        client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": str(final["version"] - 5)})
+    )
     assert [e.kind for e in kept] == ["move"] * 5 + ["end"]
 
 
@@ -127,7 +129,7 @@ def test_each_move_s_outcome_says_what_it_did(table, client):
     patches = {p["id"]: p for p in client.get("/patches").get_json()["patches"]}
     seen = {"income": 0, "leather_won": 0, "bonus": 0}
     for index in (0, 1, 2):
-        t, final = finished_game(table, index)
+        t, _final = finished_game(table, index)
         before = events_of(client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": "1"}))
         history = client.get(f"/games/{t.id}/moves").get_json()["moves"]
         previous = t.game  # as created: version 1
@@ -169,8 +171,13 @@ def test_a_store_that_does_not_answer_is_503_before_the_stream(tmp_path):
 
 
 def test_preflights_allow_last_event_id(client):
-    resp = client.options("/games/x/events", headers={"Origin": "https://example.org",
-                                                      "Access-Control-Request-Method": "GET",
-                                                      "Access-Control-Request-Headers": "last-event-id"})
+    resp = client.options(
+        "/games/x/events",
+        headers={
+            "Origin": "https://example.org",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "last-event-id",
+        },
+    )
     assert resp.status_code == 204
     assert "Last-Event-ID" in [h.strip() for h in resp.headers["Access-Control-Allow-Headers"].split(",")]

@@ -3,7 +3,9 @@
 import json
 from pathlib import Path
 
-PATCHES = json.loads((Path(__file__).resolve().parents[2] / "service" / "engine" / "patches.json").read_text())
+PATCHES = json.loads(
+    (Path(__file__).resolve().parents[2] / "service" / "engine" / "patches.json").read_text()
+)
 REVISED_LEATHER = [26, 32, 38, 44, 50]
 ORIGINAL_LEATHER = [20, 26, 32, 44, 50]
 INCOME = [5, 11, 17, 23, 29, 35, 41, 47, 53]
@@ -62,10 +64,15 @@ def test_same_seed_same_circle_and_seed_is_reported(client):
 
 def test_create_with_every_option(client):
     order = list(range(33, 1, -1)) + [1]
-    resp = client.post("/games", json={
-        "players": [{"name": "Ada"}, {"name": "Grace"}],
-        "patch_order": order, "first_player": 1, "time_board": "original",
-    })
+    resp = client.post(
+        "/games",
+        json={
+            "players": [{"name": "Ada"}, {"name": "Grace"}],
+            "patch_order": order,
+            "first_player": 1,
+            "time_board": "original",
+        },
+    )
     assert resp.status_code == 201
     game = resp.get_json()["game"]
     assert game["circle"] == order and game["market"] == [33, 32, 31]
@@ -76,8 +83,10 @@ def test_create_with_every_option(client):
 
 
 def test_null_options_mean_defaults(client):
-    resp = client.post("/games", json={"seed": None, "patch_order": None, "players": None,
-                                       "first_player": None, "time_board": None})
+    resp = client.post(
+        "/games",
+        json={"seed": None, "patch_order": None, "players": None, "first_player": None, "time_board": None},
+    )
     assert resp.status_code == 201
     game = resp.get_json()["game"]
     assert game["first_player"] == 0 and game["time_board"] == "revised" and isinstance(game["seed"], int)

@@ -16,9 +16,17 @@ def bot_move_body(game: dict, moves: list, level: str) -> dict:
     move = canonical_move(bots.choose_move(state, level, bots.seed_for(game["id"], game["version"])))
     if isinstance(move, Buy):
         p = move.placement
-        return {"action": "buy", "patch_id": move.patch_id,
-                "placement": {"row": p.row, "col": p.col, "rotation": p.rotation,
-                              "flipped": p.flipped, "cells": [list(cell) for cell in p.cells]}}
+        return {
+            "action": "buy",
+            "patch_id": move.patch_id,
+            "placement": {
+                "row": p.row,
+                "col": p.col,
+                "rotation": p.rotation,
+                "flipped": p.flipped,
+                "cells": [list(cell) for cell in p.cells],
+            },
+        }
     if isinstance(move, PlaceLeather):
         return {"action": "place_leather", "row": move.row, "col": move.col}
     return ADVANCE
@@ -48,8 +56,11 @@ def test_the_hint_is_the_move_the_bot_plays(table, level):
         assert answer == {"move": bot_move_body(game, played, level), "version": game["version"]}
         assert answer["move"] in t.legal()["moves"]
         t.play(playable(answer["move"]))
-        played.append(canonical_move(bots.choose_move(replay(played, seed=21), level,
-                                                      bots.seed_for(t.id, game["version"]))))
+        played.append(
+            canonical_move(
+                bots.choose_move(replay(played, seed=21), level, bots.seed_for(t.id, game["version"]))
+            )
+        )
 
 
 def test_the_default_level_is_greedy(table):
@@ -138,9 +149,9 @@ def test_the_cache_keeps_only_the_latest_answers():
     cache = HintCache(2)
     cache.put(("a", 1, "greedy"), "A")
     cache.put(("b", 1, "greedy"), "B")
-    assert cache.get(("a", 1, "greedy")) == "A"      # now the most recent
+    assert cache.get(("a", 1, "greedy")) == "A"  # now the most recent
     cache.put(("c", 1, "greedy"), "C")
-    assert cache.get(("b", 1, "greedy")) is None     # the least recent went
+    assert cache.get(("b", 1, "greedy")) is None  # the least recent went
     assert (cache.get(("a", 1, "greedy")), cache.get(("c", 1, "greedy"))) == ("A", "C")
 
 

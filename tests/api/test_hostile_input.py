@@ -13,16 +13,26 @@ import pytest
 
 from service.api import create_app
 from service.api.problems import ApiProblem
-from service.games.records import new_game_id
 from service.api.spec_errors import MAX_ERRORS
+from service.games.records import new_game_id
 
 from .conftest import checked_client_class, make_settings
 
 PROBLEM = "application/problem+json"
 HUGE_EXPONENTS = ("1e99999999999999999999", "1e-99999999999999999999", "-1E+99999999999999999999")
 # Not one of them could be a game id the service issued (22 characters of base64url).
-IMPOSSIBLE_IDS = ("}abc", "{abc}", "a}b{c", "x" * 23, "x" * 21, "x" * 500, "abc def", "ü" * 22, "nope",
-                  "%7D" + "a" * 19)
+IMPOSSIBLE_IDS = (
+    "}abc",
+    "{abc}",
+    "a}b{c",
+    "x" * 23,
+    "x" * 21,
+    "x" * 500,
+    "abc def",
+    "ü" * 22,
+    "nope",
+    "%7D" + "a" * 19,
+)
 
 
 def problem(resp, status: int, code: str) -> dict:
@@ -43,12 +53,15 @@ def nested(depth: int) -> str:
 
 # --- Numbers too large to read ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("number", HUGE_EXPONENTS)
 def test_a_huge_exponent_in_a_query_or_path_integer_is_400(client, table, number):
     t = table()
-    for path, parameter in ((f"/games/{t.id}/moves?since={number}", "since"),
-                            (f"/games/{t.id}/legal-moves?patch_id={number}", "patch_id"),
-                            (f"/games/{t.id}/moves/{number}", "number")):
+    for path, parameter in (
+        (f"/games/{t.id}/moves?since={number}", "since"),
+        (f"/games/{t.id}/legal-moves?patch_id={number}", "patch_id"),
+        (f"/games/{t.id}/moves/{number}", "number"),
+    ):
         doc = problem(client.get(path), 400, "invalid_request")
         assert [error["parameter"] for error in doc["errors"]] == [parameter], path
 
@@ -63,12 +76,17 @@ def test_zero_with_a_huge_exponent_is_still_zero(client, table):
 
 # --- Nesting deeper than the parser's recursion ----------------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    nested(1500),
-    '{"players": ' + nested(1500) + "}",
-    '{"a": ' * 1500 + "1" + "}" * 1500,
-    '{"action": "buy", "patch_id": 1, "placement": {"cells": [' + nested(3000) + "]}}",
-], ids=["array", "in a field", "objects", "in cells"])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        nested(1500),
+        '{"players": ' + nested(1500) + "}",
+        '{"a": ' * 1500 + "1" + "}" * 1500,
+        '{"action": "buy", "patch_id": 1, "placement": {"cells": [' + nested(3000) + "]}}",
+    ],
+    ids=["array", "in a field", "objects", "in cells"],
+)
 def test_json_nested_past_the_parser_is_invalid_json(client, table, text):
     t = table()
     doc = problem(post_json(client, "/games", text), 400, "invalid_json")
@@ -78,13 +96,18 @@ def test_json_nested_past_the_parser_is_invalid_json(client, table, text):
 
 # --- Lone surrogates ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    '{"players": [{"name": "\\ud800"}, {"name": "B"}]}',  # a name: it would be stored and shown
-    '{"players": [{"name": "A\\udfff"}, {"name": "B"}]}',
-    '{"players": [{"name": "\\udc00\\ud800"}, {"name": "B"}]}',  # both halves, in the wrong order
-    '{"\\ud800": 1}',  # a field name: the 400's own pointer would carry it
-    '{"seed": "\\ud83d"}',  # a value of the wrong type, which the 400's message quotes
-], ids=repr)
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"players": [{"name": "\\ud800"}, {"name": "B"}]}',  # a name: it would be stored and shown
+        '{"players": [{"name": "A\\udfff"}, {"name": "B"}]}',
+        '{"players": [{"name": "\\udc00\\ud800"}, {"name": "B"}]}',  # both halves, in the wrong order
+        '{"\\ud800": 1}',  # a field name: the 400's own pointer would carry it
+        '{"seed": "\\ud83d"}',  # a value of the wrong type, which the 400's message quotes
+    ],
+    ids=repr,
+)
 def test_a_lone_surrogate_escape_is_invalid_json(client, table, text):
     doc = problem(post_json(client, "/games", text), 400, "invalid_json")
     assert "surrogate" in doc["detail"]
@@ -96,7 +119,9 @@ def test_a_lone_surrogate_escape_is_invalid_json(client, table, text):
 def test_a_problem_quoting_a_lone_surrogate_is_still_sent(app):
     # A last line of defence: whatever request text reaches a message, the refusal goes out.
     with app.test_request_context():
-        resp = ApiProblem(400, "invalid_request", "bad \ud800", errors=[{"pointer": "/\udfff", "message": "x"}]).response()
+        resp = ApiProblem(
+            400, "invalid_request", "bad \ud800", errors=[{"pointer": "/\udfff", "message": "x"}]
+        ).response()
     assert resp.status_code == 400
     assert json.loads(resp.get_data())["errors"] == [{"pointer": "/\udfff", "message": "x"}]
 
@@ -116,6 +141,7 @@ def test_a_backslash_before_u_d800_is_no_surrogate(client):
 
 # --- Refusing a large body costs no more than refusing a small one ------------------------------
 
+
 def test_an_array_over_its_max_items_is_refused_by_its_length_alone(client, table):
     # 10,500 pairs (63 KB): jsonschema used to check every item after maxItems had failed.
     t = table()
@@ -123,7 +149,9 @@ def test_an_array_over_its_max_items_is_refused_by_its_length_alone(client, tabl
     text = json.dumps({"action": "buy", "patch_id": 1, "placement": {"cells": cells}}, separators=(",", ":"))
     assert len(text) > 60_000
     doc = problem(post_json(client, f"/games/{t.id}/moves", text, t.auth(0)), 400, "invalid_request")
-    assert doc["errors"] == [{"pointer": "/placement/cells", "message": "has 10500 items, expected at most 8"}]
+    assert doc["errors"] == [
+        {"pointer": "/placement/cells", "message": "has 10500 items, expected at most 8"}
+    ]
 
 
 def test_a_string_over_its_max_length_is_refused_by_its_length_alone(client):
@@ -142,16 +170,22 @@ def test_thousands_of_unknown_fields_get_a_capped_list(client):
 
 # --- Game ids the service could never have issued ----------------------------------------------
 
+
 def game_paths(game_id: str) -> list[str]:
-    return [f"/games/{game_id}", f"/games/{game_id}/moves", f"/games/{game_id}/moves/1",
-            f"/games/{game_id}/legal-moves"]
+    return [
+        f"/games/{game_id}",
+        f"/games/{game_id}/moves",
+        f"/games/{game_id}/moves/1",
+        f"/games/{game_id}/legal-moves",
+    ]
 
 
 def test_issued_game_ids_are_the_form_the_check_accepts(table):
     for _ in range(50):
         issued = new_game_id()
         assert len(issued) == 22 and set(issued) <= set(
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"), issued
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+        ), issued
     assert len(table().id) == 22
 
 
@@ -161,8 +195,9 @@ def test_an_impossible_game_id_is_game_not_found(client, game_id):
     for path in game_paths(game_id):
         doc = problem(client.get(path), 404, "game_not_found")
         assert game_id not in doc["detail"]  # whatever it carries, the id is not echoed
-    resp = post_json(client, f"/games/{game_id}/moves", '{"action": "advance"}',
-                     {"Authorization": "Bearer " + "t" * 43})
+    resp = post_json(
+        client, f"/games/{game_id}/moves", '{"action": "advance"}', {"Authorization": "Bearer " + "t" * 43}
+    )
     problem(resp, 404, "game_not_found")
 
 
@@ -191,6 +226,7 @@ def test_the_request_form_is_still_judged_before_the_game(client):
 
 # --- Paths werkzeug would redirect ----------------------------------------------------------------
 
+
 def route_variants(app, game_id: str) -> list[str]:
     """Every route's path with its slashes doubled, a trailing slash, or an empty game id."""
     paths = []
@@ -215,6 +251,7 @@ def test_no_path_is_answered_with_a_redirect(app, client, table):
 
 # --- Nothing that may hold a secret is echoed or logged -----------------------------------------
 
+
 def test_the_authorization_header_is_never_echoed_or_logged(client, table, caplog):
     t = table()
     secret = t.tokens[0]
@@ -234,7 +271,9 @@ def test_the_authorization_header_is_never_echoed_or_logged(client, table, caplo
         for scheme in ("Bearer", "Basic", "bearer"):
             headers = {"Authorization": f"{scheme} {token}"}
             for method, path, body in requests:
-                resp = client.open(path, method=method, data=body, headers=headers, content_type="application/json")
+                resp = client.open(
+                    path, method=method, data=body, headers=headers, content_type="application/json"
+                )
                 assert resp.status_code < 500, (method, path, resp.get_data())
                 text = resp.get_data(as_text=True)
                 assert secret not in text and wrong not in text, (method, path, text)

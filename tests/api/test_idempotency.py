@@ -7,8 +7,12 @@ ADVANCE = {"action": "advance"}
 
 
 def post(client, t, body, seat, key, **headers):
-    return client.post(f"/games/{t.id}/moves", data=json.dumps(body), content_type="application/json",
-                       headers={**t.auth(seat), "Idempotency-Key": key, **headers})
+    return client.post(
+        f"/games/{t.id}/moves",
+        data=json.dumps(body),
+        content_type="application/json",
+        headers={**t.auth(seat), "Idempotency-Key": key, **headers},
+    )
 
 
 def test_retry_gets_the_same_answer_and_applies_once(client, table):
@@ -78,8 +82,11 @@ def test_a_refusal_record_stays_small_whatever_the_request_carries(client, table
     assert post(client, t, ADVANCE, 1, "x" * 64).status_code == 409
 
     # A record is the request's fingerprint, a newline and the answer (storage/scripts.py).
-    answers = [node.get(key).partition("\n")[2] for node in backend.nodes
-               for key in node.scan_iter(f"*{{{t.id}}}:idem:*")]
+    answers = [
+        node.get(key).partition("\n")[2]
+        for node in backend.nodes
+        for key in node.scan_iter(f"*{{{t.id}}}:idem:*")
+    ]
     assert len(answers) == 2
     # The whole problem document was over 300 bytes; its type and title are rebuilt.
     assert all(len(answer) < 100 for answer in answers), answers
@@ -106,11 +113,19 @@ def test_keys_belong_to_one_seat_and_one_game(client, table):
 
 def test_unrecorded_answers_leave_the_key_free(client, table):
     t = table({"patch_order": ORDER})
-    resp = client.post(f"/games/{t.id}/moves", data=json.dumps(ADVANCE), content_type="application/json",
-                       headers={"Authorization": "Bearer wrong", "Idempotency-Key": "k"})
+    resp = client.post(
+        f"/games/{t.id}/moves",
+        data=json.dumps(ADVANCE),
+        content_type="application/json",
+        headers={"Authorization": "Bearer wrong", "Idempotency-Key": "k"},
+    )
     assert resp.status_code == 401
-    bad = client.post(f"/games/{t.id}/moves", data="{", content_type="application/json",
-                      headers={**t.auth(0), "Idempotency-Key": "k"})
+    bad = client.post(
+        f"/games/{t.id}/moves",
+        data="{",
+        content_type="application/json",
+        headers={**t.auth(0), "Idempotency-Key": "k"},
+    )
     assert bad.status_code == 400
     assert post(client, t, ADVANCE, 0, "k").status_code == 201
 

@@ -16,8 +16,8 @@ import pytest
 from flask import Flask
 
 from service.api import create_app
-from service.games import GameCopy, GameRecord, KeptCopies
 from service.engine import Advance, replay
+from service.games import GameCopy, GameRecord, KeptCopies
 from tests.redis_monitor import ClientCommands
 
 from .anu import anu_games, create_body, request_body, tokens
@@ -45,9 +45,12 @@ class Game:
 
     def move(self, app: Flask, body: dict = ADVANCE, seat: int | None = None):
         seat = self.turn if seat is None else seat
-        resp = app.test_client().post(f"/games/{self.id}/moves", data=json.dumps(body),
-                                      content_type="application/json",
-                                      headers={"Authorization": f"Bearer {self.tokens[seat]}"})
+        resp = app.test_client().post(
+            f"/games/{self.id}/moves",
+            data=json.dumps(body),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+        )
         if resp.status_code == 201:
             self.turn = resp.get_json()["turn"]
         return resp
@@ -136,8 +139,11 @@ def test_a_copy_never_commits_over_a_game_that_reached_its_version_by_other_move
     keys = [f"patchwork:{{{game.id}}}:game", f"patchwork:{{{game.id}}}:moves"]
     with redis_server.client() as redis:
         saved = {key: redis.dump(key) for key in keys if redis.exists(key)}
-        buy = next(m for m in a.test_client().get(f"/games/{game.id}/legal-moves").get_json()["moves"]
-                   if m["action"] == "buy")
+        buy = next(
+            m
+            for m in a.test_client().get(f"/games/{game.id}/legal-moves").get_json()["moves"]
+            if m["action"] == "buy"
+        )
         del buy["placement"]["cells"]  # a request names a placement one way only
         assert game.move(a, buy).status_code == 201  # a keeps the game after this buy
         # Redis loses that write (a failover to a replica that had not seen it) ...
@@ -168,9 +174,12 @@ def test_a_copy_of_a_game_that_expired_answers_404(apps, redis_server):
     with redis_server.client() as redis:
         redis.delete(*redis.keys(f"*{{{game.id}}}*"))
 
-    wrong_token = a.test_client().post(f"/games/{game.id}/moves", data=json.dumps(ADVANCE),
-                                       content_type="application/json",
-                                       headers={"Authorization": "Bearer not-a-seat-token"})
+    wrong_token = a.test_client().post(
+        f"/games/{game.id}/moves",
+        data=json.dumps(ADVANCE),
+        content_type="application/json",
+        headers={"Authorization": "Bearer not-a-seat-token"},
+    )
     right_token = game.move(a)
 
     assert (wrong_token.status_code, right_token.status_code) == (404, 404)

@@ -11,8 +11,11 @@ ADVANCE = {"action": "advance"}
 
 
 def buy(patch_id, row, col, rotation=0, flipped=False):
-    return {"action": "buy", "patch_id": patch_id,
-            "placement": {"row": row, "col": col, "rotation": rotation, "flipped": flipped}}
+    return {
+        "action": "buy",
+        "patch_id": patch_id,
+        "placement": {"row": row, "col": col, "rotation": rotation, "flipped": flipped},
+    }
 
 
 def buy_cells(patch_id, cells):
@@ -54,19 +57,36 @@ def test_opening_moves_hand_worked(table, client):
     history = client.get(f"/games/{t.id}/moves")
     assert history.headers["ETag"] == '"4"'
     moves = history.get_json()["moves"]
-    assert moves[0] == {"number": 1, "seat": 0, "action": "buy", "patch_id": 2,
-                        "placement": {"row": 0, "col": 0, "rotation": 0, "flipped": False,
-                                      "cells": [[0, 1], [1, 0], [1, 1]]},
-                        "outcome": {"buttons": -1, "income": 0, "from": 0, "to": 3,
-                                    "leather_won": 0, "bonus": False}}
+    assert moves[0] == {
+        "number": 1,
+        "seat": 0,
+        "action": "buy",
+        "patch_id": 2,
+        "placement": {"row": 0, "col": 0, "rotation": 0, "flipped": False, "cells": [[0, 1], [1, 0], [1, 1]]},
+        "outcome": {"buttons": -1, "income": 0, "from": 0, "to": 3, "leather_won": 0, "bonus": False},
+    }
     # Given as cells, shown with its first orientation too: the bar as listed, upright.
-    assert moves[1]["placement"] == {"row": 0, "col": 0, "rotation": 0, "flipped": False,
-                                     "cells": [[0, 0], [1, 0], [2, 0]]}
-    assert moves[1]["outcome"] == {"buttons": -2, "income": 0, "from": 0, "to": 2,
-                                   "leather_won": 0, "bonus": False}
-    assert moves[2] == {"number": 3, "seat": 1, "action": "advance",
-                        "outcome": {"buttons": 2, "income": 0, "from": 2, "to": 4,
-                                    "leather_won": 0, "bonus": False}}
+    assert moves[1]["placement"] == {
+        "row": 0,
+        "col": 0,
+        "rotation": 0,
+        "flipped": False,
+        "cells": [[0, 0], [1, 0], [2, 0]],
+    }
+    assert moves[1]["outcome"] == {
+        "buttons": -2,
+        "income": 0,
+        "from": 0,
+        "to": 2,
+        "leather_won": 0,
+        "bonus": False,
+    }
+    assert moves[2] == {
+        "number": 3,
+        "seat": 1,
+        "action": "advance",
+        "outcome": {"buttons": 2, "income": 0, "from": 2, "to": 4, "leather_won": 0, "bonus": False},
+    }
     assert client.get(f"/games/{t.id}/moves/3").get_json() == moves[2]
     assert client.get(f"/games/{t.id}/moves", query_string={"since": 2}).get_json()["moves"] == moves[2:]
 
@@ -114,10 +134,13 @@ def test_refusals_in_the_order_api_md_gives(table):
     # Cannot afford beats does not fit.
     assert code(t.move(buy(14, 8, 8), seat=0)) == (422, "cannot_afford")
     assert code(t.move(buy(2, 8, 0), seat=0)) == (422, "does_not_fit")  # 2x2 box off the bottom
-    assert code(t.move(buy_cells(2, [[0, 0], [0, 1], [0, 2]]), seat=0)) == (422, "does_not_fit")  # not its shape
+    assert code(t.move(buy_cells(2, [[0, 0], [0, 1], [0, 2]]), seat=0)) == (
+        422,
+        "does_not_fit",
+    )  # not its shape
     assert code(t.move({"action": "place_leather", "row": 0, "col": 0}, seat=0)) == (409, "wrong_phase")
-    t.play(buy(2, 0, 0), seat=0)      # seat 0: 4 buttons, token on 3
-    t.play(buy(3, 0, 0), seat=1)      # seat 1: 2 buttons, token on 1, cells (0,1) (1,0) (1,1)
+    t.play(buy(2, 0, 0), seat=0)  # seat 0: 4 buttons, token on 3
+    t.play(buy(3, 0, 0), seat=1)  # seat 1: 2 buttons, token on 1, cells (0,1) (1,0) (1,1)
     # The upright bar from row 1 would cover seat 1's own patch 3 at (1, 0).
     assert code(t.move(buy(4, 1, 0), seat=1)) == (422, "does_not_fit")
     assert t.move(buy(4, 2, 0), seat=1).status_code == 201
@@ -239,4 +262,3 @@ def test_move_history_reads(table, client):
     assert client.get(f"/games/{t.id}/moves/1", headers={"If-None-Match": '"2"'}).status_code == 304
     assert client.get(f"/games/{t.id}/legal-moves", headers={"If-None-Match": '"2"'}).status_code == 304
     assert code(client.get(f"/games/{t.id}/moves", query_string={"since": "-1"})) == (400, "invalid_request")
-

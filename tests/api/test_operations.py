@@ -51,6 +51,7 @@ def _move_body(plain, game) -> bytes:
 
 # --- X-Request-ID -------------------------------------------------------------
 
+
 @pytest.mark.parametrize("sent", ["abc-123", "x" * 64, "!~", "req/7:8@host"])
 def test_a_valid_request_id_is_echoed(plain, sent):
     resp = plain.get("/healthz", headers={"X-Request-ID": sent})
@@ -68,12 +69,15 @@ def test_each_request_without_an_id_gets_a_fresh_one(plain):
     assert len(ids) == 3 and all(HEX_ID.match(i) for i in ids)
 
 
-@pytest.mark.parametrize("method, path, status", [
-    ("GET", "/no/such/route", 404),
-    ("DELETE", "/games", 405),
-    ("GET", "/games/nosuchgame", 404),
-    ("POST", "/games/nosuchgame/moves", 415),
-])
+@pytest.mark.parametrize(
+    "method, path, status",
+    [
+        ("GET", "/no/such/route", 404),
+        ("DELETE", "/games", 405),
+        ("GET", "/games/nosuchgame", 404),
+        ("POST", "/games/nosuchgame/moves", 415),
+    ],
+)
 def test_problem_answers_carry_the_request_id(plain, method, path, status):
     resp = plain.open(path, method=method, headers={"X-Request-ID": "trace-1"})
     assert resp.status_code == status
@@ -82,9 +86,15 @@ def test_problem_answers_carry_the_request_id(plain, method, path, status):
 
 
 def test_a_preflight_carries_it_and_browsers_may_read_it(plain):
-    preflight = plain.options("/games", headers={"Origin": "https://a.example", "X-Request-ID": "p-1",
-                                                 "Access-Control-Request-Method": "POST",
-                                                 "Access-Control-Request-Headers": "x-request-id"})
+    preflight = plain.options(
+        "/games",
+        headers={
+            "Origin": "https://a.example",
+            "X-Request-ID": "p-1",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "x-request-id",
+        },
+    )
     assert preflight.headers["X-Request-ID"] == "p-1"
     assert "X-Request-ID" in preflight.headers["Access-Control-Allow-Headers"]
     resp = plain.get("/healthz", headers={"Origin": "https://a.example"})
@@ -110,8 +120,9 @@ def test_json_log_lines_are_one_object_each_with_the_request_id(plain, game, red
     docs = [json.loads(line) for line in caplog.text.splitlines()]
     assert docs
     store_lines = [d for d in docs if d["message"].startswith("store unavailable")]
-    assert store_lines and all(d["request_id"] == "outage-8" and d["level"] == "warning"
-                               for d in store_lines), docs
+    assert store_lines and all(
+        d["request_id"] == "outage-8" and d["level"] == "warning" for d in store_lines
+    ), docs
 
 
 def test_a_traceback_stays_inside_its_json_line():
@@ -125,6 +136,7 @@ def test_a_traceback_stays_inside_its_json_line():
 
 
 # --- gzip ---------------------------------------------------------------------
+
 
 def test_a_game_is_gzipped_with_the_same_etag_and_vary(plain, game, contract):
     path = f"/games/{game['game']['id']}"

@@ -17,10 +17,12 @@ ADVANCE = {"action": "advance"}
 @pytest.fixture
 def full(backend: Backend) -> Iterator:
     """Call full() to put every Redis node over its maxmemory; undone after the test."""
+
     def fill() -> None:
         for node in backend.nodes:
             node.config_set("maxmemory-policy", "noeviction")
             node.config_set("maxmemory", 1)
+
     try:
         yield fill
     finally:
@@ -30,8 +32,9 @@ def full(backend: Backend) -> Iterator:
 
 def post_move(t: Table, body: dict, seat: int, key: str | None = None):
     headers = {**t.auth(seat), **({"Idempotency-Key": key} if key else {})}
-    return t.client.post(f"/games/{t.id}/moves", data=json.dumps(body),
-                         content_type="application/json", headers=headers)
+    return t.client.post(
+        f"/games/{t.id}/moves", data=json.dumps(body), content_type="application/json", headers=headers
+    )
 
 
 def assert_storage_unavailable(resp) -> None:

@@ -62,8 +62,10 @@ def test_docs_is_swagger_ui_on_the_services_own_spec_under_a_self_only_policy(cl
     resp = client.get("/docs")
     assert resp.status_code == 200
     assert resp.headers["Content-Type"] == "text/html; charset=utf-8"
-    policy = {directive.split()[0]: directive.split()[1:]
-              for directive in resp.headers["Content-Security-Policy"].split(";")}
+    policy = {
+        directive.split()[0]: directive.split()[1:]
+        for directive in resp.headers["Content-Security-Policy"].split(";")
+    }
     assert policy["default-src"] == ["'self'"]
     assert "script-src" not in policy and "style-src" not in policy  # both fall back to 'self' alone
     for sources in policy.values():
@@ -162,13 +164,16 @@ def test_a_problem_type_is_absolute_under_public_url(backend, contract):
 
 
 def test_public_url_is_read_without_its_trailing_slash():
-    assert Settings.from_env({"PUBLIC_URL": "https://patchwork.example.org/"}).public_url == \
-        "https://patchwork.example.org"
+    assert (
+        Settings.from_env({"PUBLIC_URL": "https://patchwork.example.org/"}).public_url
+        == "https://patchwork.example.org"
+    )
     assert Settings.from_env({}).public_url == ""
 
 
-@pytest.mark.parametrize("value", ["patchwork.example.org", "ftp://example.org", "https://", "https://x.org/?a=1",
-                                   "/relative"])
+@pytest.mark.parametrize(
+    "value", ["patchwork.example.org", "ftp://example.org", "https://", "https://x.org/?a=1", "/relative"]
+)
 def test_a_public_url_that_is_not_an_absolute_http_address_stops_the_start(value):
     with pytest.raises(ConfigError, match="PUBLIC_URL"):
         Settings.from_env({"PUBLIC_URL": value})

@@ -82,7 +82,7 @@ def test_a_hostile_name_is_escaped_in_the_svg_and_harmless_in_the_text(client, t
     raw = svg.get_data(as_text=True)
     assert "<script" not in raw
     assert "\x1b" not in raw
-    shown = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "name"][0]
+    shown = next(t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "name")
     assert shown.startswith("<script>x</script>\"'&")  # the name as text, not as markup
     text = client.get(f"/games/{game.id}/board.txt").get_data(as_text=True)
     assert "<script>x</script>" in text
@@ -118,13 +118,16 @@ def test_a_patch_picture_turns_and_flips_as_asked(client):
     assert same.get_data() == plain.get_data()
 
 
-@pytest.mark.parametrize("query, parameter", [
-    ("rotation=45", "rotation"),
-    ("rotation=ninety", "rotation"),
-    ("flipped=yes", "flipped"),
-    ("flipped=1", "flipped"),
-    ("rotation=0&rotation=90", "rotation"),
-])
+@pytest.mark.parametrize(
+    "query, parameter",
+    [
+        ("rotation=45", "rotation"),
+        ("rotation=ninety", "rotation"),
+        ("flipped=yes", "flipped"),
+        ("flipped=1", "flipped"),
+        ("rotation=0&rotation=90", "rotation"),
+    ],
+)
 def test_a_patch_picture_with_a_bad_query_is_400(client, query, parameter):
     resp = client.get(f"/patches/11.svg?{query}")
     assert resp.status_code == 400
@@ -139,4 +142,6 @@ def test_a_patch_picture_of_no_patch_is_404_not_found(client, patch_id):
     assert resp.status_code == 404
     problem = resp.get_json()
     assert problem["code"] == "not_found"
-    assert "regular patches are 1 to 33" in problem["detail"]  # the picture route's answer, not a missing route's
+    assert (
+        "regular patches are 1 to 33" in problem["detail"]
+    )  # the picture route's answer, not a missing route's

@@ -28,9 +28,11 @@ def test_unknown_route_is_problem_404(client):
 
 def test_wrong_method_is_405_with_allow(client, table):
     t = table()
-    for method, path, allowed in (("delete", f"/games/{t.id}", {"GET", "HEAD", "OPTIONS"}),
-                                  ("put", "/games", {"POST", "OPTIONS"}),
-                                  ("post", "/patches", {"GET", "HEAD", "OPTIONS"})):
+    for method, path, allowed in (
+        ("delete", f"/games/{t.id}", {"GET", "HEAD", "OPTIONS"}),
+        ("put", "/games", {"POST", "OPTIONS"}),
+        ("post", "/patches", {"GET", "HEAD", "OPTIONS"}),
+    ):
         resp = getattr(client, method)(path)
         assert resp.status_code == 405 and problem(resp)["code"] == "method_not_allowed"
         assert {m.strip() for m in resp.headers["Allow"].split(",")} == allowed
@@ -51,8 +53,12 @@ def test_body_over_64_kib_is_413_before_parsing(client, table):
 def test_non_json_content_type_is_415(client, table):
     t = table()
     for ctype in ("text/plain", "application/x-www-form-urlencoded", None):
-        resp = client.post(f"/games/{t.id}/moves", data=json.dumps(ADVANCE), headers=t.auth(0),
-                           **({"content_type": ctype} if ctype else {}))
+        resp = client.post(
+            f"/games/{t.id}/moves",
+            data=json.dumps(ADVANCE),
+            headers=t.auth(0),
+            **({"content_type": ctype} if ctype else {}),
+        )
         assert resp.status_code == 415 and problem(resp)["code"] == "unsupported_media_type", ctype
     resp = client.post("/games", data='{"seed": 1}', content_type="text/plain")
     assert resp.status_code == 415
@@ -77,20 +83,29 @@ def test_json_that_is_not_an_object_is_invalid_request(client, table, raw):
     assert resp.status_code == 400 and problem(resp)["code"] == "invalid_request"
 
 
-@pytest.mark.parametrize("body,pointer", [
-    ({"action": "advance", "extra": 1}, "/extra"),
-    ({"action": "jump"}, "/action"),
-    ({}, None),
-    ({"action": "buy", "patch_id": 34, "placement": {"row": 0, "col": 0}}, "/patch_id"),
-    ({"action": "buy", "patch_id": "7", "placement": {"row": 0, "col": 0}}, "/patch_id"),
-    ({"action": "buy", "patch_id": 7, "placement": {"row": 9, "col": 0}}, "/placement/row"),
-    ({"action": "buy", "patch_id": 7, "placement": {"row": 0, "col": 0, "rotation": 45}}, "/placement/rotation"),
-    ({"action": "buy", "patch_id": 7, "placement": {"row": 0, "col": 0, "rotaton": 90}}, "/placement/rotaton"),
-    ({"action": "buy", "patch_id": 7, "placement": {"row": 0, "col": 0, "cells": [[0, 0]]}}, None),
-    ({"action": "buy", "patch_id": 7}, None),
-    ({"action": "place_leather", "row": 1}, None),
-    ({"action": "place_leather", "row": 1, "col": -1}, "/col"),
-])
+@pytest.mark.parametrize(
+    "body,pointer",
+    [
+        ({"action": "advance", "extra": 1}, "/extra"),
+        ({"action": "jump"}, "/action"),
+        ({}, None),
+        ({"action": "buy", "patch_id": 34, "placement": {"row": 0, "col": 0}}, "/patch_id"),
+        ({"action": "buy", "patch_id": "7", "placement": {"row": 0, "col": 0}}, "/patch_id"),
+        ({"action": "buy", "patch_id": 7, "placement": {"row": 9, "col": 0}}, "/placement/row"),
+        (
+            {"action": "buy", "patch_id": 7, "placement": {"row": 0, "col": 0, "rotation": 45}},
+            "/placement/rotation",
+        ),
+        (
+            {"action": "buy", "patch_id": 7, "placement": {"row": 0, "col": 0, "rotaton": 90}},
+            "/placement/rotaton",
+        ),
+        ({"action": "buy", "patch_id": 7, "placement": {"row": 0, "col": 0, "cells": [[0, 0]]}}, None),
+        ({"action": "buy", "patch_id": 7}, None),
+        ({"action": "place_leather", "row": 1}, None),
+        ({"action": "place_leather", "row": 1, "col": -1}, "/col"),
+    ],
+)
 def test_bodies_the_spec_refuses_are_400_with_pointers(client, table, body, pointer):
     t = table()
     resp = post_move(client, t.id, json.dumps(body), headers=t.auth(0))
@@ -110,16 +125,25 @@ def test_idempotency_key_syntax(client, table):
 
 def test_cors_preflight_and_exposed_headers(client, table):
     t = table()
-    resp = client.options(f"/games/{t.id}/moves", headers={
-        "Origin": "https://front.example",
-        "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, if-match, idempotency-key, content-type",
-    })
+    resp = client.options(
+        f"/games/{t.id}/moves",
+        headers={
+            "Origin": "https://front.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, if-match, idempotency-key, content-type",
+        },
+    )
     assert resp.status_code in (200, 204)
     assert resp.headers["Access-Control-Allow-Origin"] == "*"
     allowed = {h.strip().lower() for h in resp.headers["Access-Control-Allow-Headers"].split(",")}
-    assert {"authorization", "if-match", "if-none-match", "idempotency-key", "content-type",
-            "last-event-id"} <= allowed
+    assert {
+        "authorization",
+        "if-match",
+        "if-none-match",
+        "idempotency-key",
+        "content-type",
+        "last-event-id",
+    } <= allowed
     # Chromium's cap: a browser preflights a game's moves once per 2 hours, not per 10 minutes.
     assert resp.headers["Access-Control-Max-Age"] == "7200"
     assert "POST" in resp.headers["Access-Control-Allow-Methods"]

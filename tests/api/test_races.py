@@ -44,10 +44,12 @@ def test_racing_moves_never_both_apply(redis_url, redis_server):
             if game["status"] != "active":
                 return
             seat, version = game["turn"], game["version"]
-            resp = client.post(f"/games/{game_id}/moves", data=json.dumps({"action": "advance"}),
-                               content_type="application/json",
-                               headers={"Authorization": f"Bearer {tokens[seat]}",
-                                        "If-Match": f'"{version}"'})
+            resp = client.post(
+                f"/games/{game_id}/moves",
+                data=json.dumps({"action": "advance"}),
+                content_type="application/json",
+                headers={"Authorization": f"Bearer {tokens[seat]}", "If-Match": f'"{version}"'},
+            )
             with lock:
                 results.append((version, resp.status_code))
 
@@ -72,9 +74,12 @@ def test_racing_without_if_match_are_judged_against_the_new_state(redis_url, red
 
     def contender(n):
         client = apps[n % 2].test_client()
-        resp = client.post(f"/games/{game_id}/moves", data=json.dumps({"action": "advance"}),
-                           content_type="application/json",
-                           headers={"Authorization": f"Bearer {tokens[0]}"})
+        resp = client.post(
+            f"/games/{game_id}/moves",
+            data=json.dumps({"action": "advance"}),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        )
         with lock:
             statuses.append(resp.status_code)
 
@@ -92,6 +97,10 @@ def _assert_history_replays_to_stored_state(redis_server, app, game_id):
     stored = app.extensions["patchwork"].store.load_game(game_id)
     record = GameRecord.decode(stored.state)
     assert all(m["action"] == "advance" for m in moves)
-    replayed = replay([Advance() for _ in moves], seed=game["seed"], time_board=game["time_board"],
-                      first_player=game["first_player"])
+    replayed = replay(
+        [Advance() for _ in moves],
+        seed=game["seed"],
+        time_board=game["time_board"],
+        first_player=game["first_player"],
+    )
     assert replayed == record.state

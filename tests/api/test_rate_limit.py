@@ -24,8 +24,14 @@ def test_off_by_default(client):
 
 
 def test_settings_read_the_environment():
-    settings = Settings.from_env({"RATE_LIMIT_CREATE": "5", "RATE_LIMIT_MOVES": "50",
-                                  "RATE_LIMIT_WINDOW_SECONDS": "10", "REDIS_URL": "redis://x"})
+    settings = Settings.from_env(
+        {
+            "RATE_LIMIT_CREATE": "5",
+            "RATE_LIMIT_MOVES": "50",
+            "RATE_LIMIT_WINDOW_SECONDS": "10",
+            "REDIS_URL": "redis://x",
+        }
+    )
     assert settings.rate_limit_create == RateLimit(5, 10)
     assert settings.rate_limit_moves == RateLimit(50, 10)
 
@@ -58,8 +64,12 @@ def test_move_limit_refuses_before_touching_the_game(redis_url, contract):
 
     def advance():
         seat = client.get(f"/games/{game_id}").get_json()["turn"]
-        return client.post(f"/games/{game_id}/moves", data=ADVANCE, content_type="application/json",
-                           headers={"Authorization": f"Bearer {tokens[seat]}"})
+        return client.post(
+            f"/games/{game_id}/moves",
+            data=ADVANCE,
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
 
     assert [advance().status_code for _ in range(3)] == [201, 201, 429]
     assert client.get(f"/games/{game_id}").get_json()["moves_played"] == 2
@@ -86,8 +96,14 @@ def test_bot_games_and_hints_are_limited_by_default_and_generously():
     settings = Settings.from_env({"REDIS_URL": "redis://x"})
     assert settings.rate_limit_bot_games == RateLimit(60, 3600)
     assert settings.rate_limit_hints == RateLimit(600, 3600)
-    tuned = Settings.from_env({"RATE_LIMIT_BOT_GAMES": "0", "RATE_LIMIT_HINTS": "30",
-                               "RATE_LIMIT_BOT_WINDOW_SECONDS": "600", "REDIS_URL": "redis://x"})
+    tuned = Settings.from_env(
+        {
+            "RATE_LIMIT_BOT_GAMES": "0",
+            "RATE_LIMIT_HINTS": "30",
+            "RATE_LIMIT_BOT_WINDOW_SECONDS": "600",
+            "REDIS_URL": "redis://x",
+        }
+    )
     assert not tuned.rate_limit_bot_games.enabled
     assert tuned.rate_limit_hints == RateLimit(30, 600)
 
@@ -121,8 +137,9 @@ def test_the_default_hint_limit_is_on(client):
 
 
 def test_only_games_with_a_bot_count_as_bot_games(redis_url, contract):
-    client = _app(redis_url, contract,
-                  rate_limit_bot_games=RateLimit(limit=2, window_seconds=60)).test_client()
+    client = _app(
+        redis_url, contract, rate_limit_bot_games=RateLimit(limit=2, window_seconds=60)
+    ).test_client()
     for _ in range(3):
         person = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
         assert person.status_code == 201
@@ -150,8 +167,12 @@ def test_the_default_bot_game_limit_is_on(client):
 
 
 def test_a_request_counted_twice_shows_the_tighter_limit(redis_url, contract):
-    client = _app(redis_url, contract, rate_limit_create=RateLimit(limit=50, window_seconds=60),
-                  rate_limit_bot_games=RateLimit(limit=1, window_seconds=60)).test_client()
+    client = _app(
+        redis_url,
+        contract,
+        rate_limit_create=RateLimit(limit=50, window_seconds=60),
+        rate_limit_bot_games=RateLimit(limit=1, window_seconds=60),
+    ).test_client()
     resp = client.post("/games", json=BOT_GAME)
     assert (resp.headers["RateLimit-Limit"], resp.headers["RateLimit-Remaining"]) == ("1", "0")
     assert client.post("/games", json=BOT_GAME).status_code == 429

@@ -6,13 +6,12 @@ ADVANCE = {"action": "advance"}
 
 
 def resign(t, seat: int, headers: dict | None = None, **kwargs):
-    return t.client.post(f"/games/{t.id}/resign", headers={**t.auth(seat), **(headers or {})},
-                         **kwargs)
+    return t.client.post(f"/games/{t.id}/resign", headers={**t.auth(seat), **(headers or {})}, **kwargs)
 
 
 def test_the_seat_in_turn_resigns_and_the_other_seat_wins(table, client):
     t = table({"seed": 4})
-    t.play(ADVANCE)                      # seat 1 is in turn at version 2
+    t.play(ADVANCE)  # seat 1 is in turn at version 2
     resp = resign(t, 1)
     assert resp.status_code == 201
     assert resp.headers["ETag"] == '"3"'
@@ -20,14 +19,27 @@ def test_the_seat_in_turn_resigns_and_the_other_seat_wins(table, client):
     game = resp.get_json()
     assert game["status"] == "finished"
     assert (game["turn"], game["phase"], game["moves_played"]) == (None, None, 2)
-    assert game["result"] == {"scores": [p["score"] for p in game["players"]], "winner": 0,
-                              "reason": "resigned"}
+    assert game["result"] == {
+        "scores": [p["score"] for p in game["players"]],
+        "winner": 0,
+        "reason": "resigned",
+    }
     assert t.state() == game
     position = game["players"][1]["position"]
     # Resigning moves no token and pays nothing; its outcome says so like every move's.
     assert client.get(f"/games/{t.id}/moves/2").get_json() == {
-        "number": 2, "seat": 1, "action": "resign",
-        "outcome": {"buttons": 0, "income": 0, "from": position, "to": position, "leather_won": 0, "bonus": False}}
+        "number": 2,
+        "seat": 1,
+        "action": "resign",
+        "outcome": {
+            "buttons": 0,
+            "income": 0,
+            "from": position,
+            "to": position,
+            "leather_won": 0,
+            "bonus": False,
+        },
+    }
     assert client.get(f"/games/{t.id}/legal-moves").get_json()["moves"] == []
 
 

@@ -16,6 +16,10 @@ def test_routes_equal_spec_paths_and_methods(app):
         for method in rule.methods - IMPLICIT:
             routes.add((path, method.lower()))
     spec = load_spec()
-    declared = {(path, method) for path, item in spec["paths"].items()
-                for method in item if method in {"get", "post", "put", "patch", "delete"}}
+    declared = {
+        (path, method)
+        for path, item in spec["paths"].items()
+        for method in item
+        if method in {"get", "post", "put", "patch", "delete"}
+    }
     assert routes == declared

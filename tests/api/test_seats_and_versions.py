@@ -93,16 +93,21 @@ def _store_old_game(play: GamePlay, setup: dict) -> str:
     """A game of two advances, stored as the service stored games before this change."""
     state = new_game(**setup)
     record, _tokens = create_record(state, DEFAULT_NAMES)
-    record = GameRecord(record.id, record.names, record.token_hashes, record.created_at,
-                        record.updated_at, state)
+    record = GameRecord(
+        record.id, record.names, record.token_hashes, record.created_at, record.updated_at, state
+    )
     play.store.create_game(record.id, _old_record_text(record), compact(game_view(record, 1)))
     for version in (1, 2):
         seat = record.state.turn
         record = record.advanced(apply_move(record.state, Advance()))
-        result = play.store.commit_move(record.id, version, _old_record_text(record),
-                                        compact(game_view(record, version + 1)),
-                                        # as entries were then: no outcome
-                                        f'{{"number":{version},"seat":{seat},"action":"advance"}}')
+        result = play.store.commit_move(
+            record.id,
+            version,
+            _old_record_text(record),
+            compact(game_view(record, version + 1)),
+            # as entries were then: no outcome
+            f'{{"number":{version},"seat":{seat},"action":"advance"}}',
+        )
         assert result.committed
     return record.id
 

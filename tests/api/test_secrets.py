@@ -8,8 +8,12 @@ def test_no_token_in_any_key_or_value(client, table, backend):
     body = {"action": "advance"}
     for n in range(4):
         seat = t.state()["turn"]
-        client.post(f"/games/{t.id}/moves", data=json.dumps(body), content_type="application/json",
-                    headers={**t.auth(seat), "Idempotency-Key": f"key-{n}"})
+        client.post(
+            f"/games/{t.id}/moves",
+            data=json.dumps(body),
+            content_type="application/json",
+            headers={**t.auth(seat), "Idempotency-Key": f"key-{n}"},
+        )
     t.move(body, seat=1 - t.state()["turn"])  # a recorded refusal too
     keys, dump = [], []
     for redis in backend.nodes:  # every master of a cluster

@@ -35,8 +35,11 @@ def test_redis_stopped_then_back(own_redis):
     client = app.test_client()
     game = client.post("/games").get_json()["game"]
     own_redis.stop()
-    for call in (lambda: client.get(f"/games/{game['id']}"), lambda: client.post("/games"),
-                 lambda: client.get("/readyz")):
+    for call in (
+        lambda: client.get(f"/games/{game['id']}"),
+        lambda: client.post("/games"),
+        lambda: client.get("/readyz"),
+    ):
         resp, elapsed = _timed(call)
         assert resp.status_code == 503
         assert resp.get_json()["code"] == "storage_unavailable"

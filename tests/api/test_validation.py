@@ -15,8 +15,41 @@ from service.api.spec import load_spec
 from service.api.spec_errors import MAX_ERRORS
 from service.api.validation import RequestValidator
 
-ORDER_1X2_LAST = [5, 17, 30, 12, 21, 9, 26, 3, 33, 14, 8, 19, 28, 2, 24, 11, 31, 6, 16, 23, 4, 29, 13, 20, 7, 32,
-                  10, 25, 18, 27, 15, 22, 1]
+ORDER_1X2_LAST = [
+    5,
+    17,
+    30,
+    12,
+    21,
+    9,
+    26,
+    3,
+    33,
+    14,
+    8,
+    19,
+    28,
+    2,
+    24,
+    11,
+    31,
+    6,
+    16,
+    23,
+    4,
+    29,
+    13,
+    20,
+    7,
+    32,
+    10,
+    25,
+    18,
+    27,
+    15,
+    22,
+    1,
+]
 
 
 @pytest.fixture(scope="module")
@@ -32,98 +65,149 @@ def faults(errors: list[dict]) -> list[tuple[str, str]]:
     return [(error["pointer"], error["message"]) for error in errors]
 
 
-@pytest.mark.parametrize("body", [
-    {"action": "advance"},
-    {"action": "place_leather", "row": 4, "col": 4},
-    buy({"row": 0, "col": 0, "rotation": 90, "flipped": True}),
-    buy({"row": 8, "col": 8}),  # rotation and flipped default
-    buy({"row": 3, "col": 2, "rotation": None, "flipped": None}),  # null is the same as absent
-    buy({"row": 3, "col": 2, "cells": None}),  # the other form's field, as null
-    buy({"cells": [[0, 1], [1, 0], [1, 1], [2, 0]]}),
-    buy({"cells": [[4, 4]], "row": None, "col": None, "rotation": None, "flipped": None}),
-    buy({"row": 4.0, "col": 0.0, "rotation": 180.0}, patch_id=7.0),  # 1.0 counts as 1
-    buy({"cells": [[0.0, 8.0]]}, patch_id=33),
-], ids=repr)
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": "advance"},
+        {"action": "place_leather", "row": 4, "col": 4},
+        buy({"row": 0, "col": 0, "rotation": 90, "flipped": True}),
+        buy({"row": 8, "col": 8}),  # rotation and flipped default
+        buy({"row": 3, "col": 2, "rotation": None, "flipped": None}),  # null is the same as absent
+        buy({"row": 3, "col": 2, "cells": None}),  # the other form's field, as null
+        buy({"cells": [[0, 1], [1, 0], [1, 1], [2, 0]]}),
+        buy({"cells": [[4, 4]], "row": None, "col": None, "rotation": None, "flipped": None}),
+        buy({"row": 4.0, "col": 0.0, "rotation": 180.0}, patch_id=7.0),  # 1.0 counts as 1
+        buy({"cells": [[0.0, 8.0]]}, patch_id=33),
+    ],
+    ids=repr,
+)
 def test_move_bodies_api_md_accepts(validator, body):
     assert validator.body_errors("makeMove", body) == []
 
 
-@pytest.mark.parametrize("body, expected", [
-    (buy({"row": 0, "col": 0, "rotaton": 90}), [("/placement/rotaton", "unknown field 'rotaton'")]),
-    (buy({"row": 9, "col": 0}), [("/placement/row", "9 is greater than the maximum of 8")]),
-    (buy({"row": 0, "col": -1}), [("/placement/col", "-1 is less than the minimum of 0")]),
-    (buy({"row": 0, "col": 0}, patch_id="7"), [("/patch_id", "'7' is not of type 'integer'")]),
-    (buy({"row": 0, "col": 0}, patch_id=7.5), [("/patch_id", "7.5 is not of type 'integer'")]),
-    (buy({"row": 0, "col": 0}, patch_id=True), [("/patch_id", "true is not of type 'integer'")]),
-    (buy({"row": 0, "col": 0}, patch_id=34), [("/patch_id", "34 is greater than the maximum of 33")]),
-    (buy({"row": 0, "col": 0}, patch_id=0), [("/patch_id", "0 is less than the minimum of 1")]),
-    (buy({"row": 0, "col": 0, "rotation": 45}),
-     [("/placement/rotation", "45 is not one of 0, 90, 180, 270, null")]),
-    (buy({"row": 0, "col": 0, "flipped": "yes"}),
-     [("/placement/flipped", "'yes' is not of type 'boolean' or 'null'")]),
-    (buy({"row": 1, "col": 0, "cells": [[1, 0]]}),
-     [("/placement", "give either 'row' and 'col', or 'cells', not both")]),
-    (buy({"rotation": 90, "cells": [[1, 0]]}),
-     [("/placement", "give either 'row' and 'col', or 'cells', not both")]),
-    (buy({}), [("/placement", "give either 'row' and 'col', or 'cells'")]),
-    (buy({"row": 3}), [("/placement/col", "missing required field 'col'")]),
-    (buy(None), [("/placement", "null is not of type 'object'")]),
-    (buy([3, 4]), [("/placement", "[3, 4] is not of type 'object'")]),
-    (buy({"cells": [[1]]}), [("/placement/cells/0", "a cell is a [row, col] pair")]),
-    (buy({"cells": [[1, 2, 3]]}), [("/placement/cells/0", "a cell is a [row, col] pair")]),
-    (buy({"cells": [[1, 9]]}), [("/placement/cells/0/1", "9 is greater than the maximum of 8")]),
-    (buy({"cells": []}), [("/placement/cells", "has 0 items, expected at least 1")]),
-    (buy({"cells": [[0, 0]] * 9}), [("/placement/cells", "has 9 items, expected at most 8")]),
-    ({"action": "buy", "patch_id": 7}, [("/placement", "missing required field 'placement'")]),
-    ({"action": "jump"}, [("/action", "'jump' is not one of 'advance', 'buy', 'place_leather'")]),
-    ({"action": None}, [("/action", "null is not one of 'advance', 'buy', 'place_leather'")]),
-    ({}, [("/action", "missing required field 'action'")]),
-    ({"action": "advance", "patch_id": 3}, [("/patch_id", "unknown field 'patch_id'")]),
-    ({"action": "advance", "a": 1, "b/c~": 2}, [("/a", "unknown field 'a'"), ("/b~1c~0", "unknown field 'b/c~'")]),
-    ({"action": "place_leather", "row": 4}, [("/col", "missing required field 'col'")]),
-    ({"action": "place_leather", "row": None, "col": "4"},
-     [("/row", "null is not of type 'integer'"), ("/col", "'4' is not of type 'integer'")]),
-    ([], [("", "[] is not of type 'object'")]),
-    ("advance", [("", "'advance' is not of type 'object'")]),
-], ids=repr)
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        (buy({"row": 0, "col": 0, "rotaton": 90}), [("/placement/rotaton", "unknown field 'rotaton'")]),
+        (buy({"row": 9, "col": 0}), [("/placement/row", "9 is greater than the maximum of 8")]),
+        (buy({"row": 0, "col": -1}), [("/placement/col", "-1 is less than the minimum of 0")]),
+        (buy({"row": 0, "col": 0}, patch_id="7"), [("/patch_id", "'7' is not of type 'integer'")]),
+        (buy({"row": 0, "col": 0}, patch_id=7.5), [("/patch_id", "7.5 is not of type 'integer'")]),
+        (buy({"row": 0, "col": 0}, patch_id=True), [("/patch_id", "true is not of type 'integer'")]),
+        (buy({"row": 0, "col": 0}, patch_id=34), [("/patch_id", "34 is greater than the maximum of 33")]),
+        (buy({"row": 0, "col": 0}, patch_id=0), [("/patch_id", "0 is less than the minimum of 1")]),
+        (
+            buy({"row": 0, "col": 0, "rotation": 45}),
+            [("/placement/rotation", "45 is not one of 0, 90, 180, 270, null")],
+        ),
+        (
+            buy({"row": 0, "col": 0, "flipped": "yes"}),
+            [("/placement/flipped", "'yes' is not of type 'boolean' or 'null'")],
+        ),
+        (
+            buy({"row": 1, "col": 0, "cells": [[1, 0]]}),
+            [("/placement", "give either 'row' and 'col', or 'cells', not both")],
+        ),
+        (
+            buy({"rotation": 90, "cells": [[1, 0]]}),
+            [("/placement", "give either 'row' and 'col', or 'cells', not both")],
+        ),
+        (buy({}), [("/placement", "give either 'row' and 'col', or 'cells'")]),
+        (buy({"row": 3}), [("/placement/col", "missing required field 'col'")]),
+        (buy(None), [("/placement", "null is not of type 'object'")]),
+        (buy([3, 4]), [("/placement", "[3, 4] is not of type 'object'")]),
+        (buy({"cells": [[1]]}), [("/placement/cells/0", "a cell is a [row, col] pair")]),
+        (buy({"cells": [[1, 2, 3]]}), [("/placement/cells/0", "a cell is a [row, col] pair")]),
+        (buy({"cells": [[1, 9]]}), [("/placement/cells/0/1", "9 is greater than the maximum of 8")]),
+        (buy({"cells": []}), [("/placement/cells", "has 0 items, expected at least 1")]),
+        (buy({"cells": [[0, 0]] * 9}), [("/placement/cells", "has 9 items, expected at most 8")]),
+        ({"action": "buy", "patch_id": 7}, [("/placement", "missing required field 'placement'")]),
+        ({"action": "jump"}, [("/action", "'jump' is not one of 'advance', 'buy', 'place_leather'")]),
+        ({"action": None}, [("/action", "null is not one of 'advance', 'buy', 'place_leather'")]),
+        ({}, [("/action", "missing required field 'action'")]),
+        ({"action": "advance", "patch_id": 3}, [("/patch_id", "unknown field 'patch_id'")]),
+        (
+            {"action": "advance", "a": 1, "b/c~": 2},
+            [("/a", "unknown field 'a'"), ("/b~1c~0", "unknown field 'b/c~'")],
+        ),
+        ({"action": "place_leather", "row": 4}, [("/col", "missing required field 'col'")]),
+        (
+            {"action": "place_leather", "row": None, "col": "4"},
+            [("/row", "null is not of type 'integer'"), ("/col", "'4' is not of type 'integer'")],
+        ),
+        ([], [("", "[] is not of type 'object'")]),
+        ("advance", [("", "'advance' is not of type 'object'")]),
+    ],
+    ids=repr,
+)
 def test_move_bodies_api_md_refuses_say_where(validator, body, expected):
     assert faults(validator.body_errors("makeMove", body)) == expected
 
 
-@pytest.mark.parametrize("body", [
-    {},
-    {"players": None, "seed": None, "patch_order": None, "first_player": None, "time_board": None},
-    {"players": [{"name": "A"}, {"name": "x" * 40}], "seed": 2**53 - 1, "first_player": 1, "time_board": "original"},
-    {"seed": 0, "first_player": 1.0, "time_board": "revised"},
-    {"patch_order": ORDER_1X2_LAST},
-    {"patch_order": ORDER_1X2_LAST, "seed": None},
-], ids=repr)
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"players": None, "seed": None, "patch_order": None, "first_player": None, "time_board": None},
+        {
+            "players": [{"name": "A"}, {"name": "x" * 40}],
+            "seed": 2**53 - 1,
+            "first_player": 1,
+            "time_board": "original",
+        },
+        {"seed": 0, "first_player": 1.0, "time_board": "revised"},
+        {"patch_order": ORDER_1X2_LAST},
+        {"patch_order": ORDER_1X2_LAST, "seed": None},
+    ],
+    ids=repr,
+)
 def test_create_bodies_api_md_accepts(validator, body):
     assert validator.body_errors("createGame", body) == []
 
 
-@pytest.mark.parametrize("body, expected", [
-    ({"seed": 1, "patch_order": ORDER_1X2_LAST}, [("", "seed and patch_order cannot both be given")]),
-    ({"seed": 2**53}, [("/seed", "9007199254740992 is greater than the maximum of 9007199254740991")]),
-    ({"seed": -1}, [("/seed", "-1 is less than the minimum of 0")]),
-    ({"seed": "42"}, [("/seed", "'42' is not of type 'integer' or 'null'")]),
-    ({"sede": 42}, [("/sede", "unknown field 'sede'")]),
-    ({"players": [{"name": "A"}]}, [("/players", "has 1 item, expected exactly 2")]),
-    ({"players": [{"name": ""}, {"name": "x" * 41}]},
-     [("/players/0/name", "'' is too short (at least 1 character)"),
-      ("/players/1/name", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... is too long (at most 40 characters)")]),
-    ({"players": [{"name": "A"}, {"name": "B", "colour": "red"}]}, [("/players/1/colour", "unknown field 'colour'")]),
-    ({"players": [{"name": "A"}, {}]}, [("/players/1/name", "missing required field 'name'")]),
-    ({"first_player": 2}, [("/first_player", "2 is not one of 0, 1, null")]),
-    ({"time_board": "new"}, [("/time_board", "'new' is not one of 'revised', 'original', null")]),
-    ({"patch_order": ORDER_1X2_LAST[:-1]}, [("/patch_order", "has 32 items, expected exactly 33")]),
-    ({"patch_order": [1, *ORDER_1X2_LAST[:-1]]},
-     [("/patch_order/0", "the 1x2 patch (id 1) must be the last of patch_order"),
-      ("/patch_order/32", "the last patch of patch_order must be the 1x2 patch (id 1)")]),
-    ({"patch_order": [17, *ORDER_1X2_LAST[1:]]}, [("/patch_order", "must name each patch once")]),
-    ({"patch_order": [34, *ORDER_1X2_LAST[1:]]}, [("/patch_order/0", "34 is greater than the maximum of 33")]),
-    ("{}", [("", "'{}' is not of type 'object'")]),
-], ids=repr)
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ({"seed": 1, "patch_order": ORDER_1X2_LAST}, [("", "seed and patch_order cannot both be given")]),
+        ({"seed": 2**53}, [("/seed", "9007199254740992 is greater than the maximum of 9007199254740991")]),
+        ({"seed": -1}, [("/seed", "-1 is less than the minimum of 0")]),
+        ({"seed": "42"}, [("/seed", "'42' is not of type 'integer' or 'null'")]),
+        ({"sede": 42}, [("/sede", "unknown field 'sede'")]),
+        ({"players": [{"name": "A"}]}, [("/players", "has 1 item, expected exactly 2")]),
+        (
+            {"players": [{"name": ""}, {"name": "x" * 41}]},
+            [
+                ("/players/0/name", "'' is too short (at least 1 character)"),
+                (
+                    "/players/1/name",
+                    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... is too long (at most 40 characters)",
+                ),
+            ],
+        ),
+        (
+            {"players": [{"name": "A"}, {"name": "B", "colour": "red"}]},
+            [("/players/1/colour", "unknown field 'colour'")],
+        ),
+        ({"players": [{"name": "A"}, {}]}, [("/players/1/name", "missing required field 'name'")]),
+        ({"first_player": 2}, [("/first_player", "2 is not one of 0, 1, null")]),
+        ({"time_board": "new"}, [("/time_board", "'new' is not one of 'revised', 'original', null")]),
+        ({"patch_order": ORDER_1X2_LAST[:-1]}, [("/patch_order", "has 32 items, expected exactly 33")]),
+        (
+            {"patch_order": [1, *ORDER_1X2_LAST[:-1]]},
+            [
+                ("/patch_order/0", "the 1x2 patch (id 1) must be the last of patch_order"),
+                ("/patch_order/32", "the last patch of patch_order must be the 1x2 patch (id 1)"),
+            ],
+        ),
+        ({"patch_order": [17, *ORDER_1X2_LAST[1:]]}, [("/patch_order", "must name each patch once")]),
+        (
+            {"patch_order": [34, *ORDER_1X2_LAST[1:]]},
+            [("/patch_order/0", "34 is greater than the maximum of 33")],
+        ),
+        ("{}", [("", "'{}' is not of type 'object'")]),
+    ],
+    ids=repr,
+)
 def test_create_bodies_api_md_refuses_say_where(validator, body, expected):
     assert faults(validator.body_errors("createGame", body)) == expected
 
@@ -176,22 +260,26 @@ def test_a_long_array_of_unsortable_items_is_refused_by_its_length(validator):
     assert errors[0] == {"pointer": "/patch_order", "message": "has 20000 items, expected exactly 33"}
 
 
-@pytest.mark.parametrize("args, values, expected", [
-    ({"since": ["7"]}, {"since": 7}, []),
-    ({"since": ["0"]}, {"since": 0}, []),
-    ({}, {}, []),
-    ({"since": ["abc"]}, {}, [("since", "'abc' is not of type 'integer'")]),
-    ({"since": ["1.0"]}, {"since": 1}, []),  # like a body's 1.0: a whole number
-    ({"since": ["2e1"]}, {"since": 20}, []),
-    ({"since": ["0e999999999"]}, {"since": 0}, []),
-    ({"since": ["1.5"]}, {}, [("since", "'1.5' is not of type 'integer'")]),
-    ({"since": ["1e999999999"]}, {}, [("since", "'1e999999999' is not of type 'integer'")]),
-    ({"since": ["NaN"]}, {}, [("since", "'NaN' is not of type 'integer'")]),
-    ({"since": [""]}, {}, [("since", "'' is not of type 'integer'")]),
-    ({"since": ["-1"]}, {}, [("since", "-1 is less than the minimum of 0")]),
-    ({"since": ["1", "2"]}, {}, [("since", "must be given at most once")]),
-    ({"since": ["3"], "page": ["x"]}, {"since": 3}, []),  # unknown parameters are ignored
-], ids=repr)
+@pytest.mark.parametrize(
+    "args, values, expected",
+    [
+        ({"since": ["7"]}, {"since": 7}, []),
+        ({"since": ["0"]}, {"since": 0}, []),
+        ({}, {}, []),
+        ({"since": ["abc"]}, {}, [("since", "'abc' is not of type 'integer'")]),
+        ({"since": ["1.0"]}, {"since": 1}, []),  # like a body's 1.0: a whole number
+        ({"since": ["2e1"]}, {"since": 20}, []),
+        ({"since": ["0e999999999"]}, {"since": 0}, []),
+        ({"since": ["1.5"]}, {}, [("since", "'1.5' is not of type 'integer'")]),
+        ({"since": ["1e999999999"]}, {}, [("since", "'1e999999999' is not of type 'integer'")]),
+        ({"since": ["NaN"]}, {}, [("since", "'NaN' is not of type 'integer'")]),
+        ({"since": [""]}, {}, [("since", "'' is not of type 'integer'")]),
+        ({"since": ["-1"]}, {}, [("since", "-1 is less than the minimum of 0")]),
+        ({"since": ["1", "2"]}, {}, [("since", "must be given at most once")]),
+        ({"since": ["3"], "page": ["x"]}, {"since": 3}, []),  # unknown parameters are ignored
+    ],
+    ids=repr,
+)
 def test_query_of_list_moves(validator, args, values, expected):
     coerced, errors = validator.query_errors("listMoves", args)
     assert coerced == values
@@ -201,16 +289,27 @@ def test_query_of_list_moves(validator, args, values, expected):
 def test_query_patch_id_of_legal_moves_from_a_werkzeug_multidict(validator):
     assert validator.query_errors("listLegalMoves", MultiDict([("patch_id", "33")])) == ({"patch_id": 33}, [])
     assert validator.query_errors("listLegalMoves", MultiDict([("patch_id", "34")])) == (
-        {}, [{"parameter": "patch_id", "message": "34 is greater than the maximum of 33"}])
+        {},
+        [{"parameter": "patch_id", "message": "34 is greater than the maximum of 33"}],
+    )
     assert validator.query_errors("listLegalMoves", MultiDict([("patch_id", "1"), ("patch_id", "2")]))[1] == [
-        {"parameter": "patch_id", "message": "must be given at most once"}]
+        {"parameter": "patch_id", "message": "must be given at most once"}
+    ]
 
 
-@pytest.mark.parametrize("values, coerced, expected", [
-    ({"game_id": "abc", "number": "3"}, {"game_id": "abc", "number": 3}, []),
-    ({"game_id": "abc", "number": "0"}, {"game_id": "abc"}, [("number", "0 is less than the minimum of 1")]),
-    ({"game_id": "abc", "number": "x"}, {"game_id": "abc"}, [("number", "'x' is not of type 'integer'")]),
-], ids=repr)
+@pytest.mark.parametrize(
+    "values, coerced, expected",
+    [
+        ({"game_id": "abc", "number": "3"}, {"game_id": "abc", "number": 3}, []),
+        (
+            {"game_id": "abc", "number": "0"},
+            {"game_id": "abc"},
+            [("number", "0 is less than the minimum of 1")],
+        ),
+        ({"game_id": "abc", "number": "x"}, {"game_id": "abc"}, [("number", "'x' is not of type 'integer'")]),
+    ],
+    ids=repr,
+)
 def test_path_parameters_of_get_move(validator, values, coerced, expected):
     values_out, errors = validator.path_errors("getMove", values)
     assert values_out == coerced
@@ -230,22 +329,34 @@ def test_if_match_forms_rfc_9110_allows(validator, value):
 @pytest.mark.parametrize("value", ["3", 'W/"3"', '"3", W/"4"', "", '"3', '"a" "b"', '*, "3"', "**", '"a"b"'])
 def test_if_match_forms_refused(validator, value):
     assert validator.header_errors("makeMove", {"If-Match": value}) == [
-        {"header": "If-Match", "message": IF_MATCH_MESSAGE}]
+        {"header": "If-Match", "message": IF_MATCH_MESSAGE}
+    ]
 
 
 @pytest.mark.parametrize("operation_id", ["getGame", "listMoves", "getMove", "listLegalMoves"])
 def test_if_none_match_takes_weak_tags_on_every_game_read(validator, operation_id):
     for value in ['"3"', 'W/"3"', "*", '"1", W/"2"']:
         assert validator.header_errors(operation_id, {"If-None-Match": value}) == []
-    for value in ["3", "W/3", "w/\"3\"", '"3",']:
+    for value in ["3", "W/3", 'w/"3"', '"3",']:
         assert validator.header_errors(operation_id, {"If-None-Match": value}) == [
-            {"header": "If-None-Match", "message": IF_NONE_MATCH_MESSAGE}]
+            {"header": "If-None-Match", "message": IF_NONE_MATCH_MESSAGE}
+        ]
 
 
-@pytest.mark.parametrize("key, ok", [
-    ("a", True), ("!~", True), ("k" * 64, True), ("0b8e7c52-move-12", True),
-    ("a b", False), ("k" * 65, False), ("", False), ("caf\u00e9", False), ("tab\there", False),
-])
+@pytest.mark.parametrize(
+    "key, ok",
+    [
+        ("a", True),
+        ("!~", True),
+        ("k" * 64, True),
+        ("0b8e7c52-move-12", True),
+        ("a b", False),
+        ("k" * 65, False),
+        ("", False),
+        ("caf\u00e9", False),
+        ("tab\there", False),
+    ],
+)
 def test_idempotency_key(validator, key, ok):
     expected = [] if ok else [{"header": "Idempotency-Key", "message": KEY_MESSAGE}]
     assert validator.header_errors("makeMove", {"Idempotency-Key": key}) == expected
@@ -253,7 +364,9 @@ def test_idempotency_key(validator, key, ok):
 
 def test_headers_are_found_case_insensitively_and_authorization_is_left_to_the_code(validator):
     headers = Headers([("if-match", "3"), ("IDEMPOTENCY-KEY", "ok"), ("Authorization", "not a bearer token")])
-    assert validator.header_errors("makeMove", headers) == [{"header": "If-Match", "message": IF_MATCH_MESSAGE}]
+    assert validator.header_errors("makeMove", headers) == [
+        {"header": "If-Match", "message": IF_MATCH_MESSAGE}
+    ]
     assert validator.header_errors("makeMove", Headers([("Authorization", "")])) == []
 
 
@@ -265,20 +378,33 @@ def test_headers_an_operation_does_not_declare_are_not_checked(validator):
 _SPEC_AS_SCHEMATHESIS_READS_IT = schemathesis.openapi.from_dict(copy.deepcopy(load_spec()))
 
 
-@pytest.mark.parametrize("path, method", [
-    ("/games", "POST"), ("/games/{game_id}/moves", "POST"), ("/games/{game_id}/moves", "GET"),
-    ("/games/{game_id}/moves/{number}", "GET"), ("/games/{game_id}/legal-moves", "GET"),
-])
+@pytest.mark.parametrize(
+    "path, method",
+    [
+        ("/games", "POST"),
+        ("/games/{game_id}/moves", "POST"),
+        ("/games/{game_id}/moves", "GET"),
+        ("/games/{game_id}/moves/{number}", "GET"),
+        ("/games/{game_id}/legal-moves", "GET"),
+    ],
+)
 def test_requests_generated_from_the_spec_pass(validator, path, method):
     operation = _SPEC_AS_SCHEMATHESIS_READS_IT[path][method]
     operation_id = operation.definition.raw["operationId"]
 
     @given(operation.as_strategy())
-    @settings(max_examples=40, database=None, deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=40,
+        database=None,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
     def check(case):
         errors = [] if case.body in (NOT_SET, None) else validator.body_errors(operation_id, case.body)
-        errors += validator.query_errors(operation_id, {k: [str(v)] for k, v in (case.query or {}).items()})[1]
+        errors += validator.query_errors(operation_id, {k: [str(v)] for k, v in (case.query or {}).items()})[
+            1
+        ]
         errors += validator.header_errors(operation_id, case.headers or {})
         errors += validator.path_errors(operation_id, {k: str(v) for k, v in case.path_parameters.items()})[1]
         assert errors == [], (case.body, case.query, case.headers, case.path_parameters)

@@ -17,8 +17,9 @@ def bonus_in_reach():
     Buying it there wins the 7-point bonus and closes two holes; patches 4
     (1x3) and 2 (an L of three) cannot fill that gap.
     """
-    return position(seat(buttons=5, position=10, rows=window_rows((3, 3), (3, 4))),
-                    seat(position=12), circle=(4, 1, 2))
+    return position(
+        seat(buttons=5, position=10, rows=window_rows((3, 3), (3, 4))), seat(position=12), circle=(4, 1, 2)
+    )
 
 
 @pytest.mark.parametrize("level_id", ["greedy", "search-quick", "search"])

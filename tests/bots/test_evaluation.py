@@ -2,8 +2,7 @@
 
 import pytest
 
-from service.bots.evaluation import (PAYDAYS_AHEAD, WIN_VALUE, Weights, evaluate, seat_value,
-                                     shape_terms)
+from service.bots.evaluation import PAYDAYS_AHEAD, WIN_VALUE, Weights, evaluate, seat_value, shape_terms
 from service.engine.quilt import FULL_QUILT
 from tests.engine.positions import EMPTY_ROW, position, quilt, seat
 
@@ -66,13 +65,13 @@ def test_the_evaluation_is_one_seat_against_the_other():
     state = position(seat(buttons=9, position=7, income=2), seat(position=4))
     assert evaluate(state, 0) == pytest.approx(-evaluate(state, 1))
     assert evaluate(state, 0, WEIGHTS) == pytest.approx(
-        seat_value(state, 0, WEIGHTS) - seat_value(state, 1, WEIGHTS))
+        seat_value(state, 0, WEIGHTS) - seat_value(state, 1, WEIGHTS)
+    )
 
 
 def test_a_finished_game_is_won_or_lost_by_its_margin():
     full = ("XXXXXXXXX",) * 9
-    done = position(seat(buttons=20, position=53, rows=full), seat(buttons=12, position=53),
-                    first_to_end=1)
+    done = position(seat(buttons=20, position=53, rows=full), seat(buttons=12, position=53), first_to_end=1)
     # seat 0: 20 points; seat 1: 12 - 2 x 81 = -150
     assert evaluate(done, 0) == WIN_VALUE + 170
     assert evaluate(done, 1) == -WIN_VALUE - 170

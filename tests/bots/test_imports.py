@@ -16,8 +16,9 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 
 
 def test_importing_the_bots_loads_only_the_engine_and_the_standard_library():
-    result = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True,
-                            text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     loaded = json.loads(result.stdout)
     assert "service.bots.search" in loaded
     assert {name.split(".")[0] for name in loaded} - set(sys.stdlib_module_names) == {"service"}

@@ -18,8 +18,9 @@ def play_out(levels: tuple[str, str], game_seed: int) -> tuple:
     seen_seats = set()
     while not state.finished:
         seat = state.turn
-        move = choose_move(state, levels[seat], seed_for(f"test-{game_seed}", state.moves_played),
-                           SMALL_THINK_MS)
+        move = choose_move(
+            state, levels[seat], seed_for(f"test-{game_seed}", state.moves_played), SMALL_THINK_MS
+        )
         assert move in legal_moves(state), (levels[seat], move)
         seen_seats.add(seat)
         state = apply_move(state, move, seat)
@@ -68,7 +69,7 @@ def test_seed_for_is_a_stable_hash_of_game_and_version():
     # A literal: Python's own hash() of a str changes from process to process.
     assert seed_for("g1", 3) == 16688761908362580985
     assert seed_for("g1", 3) != seed_for("g1", 4) != seed_for("g2", 4)
-    assert 0 <= seed_for("g1", 3) < 2 ** 64
+    assert 0 <= seed_for("g1", 3) < 2**64
 
 
 def test_levels_are_listed_weakest_first_with_hints_only_for_the_cheap_ones():
@@ -76,8 +77,12 @@ def test_levels_are_listed_weakest_first_with_hints_only_for_the_cheap_ones():
     assert "search" in LEVEL_IDS
     assert [lv.id for lv in LEVELS if lv.hint] == ["random", "greedy"]
     assert level("search").think_ms == 1000
-    assert level("greedy").public() == {"id": "greedy", "description": level("greedy").description,
-                                        "think_ms": level("greedy").think_ms, "hint": True}
+    assert level("greedy").public() == {
+        "id": "greedy",
+        "description": level("greedy").description,
+        "think_ms": level("greedy").think_ms,
+        "hint": True,
+    }
 
 
 def test_an_unknown_level_is_refused_by_name():

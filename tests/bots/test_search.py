@@ -10,10 +10,10 @@ from service.engine import new_game
 
 def test_the_clock_stops_a_search_whose_node_budget_would_last_for_hours():
     start = time.perf_counter()
-    found = search_option(new_game(seed=2), node_budget=10 ** 9, deadline=start + 0.05)
+    found = search_option(new_game(seed=2), node_budget=10**9, deadline=start + 0.05)
     # Generous: the contract allows think_ms + 1 s; a missing cap would run for hours.
     assert time.perf_counter() - start < 5
-    assert 0 < found.nodes < 10 ** 9
+    assert 0 < found.nodes < 10**9
     assert found.option in shortlist(new_game(seed=2), 1)
 
 

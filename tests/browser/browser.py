@@ -20,13 +20,22 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
 # What the suite needs installed, and how .ci/run and ./dev install it.
-MISSING_MESSAGE = ("the browser tests need Debian's chromium and chromium-driver "
-                   "(apt-get install chromium chromium-driver): {} not found")
+MISSING_MESSAGE = (
+    "the browser tests need Debian's chromium and chromium-driver "
+    "(apt-get install chromium chromium-driver): {} not found"
+)
 
 FLAGS = (
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-extensions",
 )
 
 

@@ -45,8 +45,10 @@ _OUTCOME = pytest.StashKey()
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[CountedService]:
-    with ThrowawayRedis(tmp_path / "redis") as redis, \
-            CountedService(redis.url, tmp_path / "service.log") as live:
+    with (
+        ThrowawayRedis(tmp_path / "redis") as redis,
+        CountedService(redis.url, tmp_path / "service.log") as live,
+    ):
         yield live
 
 
@@ -80,9 +82,11 @@ class PlayBackend:
 @pytest.fixture
 def play_backend(tmp_path: Path) -> Iterator[PlayBackend]:
     """What /play needs: the web and a bot worker (bots think 20 ms), the worker seen alive."""
-    with ThrowawayRedis(tmp_path / "redis") as redis, \
-            LiveService(redis.url, tmp_path / "web.log", env={"BOT_THINK_MS": "20"}) as web, \
-            BotWorkerProcess(redis.url, tmp_path / "worker.log", think_ms="20") as worker:
+    with (
+        ThrowawayRedis(tmp_path / "redis") as redis,
+        LiveService(redis.url, tmp_path / "web.log", env={"BOT_THINK_MS": "20"}) as web,
+        BotWorkerProcess(redis.url, tmp_path / "worker.log", think_ms="20") as worker,
+    ):
         backend = PlayBackend(redis.url, web, worker, tmp_path)
         wait_for(lambda: _bots_available(web.url), 20, f"no bot worker seen alive:\n{backend.log()}")
         yield backend
@@ -90,8 +94,9 @@ def play_backend(tmp_path: Path) -> Iterator[PlayBackend]:
 
 def _bots_available(base: str) -> bool:
     # A game with a bot seat is refused (503 bots_unavailable) until a worker has beaten its heart.
-    answer = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"name": "b", "bot": "random"}]},
-                           timeout=5)
+    answer = requests.post(
+        f"{base}/games", json={"players": [{"name": "a"}, {"name": "b", "bot": "random"}]}, timeout=5
+    )
     return answer.status_code == 201
 
 
@@ -124,9 +129,11 @@ def _chromium_kept_on_failure(request: pytest.FixtureRequest, tmp_path: Path, se
 
 def call(driver, function: str, *args):
     """Run `function(...args)` of client.js in the page and return what its promise resolves to."""
-    script = (f"const done = arguments[arguments.length - 1];"
-              f"{function}(...Array.from(arguments).slice(0, -1))"
-              f".then(done, (e) => done({{error: String(e)}}));")
+    script = (
+        f"const done = arguments[arguments.length - 1];"
+        f"{function}(...Array.from(arguments).slice(0, -1))"
+        f".then(done, (e) => done({{error: String(e)}}));"
+    )
     result = driver.execute_async_script(script, *args)
     if isinstance(result, dict) and "error" in result:
         raise AssertionError(f"{function} failed in the page: {result['error']}")

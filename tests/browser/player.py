@@ -27,9 +27,9 @@ def version(driver) -> int:
 
 
 def wait(driver, condition, message: str, bound: float = STEP_BOUND):
-    return WebDriverWait(driver, bound, poll_frequency=0.05,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda d: condition(d), message)
+    return WebDriverWait(
+        driver, bound, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(lambda d: condition(d), message)
 
 
 def wait_for_version(driver, at_least: int) -> int:
@@ -38,24 +38,36 @@ def wait_for_version(driver, at_least: int) -> int:
 
 
 def wait_for_turn_or_end(driver) -> str:
-    return wait(driver, lambda d: body(d, "state") in ("mine", "over") and body(d, "state"),
-                "neither our turn nor the end came")
+    return wait(
+        driver,
+        lambda d: body(d, "state") in ("mine", "over") and body(d, "state"),
+        "neither our turn nor the end came",
+    )
 
 
 def play_one_move(driver, rng: random.Random) -> None:
     """Make one move through the page's controls: leather if asked, else a legal patch or Advance."""
     before = version(driver)
     if body(driver, "phase") == "place_leather":
-        cells = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".quilt .cell.legal"),
-                     "no legal cell offered for the leather patch")
+        cells = wait(
+            driver,
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".quilt .cell.legal"),
+            "no legal cell offered for the leather patch",
+        )
         rng.choice(cells).click()
     else:
         placed = False
         buyable = driver.find_elements(By.CSS_SELECTOR, "#market .patch.buyable")
         if buyable and rng.random() < 0.8:
             rng.choice(buyable).click()
-            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".quilt .cell.anchor")
-                 or d.find_element(By.ID, "message").is_displayed(), "choosing a patch showed nothing")
+            wait(
+                driver,
+                lambda d: (
+                    d.find_elements(By.CSS_SELECTOR, ".quilt .cell.anchor")
+                    or d.find_element(By.ID, "message").is_displayed()
+                ),
+                "choosing a patch showed nothing",
+            )
             anchors = driver.find_elements(By.CSS_SELECTOR, ".quilt .cell.anchor")
             if anchors:
                 if rng.random() < 0.3:

@@ -46,7 +46,7 @@ class CountedService(LiveService):
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+    def log_message(self, format, *args):
         pass
 
 
@@ -59,7 +59,7 @@ class PageServer:
         self.url = f"http://localhost:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "PageServer":
+    def __enter__(self) -> PageServer:
         self._thread.start()
         return self
 

@@ -39,11 +39,18 @@ def test_docs_renders_every_operation_with_no_console_error(browser, play_backen
     base = play_backend.web.url
     browser.get(f"{base}/docs")
     spec = yaml.safe_load(requests.get(f"{base}/openapi.yaml", timeout=10).text)
-    expected = {f"{method.upper()} {path}" for path, item in spec["paths"].items()
-                for method in item if method in ("get", "post")}
+    expected = {
+        f"{method.upper()} {path}"
+        for path, item in spec["paths"].items()
+        for method in item
+        if method in ("get", "post")
+    }
     # Swagger UI draws the list tag by tag; an operation under two tags is listed twice.
-    listed = wait(browser, lambda d: _listed_operations(d) >= expected and _listed_operations(d),
-                  "Swagger UI did not list every operation")
+    listed = wait(
+        browser,
+        lambda d: _listed_operations(d) >= expected and _listed_operations(d),
+        "Swagger UI did not list every operation",
+    )
     assert listed == expected
     assert console_errors(browser) == []
     assert only_from(base, requested_urls(browser)) == []
@@ -56,9 +63,13 @@ def setup_form(driver):
 
 
 def _listed_operations(driver) -> set[str]:
-    return {" ".join(block.get_attribute("textContent") for block in
-                     op.find_elements(By.CSS_SELECTOR, ".opblock-summary-method, .opblock-summary-path"))
-            for op in driver.find_elements(By.CSS_SELECTOR, ".opblock")}
+    return {
+        " ".join(
+            block.get_attribute("textContent")
+            for block in op.find_elements(By.CSS_SELECTOR, ".opblock-summary-method, .opblock-summary-path")
+        )
+        for op in driver.find_elements(By.CSS_SELECTOR, ".opblock")
+    }
 
 
 def watch_status(driver) -> None:
@@ -101,7 +112,9 @@ def test_two_tabs_play_each_other_and_see_each_others_moves(browser, play_backen
     browser.get(f"{base}/play")
     Select(setup_form(browser)).select_by_value("")
     browser.find_element(By.ID, "start").click()
-    invite = wait(browser, lambda d: d.find_element(By.ID, "invite-link").get_attribute("value"), "no invite link")
+    invite = wait(
+        browser, lambda d: d.find_element(By.ID, "invite-link").get_attribute("value"), "no invite link"
+    )
     assert "token=" in invite.split("#", 1)[1]
     first = browser.current_window_handle
     browser.switch_to.new_window("tab")
@@ -112,7 +125,9 @@ def test_two_tabs_play_each_other_and_see_each_others_moves(browser, play_backen
     tabs = {0: first, 1: second}
     for number in range(1, 9):
         browser.switch_to.window(first)
-        seat = requests.get(f"{base}/games/{invite.split('game=')[1].split('&')[0]}", timeout=10).json()["turn"]
+        seat = requests.get(f"{base}/games/{invite.split('game=')[1].split('&')[0]}", timeout=10).json()[
+            "turn"
+        ]
         mover, other = tabs[seat], tabs[1 - seat]
         browser.switch_to.window(mover)
         wait_for_version(browser, number)
@@ -121,8 +136,11 @@ def test_two_tabs_play_each_other_and_see_each_others_moves(browser, play_backen
         browser.switch_to.window(other)
         # The other tab learns the move from its event stream, and logs it.
         wait_for_version(browser, number + 1)
-        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#log li[data-number="{number}"]'),
-             f"move {number} not in the other tab's log")
+        wait(
+            browser,
+            lambda d: d.find_elements(By.CSS_SELECTOR, f'#log li[data-number="{number}"]'),
+            f"move {number} not in the other tab's log",
+        )
     for handle in (first, second):
         browser.switch_to.window(handle)
         assert console_errors(browser) == []
@@ -135,16 +153,21 @@ def advance_in_turn(base: str, game_id: str, tokens: list[str]) -> None:
     move = {"action": "advance"}
     if game["phase"] == "place_leather":
         move = requests.get(f"{base}/games/{game_id}/legal-moves", timeout=10).json()["moves"][0]
-    answer = requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=10,
-                           headers={"Authorization": f"Bearer {tokens[game['turn']]}"})
+    answer = requests.post(
+        f"{base}/games/{game_id}/moves",
+        json=move,
+        timeout=10,
+        headers={"Authorization": f"Bearer {tokens[game['turn']]}"},
+    )
     assert answer.status_code == 201, answer.text
 
 
 def test_a_tab_catches_up_after_the_service_restarted(browser, play_backend):
     """The service is killed under an open stream; moves go on through another instance; the tab catches up."""
     web = play_backend.web
-    created = requests.post(f"{web.url}/games", json={"players": [{"name": "Ann"}, {"name": "Bea"}]},
-                            timeout=10).json()
+    created = requests.post(
+        f"{web.url}/games", json={"players": [{"name": "Ann"}, {"name": "Bea"}]}, timeout=10
+    ).json()
     game_id, tokens = created["game"]["id"], created["tokens"]
     browser.get(f"{web.url}/play#game={game_id}&token={tokens[1]}")
     wait_for_version(browser, 1)
@@ -161,8 +184,10 @@ def test_a_tab_catches_up_after_the_service_restarted(browser, play_backend):
         web.start()  # the same port, the same Redis
         wait_for_version(browser, 6)
     # Caught up through the stream's move events (a snapshot would log nothing).
-    logged = {int(n) for n in (e.get_attribute("data-number")
-                               for e in browser.find_elements(By.CSS_SELECTOR, "#log li"))}
+    logged = {
+        int(n)
+        for n in (e.get_attribute("data-number") for e in browser.find_elements(By.CSS_SELECTOR, "#log li"))
+    }
     assert logged == {1, 2, 3, 4, 5}
     # While the service was down the browser's reconnects failed: those are the only errors.
     errors = console_errors(browser)

@@ -13,17 +13,23 @@ EMPTY_ROW = "........."
 def quilt(*rows: str) -> int:
     """The mask drawn by nine rows of nine characters: 'X' covered, '.' empty."""
     assert len(rows) == 9 and all(len(row) == 9 for row in rows), rows
-    return sum(1 << (r * 9 + c) for r, row in enumerate(rows)
-               for c, char in enumerate(row) if char == "X")
+    return sum(1 << (r * 9 + c) for r, row in enumerate(rows) for c, char in enumerate(row) if char == "X")
 
 
-def seat(buttons: int = 5, position: int = 0, income: int = 0, rows=None,
-         leather_to_place: int = 0) -> PlayerState:
+def seat(
+    buttons: int = 5, position: int = 0, income: int = 0, rows=None, leather_to_place: int = 0
+) -> PlayerState:
     """A seat whose covered cells (from a picture) are stored as 1x1 leather pieces."""
     mask = quilt(*rows) if rows else 0
     pieces = tuple((0, 1 << i) for i in range(81) if mask >> i & 1)
-    return PlayerState(buttons=buttons, position=position, income=income, quilt=mask,
-                       pieces=pieces, leather_to_place=leather_to_place)
+    return PlayerState(
+        buttons=buttons,
+        position=position,
+        income=income,
+        quilt=mask,
+        pieces=pieces,
+        leather_to_place=leather_to_place,
+    )
 
 
 def position(p0: PlayerState, p1: PlayerState, circle=(2, 3, 4, 5, 6), **fields) -> GameState:
@@ -36,8 +42,7 @@ def window_rows(*holes: tuple[int, int]) -> tuple[str, ...]:
     """A quilt picture covering rows 0..6 x cols 0..6 except the given holes."""
     rows = []
     for r in range(9):
-        line = "".join("X" if r < 7 and c < 7 and (r, c) not in holes else "."
-                       for c in range(9))
+        line = "".join("X" if r < 7 and c < 7 and (r, c) not in holes else "." for c in range(9))
         rows.append(line)
     return tuple(rows)
 

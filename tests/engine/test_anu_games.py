@@ -17,8 +17,9 @@ def test_the_data_holds_fourteen_games():
 
 @pytest.mark.parametrize("game", GAMES, ids=[f"game{i}" for i in range(len(GAMES))])
 def test_game_replays_to_its_known_scores(game):
-    state = new_game(patch_order=game["circle"], first_player=game["first_player"],
-                     time_board=game["time_board"])
+    state = new_game(
+        patch_order=game["circle"], first_player=game["first_player"], time_board=game["time_board"]
+    )
     moves = parse_moves(game["moves"])
     assert len(moves) == game["moves_played"]
     for number, move in enumerate(moves, 1):

@@ -2,8 +2,14 @@
 
 import pytest
 
-from service.engine import (PATCHES, PLACEMENT_MASKS, DoesNotFit, Placement,
-                            canonical_placement, resolve_placement)
+from service.engine import (
+    PATCHES,
+    PLACEMENT_MASKS,
+    DoesNotFit,
+    Placement,
+    canonical_placement,
+    resolve_placement,
+)
 
 
 def cells_mask(*cells):
@@ -28,19 +34,27 @@ def test_orientation_counts_are_1_2_4_8():
     # 2x2 square: 1; 1x2 domino: 2 (upright, lying); S tetromino (.XX/XX.): 4
     # (mirror gives Z); L tetromino (X./X./XX): all 8.
     def count(pid):
-        return len({canonical_placement(pid, m).rotation * 2 + canonical_placement(pid, m).flipped
-                    for m in PLACEMENT_MASKS[pid]})
+        return len(
+            {
+                canonical_placement(pid, m).rotation * 2 + canonical_placement(pid, m).flipped
+                for m in PLACEMENT_MASKS[pid]
+            }
+        )
+
     assert [count(9), count(1), count(32), count(27)] == [1, 2, 4, 8]
     assert {count(pid) for pid in PATCHES} == {1, 2, 4, 8}
 
 
-@pytest.mark.parametrize("pid, expected", [
-    (9, 8 * 8),        # 2x2 fits at 8 x 8 corners
-    (1, 2 * 9 * 8),    # domino: 72 upright + 72 lying
-    (14, 2 * 9 * 5),   # 1x5: 5 starts along each of 9 lines, both ways
-    (7, 2 * 7 * 5),    # 3x5 plus sign, symmetric under mirror and 180: two ways
-    (27, 8 * 7 * 8),   # L tetromino: 8 orientations, each in a 3x2 or 2x3 box
-])
+@pytest.mark.parametrize(
+    "pid, expected",
+    [
+        (9, 8 * 8),  # 2x2 fits at 8 x 8 corners
+        (1, 2 * 9 * 8),  # domino: 72 upright + 72 lying
+        (14, 2 * 9 * 5),  # 1x5: 5 starts along each of 9 lines, both ways
+        (7, 2 * 7 * 5),  # 3x5 plus sign, symmetric under mirror and 180: two ways
+        (27, 8 * 7 * 8),  # L tetromino: 8 orientations, each in a 3x2 or 2x3 box
+    ],
+)
 def test_placements_on_empty_board(pid, expected):
     assert len(PLACEMENT_MASKS[pid]) == expected
     assert len(set(PLACEMENT_MASKS[pid])) == expected
@@ -72,11 +86,13 @@ def test_canonical_placement_picks_first_orientation_in_api_order():
     # name is the unflipped one, which comes first in the order of docs/api-guide.md#placements-and-orientation.
     mask = resolve_placement(2, Placement(row=3, col=4, rotation=0, flipped=True))
     assert canonical_placement(2, mask) == Placement(
-        row=3, col=4, rotation=90, flipped=False, cells=((3, 4), (4, 4), (4, 5)))
+        row=3, col=4, rotation=90, flipped=False, cells=((3, 4), (4, 4), (4, 5))
+    )
     # The square: any rotation of it is rotation 0.
     mask = resolve_placement(9, Placement(row=7, col=7, rotation=270, flipped=True))
     assert canonical_placement(9, mask) == Placement(
-        row=7, col=7, rotation=0, flipped=False, cells=((7, 7), (7, 8), (8, 7), (8, 8)))
+        row=7, col=7, rotation=0, flipped=False, cells=((7, 7), (7, 8), (8, 7), (8, 8))
+    )
 
 
 def test_cells_form_resolves_in_any_order_and_as_lists():
@@ -94,25 +110,28 @@ def test_both_forms_are_accepted_when_they_agree():
         resolve_placement(1, Placement(row=0, col=0, cells=((0, 0), (0, 1))))
 
 
-@pytest.mark.parametrize("pid, placement, fragment", [
-    # 1x5 lying from col 5 would need cols 5..9.
-    (14, Placement(row=0, col=5), r"cols 5\.\.9"),
-    # upright 1x5 from row 6 would need rows 6..10.
-    (14, Placement(row=6, col=0, rotation=90), r"rows 6\.\.10"),
-    (1, Placement(row=-1, col=0), r"rows -1\.\.0"),
-    (1, Placement(row=0, col=0, rotation=45), r"rotation 45"),
-    (1, Placement(row=0, col=0, flipped="yes"), r"flipped 'yes'"),
-    (1, Placement(row="0", col=0), r"row '0'"),
-    # an L-tromino's cells are not a domino
-    (1, Placement(cells=((0, 0), (0, 1), (1, 1))), r"\[\[0, 0\], \[0, 1\], \[1, 1\]\]"),
-    # two cells that do not touch
-    (1, Placement(cells=((0, 0), (0, 2))), r"not an orientation of patch 1"),
-    (1, Placement(cells=((8, 8), (8, 9))), r"cell \[8, 9\] is off"),
-    (1, Placement(cells=((0, 0), (0, 0))), r"twice"),
-    (1, Placement(cells=(("a", 1), (0, 0))), r"off the 9x9 board"),
-    (1, Placement(), r"neither"),
-    (34, Placement(row=0, col=0), r"patch 34"),
-])
+@pytest.mark.parametrize(
+    "pid, placement, fragment",
+    [
+        # 1x5 lying from col 5 would need cols 5..9.
+        (14, Placement(row=0, col=5), r"cols 5\.\.9"),
+        # upright 1x5 from row 6 would need rows 6..10.
+        (14, Placement(row=6, col=0, rotation=90), r"rows 6\.\.10"),
+        (1, Placement(row=-1, col=0), r"rows -1\.\.0"),
+        (1, Placement(row=0, col=0, rotation=45), r"rotation 45"),
+        (1, Placement(row=0, col=0, flipped="yes"), r"flipped 'yes'"),
+        (1, Placement(row="0", col=0), r"row '0'"),
+        # an L-tromino's cells are not a domino
+        (1, Placement(cells=((0, 0), (0, 1), (1, 1))), r"\[\[0, 0\], \[0, 1\], \[1, 1\]\]"),
+        # two cells that do not touch
+        (1, Placement(cells=((0, 0), (0, 2))), r"not an orientation of patch 1"),
+        (1, Placement(cells=((8, 8), (8, 9))), r"cell \[8, 9\] is off"),
+        (1, Placement(cells=((0, 0), (0, 0))), r"twice"),
+        (1, Placement(cells=(("a", 1), (0, 0))), r"off the 9x9 board"),
+        (1, Placement(), r"neither"),
+        (34, Placement(row=0, col=0), r"patch 34"),
+    ],
+)
 def test_bad_placements_do_not_fit(pid, placement, fragment):
     with pytest.raises(DoesNotFit, match=fragment) as caught:
         resolve_placement(pid, placement)

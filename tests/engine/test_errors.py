@@ -2,18 +2,35 @@
 
 import pytest
 
-from service.engine import (Advance, Buy, CannotAfford, CellOccupied, DoesNotFit, GameFinished,
-                            NotYourTurn, PatchNotAvailable, PlaceLeather, Placement, RuleError,
-                            WrongPhase, apply_move)
+from service.engine import (
+    Advance,
+    Buy,
+    CannotAfford,
+    CellOccupied,
+    DoesNotFit,
+    GameFinished,
+    NotYourTurn,
+    PatchNotAvailable,
+    PlaceLeather,
+    Placement,
+    RuleError,
+    WrongPhase,
+    apply_move,
+)
 
 from .positions import position, seat
 
-OFF_BOARD = Placement(row=8, col=8, rotation=90)        # the 1x2 lying from (8, 8)
+OFF_BOARD = Placement(row=8, col=8, rotation=90)  # the 1x2 lying from (8, 8)
 FINISHED = position(seat(position=53), seat(position=53), first_to_end=0)
-LEATHER_DUE = position(seat(position=26, leather_to_place=1, rows=("X........",) + ("." * 9,) * 8),
-                       seat(position=30), leather_spaces=(32, 38, 44, 50), circle=(1, 2, 3))
-CHOOSING = position(seat(buttons=1, rows=("XX.......",) + ("." * 9,) * 8), seat(position=3),
-                    circle=(14, 1, 2, 3))
+LEATHER_DUE = position(
+    seat(position=26, leather_to_place=1, rows=("X........",) + ("." * 9,) * 8),
+    seat(position=30),
+    leather_spaces=(32, 38, 44, 50),
+    circle=(1, 2, 3),
+)
+CHOOSING = position(
+    seat(buttons=1, rows=("XX.......",) + ("." * 9,) * 8), seat(position=3), circle=(14, 1, 2, 3)
+)
 
 
 def refuse(error, state, move, seat=None, match=None):
@@ -23,11 +40,27 @@ def refuse(error, state, move, seat=None, match=None):
 
 
 def test_codes_are_the_api_codes():
-    codes = {cls: cls.code for cls in (GameFinished, NotYourTurn, WrongPhase, PatchNotAvailable,
-                                       CannotAfford, DoesNotFit, CellOccupied)}
-    assert list(codes.values()) == ["game_finished", "not_your_turn", "wrong_phase",
-                                    "patch_not_available", "cannot_afford", "does_not_fit",
-                                    "cell_occupied"]
+    codes = {
+        cls: cls.code
+        for cls in (
+            GameFinished,
+            NotYourTurn,
+            WrongPhase,
+            PatchNotAvailable,
+            CannotAfford,
+            DoesNotFit,
+            CellOccupied,
+        )
+    }
+    assert list(codes.values()) == [
+        "game_finished",
+        "not_your_turn",
+        "wrong_phase",
+        "patch_not_available",
+        "cannot_afford",
+        "does_not_fit",
+        "cell_occupied",
+    ]
     assert all(issubclass(cls, RuleError) and issubclass(cls, ValueError) for cls in codes)
 
 
@@ -50,26 +83,36 @@ def test_seat_may_be_left_out():
 
 def test_patch_not_available_before_cannot_afford():
     # patch 33 is not in the market, costs 8 > 1 and does not fit
-    refuse(PatchNotAvailable, CHOOSING, Buy(33, OFF_BOARD), seat=0,
-           match=r"patch 33 is not in the market \[14, 1, 2\]")
+    refuse(
+        PatchNotAvailable,
+        CHOOSING,
+        Buy(33, OFF_BOARD),
+        seat=0,
+        match=r"patch 33 is not in the market \[14, 1, 2\]",
+    )
     refuse(PatchNotAvailable, CHOOSING, Buy(0, OFF_BOARD), match=r"patch 0 ")
 
 
 def test_cannot_afford_before_does_not_fit():
     # patch 14 is in the market, costs 7 > 1 and does not fit
-    refuse(CannotAfford, CHOOSING, Buy(14, OFF_BOARD),
-           match=r"patch 14 costs 7 buttons; seat 0 has 1")
+    refuse(CannotAfford, CHOOSING, Buy(14, OFF_BOARD), match=r"patch 14 costs 7 buttons; seat 0 has 1")
 
 
 def test_does_not_fit_off_the_board_and_overlapping():
-    rich = position(seat(buttons=9, rows=("XX.......",) + ("." * 9,) * 8), seat(position=3),
-                    circle=(14, 1, 2))
+    rich = position(
+        seat(buttons=9, rows=("XX.......",) + ("." * 9,) * 8), seat(position=3), circle=(14, 1, 2)
+    )
     refuse(DoesNotFit, rich, Buy(1, OFF_BOARD), match=r"row 8, col 8.*off the 9x9 board")
     refuse(DoesNotFit, rich, Buy(1, Placement(row=0, col=1)), match=r"row 0, col 1.*overlaps")
-    refuse(DoesNotFit, rich, Buy(1, Placement(cells=[[0, 1], [1, 1]])),
-           match=r"cells \[\[0, 1\], \[1, 1\]\] overlaps")
-    refuse(DoesNotFit, rich, Buy(2, Placement(cells=[[5, 5], [5, 6]])),
-           match=r"not an orientation of patch 2")
+    refuse(
+        DoesNotFit,
+        rich,
+        Buy(1, Placement(cells=[[0, 1], [1, 1]])),
+        match=r"cells \[\[0, 1\], \[1, 1\]\] overlaps",
+    )
+    refuse(
+        DoesNotFit, rich, Buy(2, Placement(cells=[[5, 5], [5, 6]])), match=r"not an orientation of patch 2"
+    )
 
 
 def test_leather_off_the_board_then_occupied():

@@ -16,6 +16,7 @@ def first_empty_cell_or(move):
         if state.phase == "place_leather":
             return next(m for m in legal_moves(state) if isinstance(m, PlaceLeather))
         return move(state)
+
     return choose
 
 
@@ -44,8 +45,7 @@ TIME_ONE = [pid for pid, patch in PATCHES.items() if patch.time == 1]
 # bring the 1x2 (id 1, last of the circle) into the market: 32 - 3 * 10 = 2.
 BOUGHT = [26, 30, 18, 4, 6, 11, 3, 5, 10, 14]
 OTHERS = [pid for pid in range(2, 34) if pid not in BOUGHT]
-CIRCLE = [pid for group in zip(OTHERS[0::2], OTHERS[1::2], BOUGHT) for pid in group] \
-    + OTHERS[20:] + [1]
+CIRCLE = [pid for group in zip(OTHERS[0::2], OTHERS[1::2], BOUGHT) for pid in group] + OTHERS[20:] + [1]
 
 
 def longest_move(state):

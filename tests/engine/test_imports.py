@@ -16,8 +16,9 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 
 
 def modules_loaded_by_importing_the_engine() -> list[str]:
-    result = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True,
-                            text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     return json.loads(result.stdout)
 
 
@@ -28,5 +29,6 @@ def test_importing_the_engine_loads_only_the_standard_library():
     assert not tops & {"flask", "redis", "marshmallow", "werkzeug"}
     assert tops - set(sys.stdlib_module_names) == {"service"}
     # and nothing of the project outside the engine
-    assert [name for name in loaded if name.startswith("service.")
-            and not name.startswith("service.engine")] == []
+    assert [
+        name for name in loaded if name.startswith("service.") and not name.startswith("service.engine")
+    ] == []

@@ -2,8 +2,15 @@
 
 import pytest
 
-from service.engine import (Advance, Buy, Placement, PatchNotAvailable, apply_move, legal_moves,
-                            resolve_placement)
+from service.engine import (
+    Advance,
+    Buy,
+    PatchNotAvailable,
+    Placement,
+    apply_move,
+    legal_moves,
+    resolve_placement,
+)
 
 from .positions import position, seat
 
@@ -66,15 +73,18 @@ def test_the_market_with_fewer_than_three_patches_left(circle, market):
     assert legal_moves(state)[0] == Advance()
 
 
-@pytest.mark.parametrize("circle, bought, after", [
-    # the token moves to the bought patch: the circle restarts after it and the
-    # skipped patches come round again at the end
-    ((10, 11, 12, 13, 14), 12, (13, 14, 10, 11)),
-    ((10, 11, 12, 13, 14), 11, (12, 13, 14, 10)),
-    ((10, 11, 12, 13, 14), 10, (11, 12, 13, 14)),
-    ((7, 5), 5, (7,)),
-    ((7,), 7, ()),
-])
+@pytest.mark.parametrize(
+    "circle, bought, after",
+    [
+        # the token moves to the bought patch: the circle restarts after it and the
+        # skipped patches come round again at the end
+        ((10, 11, 12, 13, 14), 12, (13, 14, 10, 11)),
+        ((10, 11, 12, 13, 14), 11, (12, 13, 14, 10)),
+        ((10, 11, 12, 13, 14), 10, (11, 12, 13, 14)),
+        ((7, 5), 5, (7,)),
+        ((7,), 7, ()),
+    ],
+)
 def test_the_neutral_token_moves_to_the_bought_patch(circle, bought, after):
     state = position(seat(buttons=50), seat(), circle=circle)
     assert apply_move(state, legal_moves(state, patch_id=bought)[0]).circle == after

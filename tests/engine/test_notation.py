@@ -4,19 +4,33 @@ import re
 
 import pytest
 
-from service.engine import (Advance, Buy, NotationError, PlaceLeather, Placement, format_move,
-                            format_moves, legal_moves, new_game, parse_move, parse_moves)
+from service.engine import (
+    Advance,
+    Buy,
+    NotationError,
+    PlaceLeather,
+    Placement,
+    format_move,
+    format_moves,
+    legal_moves,
+    new_game,
+    parse_move,
+    parse_moves,
+)
 
 
-@pytest.mark.parametrize("text, move", [
-    (".", Advance()),
-    # The example of docs/rules.md#notation: patch 12 unturned, top-left on row 0, column 7
-    ("LHAA", Buy(12, Placement(row=0, col=7, rotation=0, flipped=False))),
-    ("aAIB", Buy(27, Placement(row=8, col=0, rotation=90, flipped=False))),
-    ("gCDH", Buy(33, Placement(row=3, col=2, rotation=270, flipped=True))),
-    ("ZIIE", Buy(26, Placement(row=8, col=8, rotation=0, flipped=True))),
-    ("hBCA", PlaceLeather(row=2, col=1)),
-])
+@pytest.mark.parametrize(
+    "text, move",
+    [
+        (".", Advance()),
+        # The example of docs/rules.md#notation: patch 12 unturned, top-left on row 0, column 7
+        ("LHAA", Buy(12, Placement(row=0, col=7, rotation=0, flipped=False))),
+        ("aAIB", Buy(27, Placement(row=8, col=0, rotation=90, flipped=False))),
+        ("gCDH", Buy(33, Placement(row=3, col=2, rotation=270, flipped=True))),
+        ("ZIIE", Buy(26, Placement(row=8, col=8, rotation=0, flipped=True))),
+        ("hBCA", PlaceLeather(row=2, col=1)),
+    ],
+)
 def test_tokens(text, move):
     assert parse_move(text) == move
     assert format_move(move) == text
@@ -27,8 +41,7 @@ def test_leather_tokens_may_carry_any_orientation_letter():
 
 
 def test_a_whole_game_string_splits_into_tokens():
-    assert parse_moves("LHAA..hAAA") == [parse_move("LHAA"), Advance(), Advance(),
-                                         PlaceLeather(0, 0)]
+    assert parse_moves("LHAA..hAAA") == [parse_move("LHAA"), Advance(), Advance(), PlaceLeather(0, 0)]
     assert format_moves(parse_moves("LHAA..hAAA")) == "LHAA..hAAA"
 
 
@@ -48,8 +61,7 @@ def test_every_legal_move_round_trips():
             assert parsed == move
 
 
-@pytest.mark.parametrize("text", ["", "..", "LHA", "LHAAA", "LJAA", "LHJA", "LHAI", "iAAA",
-                                  "hAAZ", "!AAA"])
+@pytest.mark.parametrize("text", ["", "..", "LHA", "LHAAA", "LJAA", "LHJA", "LHAI", "iAAA", "hAAZ", "!AAA"])
 def test_bad_tokens_are_refused_by_name(text):
     with pytest.raises(NotationError, match=re.escape(repr(text))):
         parse_move(text)

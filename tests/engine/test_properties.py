@@ -5,10 +5,28 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine import (PATCHES, TIME_BOARDS, Advance, Buy, CannotAfford, CellOccupied,
-                            DoesNotFit, PatchNotAvailable, PlaceLeather, Placement, RuleError,
-                            WrongPhase, apply_move, canonical_placement, legal_moves, new_game,
-                            replay, resolve_placement, state_from_dict, state_to_dict)
+from service.engine import (
+    PATCHES,
+    TIME_BOARDS,
+    Advance,
+    Buy,
+    CannotAfford,
+    CellOccupied,
+    DoesNotFit,
+    PatchNotAvailable,
+    PlaceLeather,
+    Placement,
+    RuleError,
+    WrongPhase,
+    apply_move,
+    canonical_placement,
+    legal_moves,
+    new_game,
+    replay,
+    resolve_placement,
+    state_from_dict,
+    state_to_dict,
+)
 
 LONGEST_GAME = 63
 GAMES = settings(max_examples=30, deadline=None)
@@ -82,9 +100,15 @@ def candidate(rng, state):
         return PlaceLeather(rng.randint(-1, 9), rng.randint(-1, 9))
     pid = rng.choice(state.market + (rng.randint(0, 34),)) if state.market else rng.randint(0, 34)
     if roll < 0.75:
-        return Buy(pid, Placement(row=rng.randint(-1, 8), col=rng.randint(-1, 8),
-                                  rotation=rng.choice((0, 90, 180, 270)),
-                                  flipped=rng.random() < 0.5))
+        return Buy(
+            pid,
+            Placement(
+                row=rng.randint(-1, 8),
+                col=rng.randint(-1, 8),
+                rotation=rng.choice((0, 90, 180, 270)),
+                flipped=rng.random() < 0.5,
+            ),
+        )
     count = PATCHES[pid].cells if pid in PATCHES else 2
     top, left = rng.randint(0, 8), rng.randint(0, 8)
     cells = [[top + rng.randint(0, 2), left + rng.randint(0, 2)] for _ in range(count)]
@@ -145,5 +169,4 @@ def test_states_round_trip_and_replay_reproduces_the_game(rng, time_board, first
     for state in states:
         assert state_from_dict(json.loads(json.dumps(state_to_dict(state)))) == state
     start = states[0]
-    assert replay(moves, seed=start.seed, time_board=time_board,
-                  first_player=first_player) == states[-1]
+    assert replay(moves, seed=start.seed, time_board=time_board, first_player=first_player) == states[-1]

@@ -2,9 +2,24 @@
 
 import pytest
 
-from service.engine import (COMPLETED, RESIGNED, Advance, GameFinished, NotationError,
-                            NotYourTurn, Outcome, Resign, apply_move, format_move, format_moves,
-                            legal_moves, new_game, replay, state_from_dict, state_to_dict)
+from service.engine import (
+    COMPLETED,
+    RESIGNED,
+    Advance,
+    GameFinished,
+    NotationError,
+    NotYourTurn,
+    Outcome,
+    Resign,
+    apply_move,
+    format_move,
+    format_moves,
+    legal_moves,
+    new_game,
+    replay,
+    state_from_dict,
+    state_to_dict,
+)
 
 from .positions import position, seat
 
@@ -36,8 +51,9 @@ def test_a_resign_wins_even_for_the_lower_score():
 
 
 def test_a_seat_may_resign_while_a_leather_patch_is_due():
-    state = position(seat(position=26, leather_to_place=1), seat(position=30),
-                     leather_spaces=(32, 38, 44, 50))
+    state = position(
+        seat(position=26, leather_to_place=1), seat(position=30), leather_spaces=(32, 38, 44, 50)
+    )
     assert state.phase == "place_leather"
     for resigning in (0, 1):
         assert apply_move(state, Resign(), seat=resigning).result.winner == 1 - resigning

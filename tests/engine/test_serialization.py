@@ -4,14 +4,26 @@ import json
 
 import pytest
 
-from service.engine import (FORMAT_VERSION, Advance, Buy, Placement,
-                            StateFormatError, apply_move, new_game, replay, state_from_dict,
-                            state_to_dict)
+from service.engine import (
+    FORMAT_VERSION,
+    Advance,
+    Buy,
+    Placement,
+    StateFormatError,
+    apply_move,
+    new_game,
+    replay,
+    state_from_dict,
+    state_to_dict,
+)
 
 from .positions import position, seat, window_rows
 
-MOVES = [Buy(2, Placement(row=0, col=0)), Advance(),
-         Buy(5, Placement(cells=[[4, 4], [5, 4], [5, 3], [6, 3]]))]
+MOVES = [
+    Buy(2, Placement(row=0, col=0)),
+    Advance(),
+    Buy(5, Placement(cells=[[4, 4], [5, 4], [5, 3], [6, 3]])),
+]
 
 
 def played(moves, **setup):
@@ -30,11 +42,18 @@ def all_ints(value):
 
 
 def test_round_trip_through_json_text():
-    state = position(seat(buttons=3, position=26, income=4, rows=window_rows((0, 0)),
-                          leather_to_place=1),
-                     seat(position=30), circle=(7, 8), leather_spaces=(32, 38),
-                     bonus_owner=1, moves_played=17, on_top=1, seed=2**53 - 1,
-                     time_board="original", first_player=1)
+    state = position(
+        seat(buttons=3, position=26, income=4, rows=window_rows((0, 0)), leather_to_place=1),
+        seat(position=30),
+        circle=(7, 8),
+        leather_spaces=(32, 38),
+        bonus_owner=1,
+        moves_played=17,
+        on_top=1,
+        seed=2**53 - 1,
+        time_board="original",
+        first_player=1,
+    )
     data = state_to_dict(state)
     assert data["format"] == FORMAT_VERSION
     assert state_from_dict(json.loads(json.dumps(data))) == state
@@ -42,8 +61,7 @@ def test_round_trip_through_json_text():
 
 def test_masks_are_hex_strings_and_no_int_exceeds_2_to_the_53():
     # A piece in the bottom-right corner has a mask near 2**80.
-    state = apply_move(position(seat(buttons=6), seat(), circle=(9, 2, 3)),
-                       Buy(9, Placement(row=7, col=7)))
+    state = apply_move(position(seat(buttons=6), seat(), circle=(9, 2, 3)), Buy(9, Placement(row=7, col=7)))
     data = state_to_dict(state)
     assert max(all_ints(data)) < 2**53
     # the 2x2 on (7, 7), (7, 8), (8, 7), (8, 8): bits 70, 71, 79, 80
@@ -52,8 +70,7 @@ def test_masks_are_hex_strings_and_no_int_exceeds_2_to_the_53():
 
 
 def test_a_played_game_round_trips_and_replays():
-    setup = {"patch_order": tuple(range(2, 34)) + (1,), "time_board": "original",
-             "first_player": 1}
+    setup = {"patch_order": tuple(range(2, 34)) + (1,), "time_board": "original", "first_player": 1}
     state = played(MOVES, **setup)
     assert state_from_dict(state_to_dict(state)) == state
     assert replay(MOVES, **setup) == state
@@ -64,17 +81,20 @@ def test_replay_from_a_seed():
     assert replay([Advance(), Advance()], seed=99) == played([Advance(), Advance()], seed=99)
 
 
-@pytest.mark.parametrize("change, fragment", [
-    (lambda d: d.update(format=99), "format 99"),
-    (lambda d: d.pop("circle"), "malformed"),
-    (lambda d: d["players"][0].update(position=54), "position 54"),
-    (lambda d: d["players"][0].update(buttons=-1), "buttons -1"),
-    (lambda d: d["players"][1]["pieces"].append([34, "1"]), "piece id 34"),
-    (lambda d: d["players"][1]["pieces"].extend([[0, "1"], [0, "1"]]), "overlaps"),
-    (lambda d: d.update(time_board="deluxe"), "time_board"),
-    (lambda d: d.update(seed="7"), "seed .7."),
-    (lambda d: d.update(players=d["players"][:1]), "two players"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda d: d.update(format=99), "format 99"),
+        (lambda d: d.pop("circle"), "malformed"),
+        (lambda d: d["players"][0].update(position=54), "position 54"),
+        (lambda d: d["players"][0].update(buttons=-1), "buttons -1"),
+        (lambda d: d["players"][1]["pieces"].append([34, "1"]), "piece id 34"),
+        (lambda d: d["players"][1]["pieces"].extend([[0, "1"], [0, "1"]]), "overlaps"),
+        (lambda d: d.update(time_board="deluxe"), "time_board"),
+        (lambda d: d.update(seed="7"), "seed .7."),
+        (lambda d: d.update(players=d["players"][:1]), "two players"),
+    ],
+)
 def test_unreadable_dicts_are_refused(change, fragment):
     data = state_to_dict(played([Advance()], seed=5))
     change(data)

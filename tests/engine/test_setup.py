@@ -52,21 +52,24 @@ def test_first_player_one_starts():
     assert (state.first_player, state.turn) == (1, 1)
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"seed": 1, "patch_order": ORDER}, "not both"),
-    ({"patch_order": ORDER[:-1]}, "not a permutation"),
-    ({"patch_order": (1,) + ORDER[:-1]}, "must end with the 1x2 patch"),
-    ({"patch_order": ORDER[:-2] + (2, 1)}, "not a permutation"),
-    ({"patch_order": (0,) + ORDER[1:]}, "not a permutation"),
-    ({"patch_order": ("2",) + ORDER[1:]}, "not a permutation"),
-    ({"patch_order": 7}, "patch_order 7"),
-    ({"first_player": 2}, "first_player 2"),
-    ({"first_player": True}, "first_player True"),
-    ({"time_board": "deluxe"}, "time_board 'deluxe'"),
-    ({"seed": -1}, "seed -1"),
-    ({"seed": 2**53}, "seed 9007199254740992"),
-    ({"seed": 1.5}, "seed 1.5"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"seed": 1, "patch_order": ORDER}, "not both"),
+        ({"patch_order": ORDER[:-1]}, "not a permutation"),
+        ({"patch_order": (1,) + ORDER[:-1]}, "must end with the 1x2 patch"),
+        ({"patch_order": ORDER[:-2] + (2, 1)}, "not a permutation"),
+        ({"patch_order": (0,) + ORDER[1:]}, "not a permutation"),
+        ({"patch_order": ("2",) + ORDER[1:]}, "not a permutation"),
+        ({"patch_order": 7}, "patch_order 7"),
+        ({"first_player": 2}, "first_player 2"),
+        ({"first_player": True}, "first_player True"),
+        ({"time_board": "deluxe"}, "time_board 'deluxe'"),
+        ({"seed": -1}, "seed -1"),
+        ({"seed": 2**53}, "seed 9007199254740992"),
+        ({"seed": 1.5}, "seed 1.5"),
+    ],
+)
 def test_bad_setups_are_refused(kwargs, fragment):
     with pytest.raises(InvalidSetup, match=fragment) as caught:
         new_game(**kwargs)

@@ -15,8 +15,7 @@ def test_seven_space_advance_from_4_pays_income_twice():
 
 
 def test_seven_space_advance_from_46_pays_income_twice():
-    state = position(seat(buttons=10, position=46, income=4), seat(position=52),
-                     leather_spaces=())
+    state = position(seat(buttons=10, position=46, income=4), seat(position=52), leather_spaces=())
     after = apply_move(state, Advance())
     me = after.players[0]
     # to min(52 + 1, 53) = 53: 7 buttons; passes 47 and 53: 2 x 4
@@ -39,8 +38,7 @@ def test_starting_on_an_income_space_does_not_pay_it_again():
 
 
 def test_bought_patch_counts_for_income_on_the_same_move():
-    state = position(seat(buttons=10, position=3, income=1), seat(position=10),
-                     circle=(17, 2, 3))
+    state = position(seat(buttons=10, position=3, income=1), seat(position=10), circle=(17, 2, 3))
     # Patch 17: cost 3, time 6, income 2. 3 -> 9 passes 5 with income 1 + 2.
     after = apply_move(state, Buy(17, Placement(row=0, col=0)))
     me = after.players[0]
@@ -49,8 +47,12 @@ def test_bought_patch_counts_for_income_on_the_same_move():
 
 
 def test_advancing_when_the_opponent_is_on_53_stops_at_53():
-    state = position(seat(buttons=0, position=40, income=2), seat(buttons=30, position=53),
-                     leather_spaces=(), first_to_end=1)
+    state = position(
+        seat(buttons=0, position=40, income=2),
+        seat(buttons=30, position=53),
+        leather_spaces=(),
+        first_to_end=1,
+    )
     after = apply_move(state, Advance())
     me = after.players[0]
     # to min(53 + 1, 53) = 53: 13 spaces moved = 13 buttons; passes 41, 47, 53: 3 x 2
@@ -60,8 +62,13 @@ def test_advancing_when_the_opponent_is_on_53_stops_at_53():
 
 
 def test_buy_whose_time_overshoots_53_stops_at_53():
-    state = position(seat(buttons=10, position=50, income=2), seat(position=53),
-                     circle=(33, 2, 3), leather_spaces=(), first_to_end=1)
+    state = position(
+        seat(buttons=10, position=50, income=2),
+        seat(position=53),
+        circle=(33, 2, 3),
+        leather_spaces=(),
+        first_to_end=1,
+    )
     # Patch 33: cost 8, time 6, income 3. 50 + 6 = 56 is capped at 53; the
     # income space 53 is passed once, with income 2 + 3.
     after = apply_move(state, Buy(33, Placement(row=0, col=0)))
@@ -72,8 +79,7 @@ def test_buy_whose_time_overshoots_53_stops_at_53():
 
 
 def test_advance_earns_one_button_per_space_actually_moved():
-    state = position(seat(buttons=0, position=51), seat(position=53), leather_spaces=(),
-                     first_to_end=1)
+    state = position(seat(buttons=0, position=51), seat(position=53), leather_spaces=(), first_to_end=1)
     # 51 -> 53 is 2 spaces (the overshoot to 54 is lost); income 0 at 53
     assert apply_move(state, Advance()).players[0].buttons == 2
 

@@ -21,9 +21,11 @@ from tests.redis_servers import ThrowawayRedis
 def fuzz_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
     """A live service on its own Redis (fuzzing fills it with thousands of games)."""
     work = tmp_path_factory.mktemp("fuzz")
-    with ThrowawayRedis(work / "redis") as redis, \
-            BotWorkerProcess(redis.url, work / "bot-worker.log", think_ms="5") as worker, \
-            LiveService(redis.url, work / "service.log") as service:
+    with (
+        ThrowawayRedis(work / "redis") as redis,
+        BotWorkerProcess(redis.url, work / "bot-worker.log", think_ms="5") as worker,
+        LiveService(redis.url, work / "service.log") as service,
+    ):
         store = open_store(redis.url)
         try:
             wait_for(store.bot_jobs().workers_seen, 20, f"no bot worker heartbeat:\n{worker.log()}")

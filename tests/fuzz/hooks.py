@@ -86,7 +86,7 @@ def after_call(context: HookContext, case: Case, response: Response) -> None:
 def _sent_token(case: Case) -> str | None:
     header = case.headers.get("Authorization") if case.headers else None
     if isinstance(header, str) and header.startswith(BEARER):
-        return header[len(BEARER):]
+        return header[len(BEARER) :]
     return None
 
 

@@ -19,8 +19,12 @@ class RawRequest:
     body: bytes = b""
 
     def encode(self) -> bytes:
-        lines = [self.method.encode("ascii") + b" " + self.target + b" HTTP/1.1", b"Host: fuzz.test",
-                 b"Connection: close", b"Content-Length: " + str(len(self.body)).encode()]
+        lines = [
+            self.method.encode("ascii") + b" " + self.target + b" HTTP/1.1",
+            b"Host: fuzz.test",
+            b"Connection: close",
+            b"Content-Length: " + str(len(self.body)).encode(),
+        ]
         lines += [name.encode("ascii") + b": " + value for name, value in self.headers]
         return b"\r\n".join(lines) + b"\r\n\r\n" + self.body
 

@@ -31,23 +31,44 @@ class FuzzRun:
 
     def statuses(self, phase: str, operation: str) -> set[int]:
         """The statuses `operation` answered in `phase`."""
-        return {status for (p, op, status), count in self.answers.items() if (p, op) == (phase, operation) and count}
+        return {
+            status
+            for (p, op, status), count in self.answers.items()
+            if (p, op) == (phase, operation) and count
+        }
 
     def failures(self) -> str:
         """The report from its FAILURES section on (all of it when there is none)."""
         start = self.output.find("= FAILURES =")
-        return self.output[self.output.rfind("\n", 0, start) + 1:] if start >= 0 else self.output
+        return self.output[self.output.rfind("\n", 0, start) + 1 :] if start >= 0 else self.output
 
 
-def run_schemathesis(base_url: str, work_dir: Path, *, examples: int, seed: int | None = None,
-                     max_time: int | None = None, timeout: float = 600) -> FuzzRun:
+def run_schemathesis(
+    base_url: str,
+    work_dir: Path,
+    *,
+    examples: int,
+    seed: int | None = None,
+    max_time: int | None = None,
+    timeout: float = 600,
+) -> FuzzRun:
     """`schemathesis run` on the spec the service serves, with tests/fuzz/schemathesis.toml."""
     report = Path(work_dir) / "schemathesis.ndjson"
     command = [
-        sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "--no-color",
-        "run", f"{base_url}/openapi.yaml",
-        "--max-examples", str(examples),
-        "--report", "ndjson", "--report-ndjson-path", str(report),
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "--config-file",
+        str(CONFIG),
+        "--no-color",
+        "run",
+        f"{base_url}/openapi.yaml",
+        "--max-examples",
+        str(examples),
+        "--report",
+        "ndjson",
+        "--report-ndjson-path",
+        str(report),
     ]
     if seed is not None:
         command += ["--seed", str(seed)]

@@ -39,34 +39,126 @@ DECLARED = {200, 201, 204, 302, 304, 400, 401, 404, 405, 409, 412, 413, 414, 415
 
 # --- Pieces of requests ---------------------------------------------------------------------------
 
-HUGE_NUMBERS = ["1e99999999999999999999", "1e-99999999999999999999", "-1E+400", "9" * 5000, "1" + "0" * 4299,
-                "0e99999999999999999999", "1.0000000000000000000001", "NaN", "Infinity", "-0", "0x10", "1_000",
-                "１", "٣", "2e1", "3.0", "", " 1", "1 "]
+HUGE_NUMBERS = [
+    "1e99999999999999999999",
+    "1e-99999999999999999999",
+    "-1E+400",
+    "9" * 5000,
+    "1" + "0" * 4299,
+    "0e99999999999999999999",
+    "1.0000000000000000000001",
+    "NaN",
+    "Infinity",
+    "-0",
+    "0x10",
+    "1_000",
+    "１",
+    "٣",
+    "2e1",
+    "3.0",
+    "",
+    " 1",
+    "1 ",
+]
 SURROGATE_ESCAPES = ["\\ud800", "\\udfff", "\\udc00\\ud800", "\\ud83d", "\\ud83e\\udde9", "\\\\ud800"]
-JUNK_SEGMENTS = [b"%", b"%Z", b"%ZZ", b"%FF", b"%ED%A0%80", b"%C0%AF", b"%00", b"%2F", b"%2e%2e", b"..", b".",
-                 b"}", b"{", b"{x}", b"%7D", b"\xff", b"\xc3\xbc", b";x=1", b"*", b"~", b""]
-METHODS = ["GET", "HEAD", "POST", "OPTIONS", "PUT", "DELETE", "PATCH", "TRACE", "PROPFIND", "BREW", "get", "X" * 40]
-CONTENT_TYPES = [b"application/json", b"application/json; charset=utf-8", b"application/json; charset=utf-16",
-                 b"application/problem+json", b"application/vnd.x+json", b"text/plain", b"multipart/form-data",
-                 b"application/x-www-form-urlencoded", b"application/json; charset=\xff", b"", b";", b"*/*",
-                 b"APPLICATION/JSON", b"application/json;;;=", b"application/" + b"x" * 4000]
+JUNK_SEGMENTS = [
+    b"%",
+    b"%Z",
+    b"%ZZ",
+    b"%FF",
+    b"%ED%A0%80",
+    b"%C0%AF",
+    b"%00",
+    b"%2F",
+    b"%2e%2e",
+    b"..",
+    b".",
+    b"}",
+    b"{",
+    b"{x}",
+    b"%7D",
+    b"\xff",
+    b"\xc3\xbc",
+    b";x=1",
+    b"*",
+    b"~",
+    b"",
+]
+METHODS = [
+    "GET",
+    "HEAD",
+    "POST",
+    "OPTIONS",
+    "PUT",
+    "DELETE",
+    "PATCH",
+    "TRACE",
+    "PROPFIND",
+    "BREW",
+    "get",
+    "X" * 40,
+]
+CONTENT_TYPES = [
+    b"application/json",
+    b"application/json; charset=utf-8",
+    b"application/json; charset=utf-16",
+    b"application/problem+json",
+    b"application/vnd.x+json",
+    b"text/plain",
+    b"multipart/form-data",
+    b"application/x-www-form-urlencoded",
+    b"application/json; charset=\xff",
+    b"",
+    b";",
+    b"*/*",
+    b"APPLICATION/JSON",
+    b"application/json;;;=",
+    b"application/" + b"x" * 4000,
+]
 # Not Expect: gunicorn answers any value but 100-continue itself, with an HTML 417 that logs the
 # value (service/gunicorn_worker.py, another change's concern).
-HEADER_NAMES = ["Authorization", "If-Match", "If-None-Match", "Idempotency-Key", "Origin", "Accept",
-                "Access-Control-Request-Method", "X-Forwarded-For", "Content-Encoding", "Transfer-Encoding-X",
-                "Range", "Cookie"]
+HEADER_NAMES = [
+    "Authorization",
+    "If-Match",
+    "If-None-Match",
+    "Idempotency-Key",
+    "Origin",
+    "Accept",
+    "Access-Control-Request-Method",
+    "X-Forwarded-For",
+    "Content-Encoding",
+    "Transfer-Encoding-X",
+    "Range",
+    "Cookie",
+]
 
 
 def header_values(game) -> st.SearchStrategy[bytes]:
     token_shaped = st.sampled_from([game["tokens"][0], game["tokens"][1], "t" * 43]).map(str.encode)
     return st.one_of(
         st.binary(max_size=300).map(lambda raw: raw.replace(b"\r", b"").replace(b"\n", b"")),
-        st.sampled_from([b'"1"', b"*", b'W/"1"', b'"1", "2"', b'"', b'""', b"W/", b"Bearer", b"Bearer ",
-                         b"bearer x", b"Basic Zm9vOmJhcg==", b"GET", b"null"]),
+        st.sampled_from(
+            [
+                b'"1"',
+                b"*",
+                b'W/"1"',
+                b'"1", "2"',
+                b'"',
+                b'""',
+                b"W/",
+                b"Bearer",
+                b"Bearer ",
+                b"bearer x",
+                b"Basic Zm9vOmJhcg==",
+                b"GET",
+                b"null",
+            ]
+        ),
         token_shaped.map(lambda token: b"Bearer " + token),
         token_shaped,
-        st.text(max_size=80).map(lambda text: text.encode("utf-8", "surrogatepass")
-                                 .replace(b"\r", b"").replace(b"\n", b"")),
+        st.text(max_size=80).map(
+            lambda text: text.encode("utf-8", "surrogatepass").replace(b"\r", b"").replace(b"\n", b"")
+        ),
     )
 
 
@@ -75,8 +167,11 @@ def game_ids(game) -> st.SearchStrategy[bytes]:
         st.just(game["id"].encode()),
         st.sampled_from(JUNK_SEGMENTS),
         st.binary(max_size=60).map(lambda raw: quote_from_bytes(raw, safe=b"").encode()),
-        st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_}{",
-                min_size=20, max_size=24).map(str.encode),
+        st.text(
+            alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_}{",
+            min_size=20,
+            max_size=24,
+        ).map(str.encode),
         st.builds(lambda a, b: a + b, st.just(game["id"].encode()), st.sampled_from(JUNK_SEGMENTS)),
     )
 
@@ -94,14 +189,36 @@ def targets(draw, game) -> bytes:
     """A request target: a route of the service (or near one) with hostile pieces, and a query."""
     game_id = draw(game_ids(game))
     number = draw(numbers_as_text())
-    path = draw(st.sampled_from([
-        b"/games", b"/games/" + game_id, b"/games/" + game_id + b"/moves", b"/games/" + game_id + b"/moves/" + number,
-        b"/games/" + game_id + b"/legal-moves", b"/patches", b"/healthz", b"/readyz", b"/openapi.yaml",
-        b"/games//legal-moves", b"/games/" + game_id + b"//moves", b"/games/" + game_id + b"/", b"/",
-        b"//games", b"/games/" + game_id + b"/moves/" + number + b"/", b"/" + draw(st.sampled_from(JUNK_SEGMENTS)),
-    ]))
-    pairs = draw(st.lists(st.tuples(st.sampled_from([b"since", b"patch_id", b"", b"since[]", b"%FF", b"x"]),
-                                    numbers_as_text()), max_size=3))
+    path = draw(
+        st.sampled_from(
+            [
+                b"/games",
+                b"/games/" + game_id,
+                b"/games/" + game_id + b"/moves",
+                b"/games/" + game_id + b"/moves/" + number,
+                b"/games/" + game_id + b"/legal-moves",
+                b"/patches",
+                b"/healthz",
+                b"/readyz",
+                b"/openapi.yaml",
+                b"/games//legal-moves",
+                b"/games/" + game_id + b"//moves",
+                b"/games/" + game_id + b"/",
+                b"/",
+                b"//games",
+                b"/games/" + game_id + b"/moves/" + number + b"/",
+                b"/" + draw(st.sampled_from(JUNK_SEGMENTS)),
+            ]
+        )
+    )
+    pairs = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from([b"since", b"patch_id", b"", b"since[]", b"%FF", b"x"]), numbers_as_text()
+            ),
+            max_size=3,
+        )
+    )
     query = b"&".join(name + b"=" + value for name, value in pairs)
     if draw(st.booleans()) and query:
         path += b"?" + query
@@ -112,7 +229,9 @@ def targets(draw, game) -> bytes:
 
 # Hypothesis favours small numbers: sizes around the 64 KiB body limit are drawn on purpose.
 def sizes(small: int) -> st.SearchStrategy[int]:
-    return st.one_of(st.sampled_from([1_500, 10_500, 21_000, 32_700, 65_535, 65_536, 70_000]), st.integers(0, small))
+    return st.one_of(
+        st.sampled_from([1_500, 10_500, 21_000, 32_700, 65_535, 65_536, 70_000]), st.integers(0, small)
+    )
 
 
 def nested(depth: int, kind: str) -> str:
@@ -122,11 +241,20 @@ def nested(depth: int, kind: str) -> str:
 
 
 JSON_LEAVES = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
-    st.text(max_size=50), st.integers(min_value=-(10**60), max_value=10**60),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=50),
+    st.integers(min_value=-(10**60), max_value=10**60),
 )
-JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.one_of(
-    st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=12), inner, max_size=6)), max_leaves=30)
+JSON_VALUES = st.recursive(
+    JSON_LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=12), inner, max_size=6)
+    ),
+    max_leaves=30,
+)
 VALID_SHAPES = [
     {"action": "advance"},
     {"action": "buy", "patch_id": 11, "placement": {"row": 0, "col": 0, "rotation": 90}},
@@ -142,8 +270,11 @@ def mutated_bodies(draw) -> bytes:
     doc = json.loads(json.dumps(draw(st.sampled_from(VALID_SHAPES))))
     where = doc
     while True:  # walk down to a random container
-        children = [key for key, value in (where.items() if isinstance(where, dict) else enumerate(where))
-                    if isinstance(value, (dict, list))]
+        children = [
+            key
+            for key, value in (where.items() if isinstance(where, dict) else enumerate(where))
+            if isinstance(value, (dict, list))
+        ]
         if not children or draw(st.booleans()):
             break
         where = where[draw(st.sampled_from(children))]
@@ -162,21 +293,34 @@ def mutated_bodies(draw) -> bytes:
     if draw(st.integers(0, 3)) == 0 and '"' in text:
         text = text.replace('"Ada"', '"' + draw(st.sampled_from(SURROGATE_ESCAPES)) + '"', 1)
     if draw(st.integers(0, 3)) == 0:
-        splice = draw(st.one_of(st.sampled_from(HUGE_NUMBERS[:8]),
-                                st.builds(nested, sizes(100), st.sampled_from(["array", "object"]))))
+        splice = draw(
+            st.one_of(
+                st.sampled_from(HUGE_NUMBERS[:8]),
+                st.builds(nested, sizes(100), st.sampled_from(["array", "object"])),
+            )
+        )
         text = text.replace("7", splice, 1).replace("0", splice, 1)
     return text.encode("utf-8", "surrogatepass")
 
 
 # Each kind of garbage at least once in a CI run: hypothesis's one_of draws its first branch most.
 KNOWN_HOSTILE_BODIES = [
-    nested(1_500, "array"), nested(1_500, "object"), nested(32_000, "array"),
+    nested(1_500, "array"),
+    nested(1_500, "object"),
+    nested(32_000, "array"),
     '{"players": ' + nested(1_500, "array") + "}",
-    '{"players": [{"name": "\\ud800"}, {"name": "B"}]}', '{"\\ud800": 1}', '{"action": "\\udfff"}',
+    '{"players": [{"name": "\\ud800"}, {"name": "B"}]}',
+    '{"\\ud800": 1}',
+    '{"action": "\\udfff"}',
     '{"action": "buy", "patch_id": 1, "placement": {"cells": [' + ",".join(["[9,9]"] * 10_500) + "]}}",
-    '{"seed": 1e99999999999999999999}', '{"seed": ' + "9" * 4301 + "}", '{"seed": NaN}', '{"seed": -Infinity}',
+    '{"seed": 1e99999999999999999999}',
+    '{"seed": ' + "9" * 4301 + "}",
+    '{"seed": NaN}',
+    '{"seed": -Infinity}',
     '{"patch_order": [' + ",".join(map(str, range(12_000))) + "]}",
-    "{" + " " * 70_000 + "}", "\ufeff{}", "",
+    "{" + " " * 70_000 + "}",
+    "\ufeff{}",
+    "",
 ]
 
 
@@ -187,24 +331,32 @@ def bodies() -> st.SearchStrategy[bytes]:
         st.binary(max_size=200),
         JSON_VALUES.map(lambda doc: json.dumps(doc).encode()),
         st.builds(nested, sizes(2000), st.sampled_from(["array", "object"])).map(str.encode),
-        st.sampled_from(SURROGATE_ESCAPES).map(lambda escape: ('{"' + escape + '": "' + escape + '"}').encode()),
+        st.sampled_from(SURROGATE_ESCAPES).map(
+            lambda escape: ('{"' + escape + '": "' + escape + '"}').encode()
+        ),
         st.sampled_from(HUGE_NUMBERS).map(lambda number: ('{"seed": ' + number + "}").encode()),
         sizes(100).map(lambda size: b"{" + b" " * size + b"}"),
-        st.sampled_from([b"\xef\xbb\xbf{}", b"\xff\xfe{\x00}\x00", b"{\x00}", b'{"a":1}{"b":2}', b"[]", b"null"]),
+        st.sampled_from(
+            [b"\xef\xbb\xbf{}", b"\xff\xfe{\x00}\x00", b"{\x00}", b'{"a":1}{"b":2}', b"[]", b"null"]
+        ),
     )
 
 
 @st.composite
 def hostile_requests(draw, game) -> RawRequest:
     """Mostly bodies for the two operations that take one, then reads, then anything anywhere."""
-    headers = [(name, draw(header_values(game)))
-               for name in draw(st.lists(st.sampled_from(HEADER_NAMES), max_size=3, unique=True))]
+    headers = [
+        (name, draw(header_values(game)))
+        for name in draw(st.lists(st.sampled_from(HEADER_NAMES), max_size=3, unique=True))
+    ]
     kind = draw(st.sampled_from(["body"] * 5 + ["read"] * 3 + ["any"] * 2))
     if kind == "body":
         method = "POST"
         game_id = game["id"].encode() if draw(st.integers(0, 3)) else draw(game_ids(game))
         target = draw(st.sampled_from([b"/games", b"/games/" + game_id + b"/moves"]))
-        content_type = b"application/json" if draw(st.integers(0, 4)) else draw(st.sampled_from(CONTENT_TYPES))
+        content_type = (
+            b"application/json" if draw(st.integers(0, 4)) else draw(st.sampled_from(CONTENT_TYPES))
+        )
         headers.append(("Content-Type", content_type))
         if draw(st.booleans()):
             headers.append(("Authorization", b"Bearer " + draw(st.sampled_from(game["tokens"])).encode()))
@@ -217,6 +369,7 @@ def hostile_requests(draw, game) -> RawRequest:
 
 
 # --- What every answer must be --------------------------------------------------------------------
+
 
 def assert_answer_is_sound(request: RawRequest, response: RawResponse, game) -> str | None:
     """Fail unless the answer is one a client can rely on; its problem code, if any."""
@@ -240,8 +393,9 @@ def assert_answer_is_sound(request: RawRequest, response: RawResponse, game) -> 
 
 def live_game(base_url: str) -> dict:
     """A game to aim at: its id and its two tokens, from the service itself."""
-    req = urllib.request.Request(f"{base_url}/games", data=b"{}", method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        f"{base_url}/games", data=b"{}", method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(req, timeout=10) as resp:
         created = json.loads(resp.read())
     return {"id": created["game"]["id"], "tokens": created["tokens"]}
@@ -253,8 +407,13 @@ def fuzz(service, *, examples: int, derandomize: bool) -> Counter:
     game = live_game(service.url)
     answered: Counter = Counter()
 
-    @settings(max_examples=examples, derandomize=derandomize, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        derandomize=derandomize,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(request=hostile_requests(game))
     def answers_are_sound(request: RawRequest) -> None:
         response = send(address.hostname, address.port, request, ANSWER_TIMEOUT_SECONDS)
@@ -263,17 +422,30 @@ def fuzz(service, *, examples: int, derandomize: bool) -> Counter:
     try:
         answers_are_sound()
     except AssertionError as failure:
-        raise AssertionError(f"{failure}\n--- end of the service's log ---\n{service.log()[-3000:]}") from None
+        raise AssertionError(
+            f"{failure}\n--- end of the service's log ---\n{service.log()[-3000:]}"
+        ) from None
     # The service is still there and well after all of it.
-    assert send(address.hostname, address.port, RawRequest("GET", b"/readyz"), ANSWER_TIMEOUT_SECONDS).status == 200
+    assert (
+        send(address.hostname, address.port, RawRequest("GET", b"/readyz"), ANSWER_TIMEOUT_SECONDS).status
+        == 200
+    )
     return answered
 
 
 def test_hostile_requests_get_sound_answers(fuzz_service):
     answered = fuzz(fuzz_service, examples=HOSTILE_CI_EXAMPLES, derandomize=True)
     # Not vacuous: the requests reached the JSON parser, the spec check, the games and the router.
-    assert set(answered) >= {None, "invalid_json", "invalid_request", "game_not_found", "not_found",
-                             "method_not_allowed", "payload_too_large", "unsupported_media_type"}, answered
+    assert set(answered) >= {
+        None,
+        "invalid_json",
+        "invalid_request",
+        "game_not_found",
+        "not_found",
+        "method_not_allowed",
+        "payload_too_large",
+        "unsupported_media_type",
+    }, answered
 
 
 @pytest.mark.slow

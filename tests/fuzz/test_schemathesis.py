@@ -35,8 +35,12 @@ NOT_FUZZED = {"GET /games/{game_id}/events"}
 def spec_operations() -> set[str]:
     """Every operation of openapi.yaml that is fuzzed, as "METHOD /path"."""
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
-    return {f"{method.upper()} {path}" for path, item in spec["paths"].items()
-            for method in item if method in {"get", "post", "put", "patch", "delete"}} - NOT_FUZZED
+    return {
+        f"{method.upper()} {path}"
+        for path, item in spec["paths"].items()
+        for method in item
+        if method in {"get", "post", "put", "patch", "delete"}
+    } - NOT_FUZZED
 
 
 def assert_clean(run: FuzzRun, service) -> None:
@@ -59,8 +63,12 @@ def assert_reached_the_games(run: FuzzRun) -> None:
     # other seat's token refused (409 not_your_turn), and the moves read back by number.
     assert 201 in run.statuses("stateful", "POST /games")
     assert {201, 409} <= run.statuses("stateful", "POST /games/{game_id}/moves")
-    for operation in ["GET /games/{game_id}", "GET /games/{game_id}/moves",
-                      "GET /games/{game_id}/moves/{number}", "GET /games/{game_id}/legal-moves"]:
+    for operation in [
+        "GET /games/{game_id}",
+        "GET /games/{game_id}/moves",
+        "GET /games/{game_id}/moves/{number}",
+        "GET /games/{game_id}/legal-moves",
+    ]:
         assert 200 in run.statuses("stateful", operation), operation
 
 
@@ -75,12 +83,13 @@ def test_schemathesis_long_session(fuzz_service, tmp_path):
     seed = os.environ.get("FUZZ_SEED")
     max_time = int(os.environ.get("FUZZ_MAX_TIME", 600))
     run = run_schemathesis(
-        fuzz_service.url, tmp_path,
+        fuzz_service.url,
+        tmp_path,
         examples=int(os.environ.get("FUZZ_EXAMPLES", 1000)),
         seed=int(seed) if seed else None,
         max_time=max_time,
         timeout=2 * max_time + 600,
     )
-    print(run.output[run.output.find("= SUMMARY ="):])  # seen with -s: the seed, the counts
+    print(run.output[run.output.find("= SUMMARY =") :])  # seen with -s: the seed, the counts
     assert_clean(run, fuzz_service)
     assert_reached_the_games(run)

@@ -10,17 +10,18 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
+from service.engine import GameState, apply_move, legal_moves, new_game
 from service.games import GameRecord
 from service.games.views import game_view
-from service.engine import GameState, apply_move, legal_moves, new_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("Ada", "Grace")
 
 
 def view_of(state: GameState, names=NAMES) -> dict:
-    record = GameRecord("pictures", tuple(names), ("0" * 64, "1" * 64), "2024-01-01T00:00:00Z",
-                        "2024-01-01T00:00:00Z", state)
+    record = GameRecord(
+        "pictures", tuple(names), ("0" * 64, "1" * 64), "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z", state
+    )
     return game_view(record, state.moves_played + 1)
 
 

@@ -60,8 +60,9 @@ def test_each_placed_patch_is_one_outline_covering_exactly_its_cells(boards):
                 assert polygon_area(outline.get("d")) == len(cells) * CELL * CELL
                 for cell in cells:
                     assert drawn.setdefault(cell, int(outline.get("data-patch-id"))) is not None
-            assert drawn == {(r, c): pid for r, row in enumerate(grid) for c, pid in enumerate(row)
-                             if pid is not None}
+            assert drawn == {
+                (r, c): pid for r, row in enumerate(grid) for c, pid in enumerate(row) if pid is not None
+            }
 
 
 def test_a_quilt_shows_as_many_printed_buttons_as_its_income(boards):
@@ -165,4 +166,6 @@ def test_long_names_are_made_smaller_and_cut_to_their_places():
     short, long = parse(board_svg(short)), parse(board_svg(long))
     assert [name.text for name in by_class(long, "name")] == ["W" * 26 + "\u2026", "\u5168" * 21 + "\u2026"]
     assert all(12 <= float(name.get("font-size")) < 13 for name in by_class(long, "name"))
-    assert float(by_class(long, "result")[0].get("font-size")) < float(by_class(short, "result")[0].get("font-size"))
+    assert float(by_class(long, "result")[0].get("font-size")) < float(
+        by_class(short, "result")[0].get("font-size")
+    )

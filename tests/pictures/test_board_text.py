@@ -17,8 +17,10 @@ ROW = re.compile(rf"^ (\d) {CELLS} {{6}} \1 {CELLS}$")
 
 def cells_of(text: str) -> list[int | None]:
     assert len(text) == 27, text
-    return [None if cell == "." else 0 if cell == "##" else int(cell)
-            for cell in (text[i:i + 3].strip() for i in range(0, 27, 3))]
+    return [
+        None if cell == "." else 0 if cell == "##" else int(cell)
+        for cell in (text[i : i + 3].strip() for i in range(0, 27, 3))
+    ]
 
 
 def test_both_quilts_are_nine_rows_side_by_side_cell_for_cell():
@@ -35,12 +37,12 @@ def test_the_track_and_the_tokens_are_on_the_right_columns():
     for state in STATES:
         view = view_of(state)
         lines = board_text(view).splitlines()
-        track = lines[lines.index(next(l for l in lines if l.startswith("time track"))) + 2]
+        track = lines[lines.index(next(line for line in lines if line.startswith("time track"))) + 2]
         assert len(track) == 54
         assert [i for i, ch in enumerate(track) if ch == "$"] == view["income_spaces"]
         assert [i for i, ch in enumerate(track) if ch == "L"] == view["leather_spaces"]
         for seat, letter in enumerate("AB"):
-            (token,) = [l for l in lines if re.fullmatch(rf" *{letter}  space \d+", l)]
+            (token,) = [line for line in lines if re.fullmatch(rf" *{letter}  space \d+", line)]
             assert token.index(letter) == view["players"][seat]["position"]
 
 

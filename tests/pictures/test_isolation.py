@@ -17,18 +17,24 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 
 
 def test_importing_the_pictures_loads_the_engine_and_the_standard_library_only():
-    result = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     loaded = json.loads(result.stdout)
     assert "service.pictures.board" in loaded
     assert {name.split(".")[0] for name in loaded} - set(sys.stdlib_module_names) == {"service"}
-    assert [name for name in loaded if name.startswith("service.")
-            and not name.startswith(("service.engine", "service.pictures"))] == []
+    assert [
+        name
+        for name in loaded
+        if name.startswith("service.") and not name.startswith(("service.engine", "service.pictures"))
+    ] == []
 
 
 def test_controls_surrogates_and_bidi_overrides_are_replaced():
-    assert displayable("a\tb\nc\x00d\x7fe\x9ff\ud800g\ufffeh\u202ei\u2067j") == \
-        "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffdg\ufffdh\ufffdi\ufffdj"
+    assert (
+        displayable("a\tb\nc\x00d\x7fe\x9ff\ud800g\ufffeh\u202ei\u2067j")
+        == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffdg\ufffdh\ufffdi\ufffdj"
+    )
     assert displayable("Zoë 🧵 名前") == "Zoë 🧵 名前"
 
 

@@ -18,8 +18,13 @@ def piece_of(svg: str):
     (outline,) = by_class(root, "piece")
     group = next(g for g in root.iter(f"{SVG}g") if outline in list(g))
     buttons = [el for el in group.iter(f"{SVG}use") if el.get("href") == "#pw-button"]
-    centres = {(round((float(b.get("y")) + float(b.get("height")) / 2) / PATCH_CELL - 0.5),
-                round((float(b.get("x")) + float(b.get("width")) / 2) / PATCH_CELL - 0.5)) for b in buttons}
+    centres = {
+        (
+            round((float(b.get("y")) + float(b.get("height")) / 2) / PATCH_CELL - 0.5),
+            round((float(b.get("x")) + float(b.get("width")) / 2) / PATCH_CELL - 0.5),
+        )
+        for b in buttons
+    }
     return root, outline, centres
 
 
@@ -30,7 +35,7 @@ def test_every_orientation_is_one_outline_over_the_patchs_cells(patch_id):
         root, outline, buttons = piece_of(patch_svg(patch_id, rotation, flipped))
         cells = covered_cells(outline.get("d"), PATCH_CELL)
         assert cells == set(oriented_cells(patch.shape, rotation, flipped))
-        assert polygon_area(outline.get("d")) == patch.cells * PATCH_CELL ** 2
+        assert polygon_area(outline.get("d")) == patch.cells * PATCH_CELL**2
         assert len(buttons) == patch.income and buttons <= cells
         title = root.find(f"{SVG}title").text
         assert f"cost {patch.cost} buttons, time {patch.time}" in title
@@ -55,11 +60,14 @@ def test_a_hand_worked_orientation():
 
 
 def test_the_cell_order_kept_through_a_turn_agrees_with_the_engine():
-    for patch_id, patch in PATCHES.items():
+    for patch in PATCHES.values():
         for rotation, flipped in ORIENTATION_ORDER:
-            base = sorted((r, c) for r, line in enumerate(patch.shape) for c, ch in enumerate(line) if ch == "X")
-            assert set(oriented(base, len(patch.shape[0]), rotation, flipped)) == \
-                oriented_cells(patch.shape, rotation, flipped)
+            base = sorted(
+                (r, c) for r, line in enumerate(patch.shape) for c, ch in enumerate(line) if ch == "X"
+            )
+            assert set(oriented(base, len(patch.shape[0]), rotation, flipped)) == oriented_cells(
+                patch.shape, rotation, flipped
+            )
     assert sum(len(button_cells(p, printed_cells(p))) for p in PATCHES) == 38
 
 

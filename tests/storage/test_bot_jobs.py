@@ -29,13 +29,13 @@ def test_jobs_of_games_with_a_person_are_taken_first(jobs):
 def test_a_job_not_done_is_taken_over_once_idle_and_a_done_one_is_gone(jobs, redis):
     jobs.enqueue(GAME, 2, person_waiting=True)
     jobs.enqueue(GAME, 3, person_waiting=True)
-    first, = jobs.take("dead", block_ms=100)
-    second, = jobs.take("alive", block_ms=100)
+    (first,) = jobs.take("dead", block_ms=100)
+    (second,) = jobs.take("alive", block_ms=100)
     jobs.done(second)
     assert jobs.take("alive", block_ms=10) == []
     assert jobs.reclaim("alive", min_idle_ms=60_000) == []  # not idle long enough yet
     time.sleep(0.05)
-    taken_over, = jobs.reclaim("alive", min_idle_ms=20)
+    (taken_over,) = jobs.reclaim("alive", min_idle_ms=20)
     assert (taken_over.entry_id, taken_over.version) == (first.entry_id, 2)
     jobs.done(taken_over)
     assert jobs.reclaim("alive", min_idle_ms=0) == []

@@ -27,10 +27,7 @@ def cluster_store(cluster: ThrowawayCluster) -> Iterator[GameStore]:
 
 def keys_of(game_id: str) -> set[str]:
     """The keys that play_through_every_operation leaves for a game."""
-    return {
-        f"patchwork:{{{game_id}}}:{suffix}"
-        for suffix in ("game", "moves", "idem:0:key", "idem:1:key")
-    }
+    return {f"patchwork:{{{game_id}}}:{suffix}" for suffix in ("game", "moves", "idem:0:key", "idem:1:key")}
 
 
 def play_through_every_operation(store: GameStore, game_id: str) -> None:

@@ -45,7 +45,9 @@ def test_threads_racing_through_a_game_never_both_win_a_version(store: GameStore
                 return
             move = f"t{thread}-a{attempt}"
             attempt += 1
-            if store.commit_move("g1", game.version, f"state after {move}", f"view after {move}", move).committed:
+            if store.commit_move(
+                "g1", game.version, f"state after {move}", f"view after {move}", move
+            ).committed:
                 with lock:
                     wins.setdefault(game.version, []).append(move)
 

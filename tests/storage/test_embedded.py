@@ -13,7 +13,13 @@ from redis import Redis
 
 from service.config import ConfigError, Settings
 from service.storage import StoredGame, open_store
-from service.storage.embedded import VERSION_FILE, DataDirInUse, DataDirRefused, EmbeddedRedis, find_redis_server
+from service.storage.embedded import (
+    VERSION_FILE,
+    DataDirInUse,
+    DataDirRefused,
+    EmbeddedRedis,
+    find_redis_server,
+)
 from service.storage.redis_process import answers_ping, redis_server_version
 
 
@@ -157,7 +163,9 @@ def _version() -> str:
     return ".".join(str(part) for part in redis_server_version(find_redis_server()))
 
 
-def test_the_version_that_ran_on_the_data_dir_is_recorded_and_an_older_data_dir_upgraded(tmp_path: Path) -> None:
+def test_the_version_that_ran_on_the_data_dir_is_recorded_and_an_older_data_dir_upgraded(
+    tmp_path: Path,
+) -> None:
     (tmp_path / VERSION_FILE).write_text("5.0.0\n")
     with EmbeddedRedis(tmp_path) as redis:
         assert answers_ping(redis.url)

@@ -167,7 +167,9 @@ def test_keys_are_independent_and_a_load_without_key_claims_nothing(store: GameS
     ]
 
 
-def test_a_record_is_one_string_and_records_of_the_hash_era_still_count(store: GameStore, redis: Redis) -> None:
+def test_a_record_is_one_string_and_records_of_the_hash_era_still_count(
+    store: GameStore, redis: Redis
+) -> None:
     store.create_game("g1", "s1", "v1")
     store.record_answer("g1", "0:key", "fp-1", "answer-409")
     assert redis.get(RECORD) == "fp-1\nanswer-409"

@@ -21,18 +21,18 @@ from .contents import snapshot
 @pytest.fixture
 def full(redis: Redis) -> Iterator[Redis]:
     """Call full() once the data is in: from then on the server holds more than maxmemory."""
+
     def fill() -> None:
         redis.config_set("maxmemory-policy", "noeviction")
         redis.config_set("maxmemory", 1)
+
     try:
         yield fill
     finally:
         redis.config_set("maxmemory", 0)  # the session server is shared with other tests
 
 
-def test_creating_games_stops_with_a_storage_error_once_redis_is_full(
-    store: GameStore, redis: Redis
-) -> None:
+def test_creating_games_stops_with_a_storage_error_once_redis_is_full(store: GameStore, redis: Redis) -> None:
     store.create_game("warm-up", "s", "v")  # scripts loaded, connection made
     used = int(redis.info("memory")["used_memory"])
     redis.config_set("maxmemory-policy", "noeviction")

@@ -31,8 +31,12 @@ def engine_move(entry: dict):
 
 def replay_prefix(game: dict, history: list[dict], count: int) -> GameState:
     """The engine state after the first `count` moves of the history."""
-    return replay([engine_move(entry) for entry in history[:count]], seed=game["seed"],
-                  time_board=game["time_board"], first_player=game["first_player"])
+    return replay(
+        [engine_move(entry) for entry in history[:count]],
+        seed=game["seed"],
+        time_board=game["time_board"],
+        first_player=game["first_player"],
+    )
 
 
 def assert_view_is_state(view: dict, state: GameState) -> None:
@@ -48,9 +52,11 @@ def assert_view_is_state(view: dict, state: GameState) -> None:
     assert view["leather_spaces"] == list(state.leather_spaces), where
     assert view["bonus_owner"] == state.bonus_owner, where
     outcome = state.result
-    expected_result = None if outcome is None else {"scores": list(outcome.scores),
-                                                    "winner": outcome.winner,
-                                                    "reason": outcome.reason}
+    expected_result = (
+        None
+        if outcome is None
+        else {"scores": list(outcome.scores), "winner": outcome.winner, "reason": outcome.reason}
+    )
     assert view["result"] == expected_result, where
     for seat, (shown, player) in enumerate(zip(view["players"], state.players, strict=True)):
         at = f"{where}, seat {seat}"

@@ -71,15 +71,21 @@ class PatchworkService(Throwaway):
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = Path(log_path)
         self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-        self.env.update(PATCHWORK_DATA_DIR=str(self.data_dir), HOST="127.0.0.1", PORT=str(self.port),
-                        WEB_CONCURRENCY="1")
+        self.env.update(
+            PATCHWORK_DATA_DIR=str(self.data_dir), HOST="127.0.0.1", PORT=str(self.port), WEB_CONCURRENCY="1"
+        )
         self.process: subprocess.Popen | None = None
 
     def launch(self) -> subprocess.Popen:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "service"], cwd=ROOT, env=self.env,
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                [sys.executable, "-m", "service"],
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         return self.process
 

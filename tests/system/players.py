@@ -30,8 +30,7 @@ class BackgroundPlay:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._errors: list[BaseException] = []
-        self._threads = [threading.Thread(target=self._play, args=(n,), daemon=True)
-                         for n in range(clients)]
+        self._threads = [threading.Thread(target=self._play, args=(n,), daemon=True) for n in range(clients)]
 
     def __enter__(self) -> BackgroundPlay:
         for thread in self._threads:
@@ -86,8 +85,9 @@ class BackgroundPlay:
             return
         token = self.games[choice.game_id][choice.seat]
         kind = rng.randrange(3)
-        resp = client.move(choice, token, if_match=choice.version if kind == 1 else None,
-                           key=key if kind == 2 else None)
+        resp = client.move(
+            choice, token, if_match=choice.version if kind == 1 else None, key=key if kind == 2 else None
+        )
         self._count(resp.status_code)
         if resp.status_code == 201:
             with self._lock:

@@ -116,8 +116,9 @@ class ServiceClient:
         assert resp.status_code == 200, resp.text
         return resp.json()["moves"]
 
-    def move(self, choice: Choice, token: str, *, if_match: int | None = None,
-             key: str | None = None) -> requests.Response:
+    def move(
+        self, choice: Choice, token: str, *, if_match: int | None = None, key: str | None = None
+    ) -> requests.Response:
         """POST the chosen move with a seat token, optionally If-Match a version and an Idempotency-Key."""
         headers = {"Authorization": f"Bearer {token}"}
         if if_match is not None:

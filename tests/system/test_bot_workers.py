@@ -93,58 +93,89 @@ def pending_consumers(play: GamePlay) -> set[str]:
 
 @pytest.mark.parametrize("kind", ["single", "cluster"])
 def test_a_worker_killed_mid_thought_has_its_move_made_by_another_once(kind, tmp_path):
-    with redis_backend(kind, tmp_path) as (url, cluster), game_play(url, cluster) as play, \
-            LiveService(url, tmp_path / "web.log", workers=1,
-                        env={"REDIS_CLUSTER": "1" if cluster else "0"}) as web, \
-            BotWorkerProcess(url, tmp_path / "slow.log", cluster=cluster, think_ms=LONG_THINK_MS) as slow:
+    with (
+        redis_backend(kind, tmp_path) as (url, cluster),
+        game_play(url, cluster) as play,
+        LiveService(
+            url, tmp_path / "web.log", workers=1, env={"REDIS_CLUSTER": "1" if cluster else "0"}
+        ) as web,
+        BotWorkerProcess(url, tmp_path / "slow.log", cluster=cluster, think_ms=LONG_THINK_MS) as slow,
+    ):
         wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{slow.log()}")
         # The bot (seat 1) starts: its job is queued with the game.
         created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "search"}], first_player=1, seed=8)
         game_id = created["game"]["id"]
-        holder = wait_for(lambda: [c for c in pending_consumers(play) if f"-{slow.pid}-" in c], 10,
-                          f"the worker did not take the job:\n{slow.log()}")
+        holder = wait_for(
+            lambda: [c for c in pending_consumers(play) if f"-{slow.pid}-" in c],
+            10,
+            f"the worker did not take the job:\n{slow.log()}",
+        )
         slow.kill()
         assert play.view(game_id)[0] == 1, "the slow worker moved before it was killed"
         with BotWorkerProcess(url, tmp_path / "fast.log", cluster=cluster) as fast:
-            wait_for(lambda: play.view(game_id)[0] > 1, TAKEOVER_BOUND,
-                     f"nobody took over the job of {holder}:\n{fast.log()}")
-            game = wait_for(lambda: (g := assert_replays(play, game_id)[0])["turn"] == 0 and g,
-                            BOT_MOVE_BOUND, "the bot did not hand the turn back")
+            wait_for(
+                lambda: play.view(game_id)[0] > 1,
+                TAKEOVER_BOUND,
+                f"nobody took over the job of {holder}:\n{fast.log()}",
+            )
+            game = wait_for(
+                lambda: (g := assert_replays(play, game_id)[0])["turn"] == 0 and g,
+                BOT_MOVE_BOUND,
+                "the bot did not hand the turn back",
+            )
             assert "took over job" in fast.log()
     assert game["moves_played"] >= 1
 
 
 @pytest.mark.parametrize("kind", ["single", "cluster"])
 def test_the_web_killed_right_after_handing_a_bot_the_turn_does_not_stall_the_game(kind, tmp_path):
-    with redis_backend(kind, tmp_path) as (url, cluster), game_play(url, cluster) as play, \
-            BotWorkerProcess(url, tmp_path / "worker.log", cluster=cluster) as worker:
+    with (
+        redis_backend(kind, tmp_path) as (url, cluster),
+        game_play(url, cluster) as play,
+        BotWorkerProcess(url, tmp_path / "worker.log", cluster=cluster) as worker,
+    ):
         wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
-        web = LiveService(url, tmp_path / "web.log", workers=1, env={"REDIS_CLUSTER": "1" if cluster else "0"})
+        web = LiveService(
+            url, tmp_path / "web.log", workers=1, env={"REDIS_CLUSTER": "1" if cluster else "0"}
+        )
         with web:
             created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=5)
             game_id, token = created["game"]["id"], created["tokens"][0]
-            resp = requests.post(f"{web.url}/games/{game_id}/moves", json={"action": "advance"},
-                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+            resp = requests.post(
+                f"{web.url}/games/{game_id}/moves",
+                json={"action": "advance"},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10,
+            )
             assert resp.status_code == 201 and resp.json()["players"][resp.json()["turn"]]["bot"]
             os.killpg(web.process.pid, signal.SIGKILL)
-        wait_for(lambda: play.view(game_id)[0] > 2, BOT_MOVE_BOUND,
-                 f"the bot did not move with the web gone:\n{worker.log()}")
-        game, moves = assert_replays(play, game_id)
+        wait_for(
+            lambda: play.view(game_id)[0] > 2,
+            BOT_MOVE_BOUND,
+            f"the bot did not move with the web gone:\n{worker.log()}",
+        )
+        _game, moves = assert_replays(play, game_id)
         assert moves[0]["seat"] == 0 and moves[1]["seat"] == 1
 
 
 def test_a_redis_restart_mid_game_loses_no_bot_turn(durable_redis, tmp_path):
     url = durable_redis.url
-    with game_play(url, False) as play, \
-            LiveService(url, tmp_path / "web.log", workers=1) as web, \
-            BotWorkerProcess(url, tmp_path / "worker.log") as worker:
+    with (
+        game_play(url, False) as play,
+        LiveService(url, tmp_path / "web.log", workers=1) as web,
+        BotWorkerProcess(url, tmp_path / "worker.log") as worker,
+    ):
         wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
         created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=6)
         game_id, token = created["game"]["id"], created["tokens"][0]
 
         def person_moves() -> int:
-            resp = requests.post(f"{web.url}/games/{game_id}/moves", json={"action": "advance"},
-                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+            resp = requests.post(
+                f"{web.url}/games/{game_id}/moves",
+                json={"action": "advance"},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10,
+            )
             assert resp.status_code in (201, 409, 503), resp.text
             return resp.status_code == 201 and resp.json()["version"]
 
@@ -155,6 +186,7 @@ def test_a_redis_restart_mid_game_loses_no_bot_turn(durable_redis, tmp_path):
                 except Exception:  # Redis still starting
                     return False
                 return found > version and '"turn":0' in view
+
             return check
 
         version = person_moves()
@@ -175,20 +207,47 @@ def test_patchwork_service_runs_restarts_and_stops_its_bot_workers(tmp_path):
     service = PatchworkService(tmp_path / "data", tmp_path / "service.log")
     service.env.update(BOT_WORKERS="2", BOT_THINK_MS="50")
     with service:
-        workers = wait_for(lambda: len(found := worker_children(service)) == 2 and found, 20,
-                           f"not two bot workers:\n{service.log()}")
+        workers = wait_for(
+            lambda: len(found := worker_children(service)) == 2 and found,
+            20,
+            f"not two bot workers:\n{service.log()}",
+        )
         for pid, _ in workers:
-            assert os.getpriority(os.PRIO_PROCESS, pid) > os.getpriority(os.PRIO_PROCESS, service.child("gunicorn"))
+            assert os.getpriority(os.PRIO_PROCESS, pid) > os.getpriority(
+                os.PRIO_PROCESS, service.child("gunicorn")
+            )
         # A game between bots plays to its end by itself, even with a worker killed -9 on the way.
-        created = wait_for(lambda: (r := requests.post(
-            f"{service.url}/games", json={"players": [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]},
-            timeout=10)).status_code == 201 and r.json(), 20, "bot games refused")
+        created = wait_for(
+            lambda: (
+                (
+                    r := requests.post(
+                        f"{service.url}/games",
+                        json={"players": [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]},
+                        timeout=10,
+                    )
+                ).status_code
+                == 201
+                and r.json()
+            ),
+            20,
+            "bot games refused",
+        )
         game_id = created["game"]["id"]
         os.kill(workers[0][0], signal.SIGKILL)
-        wait_for(lambda: len(found := worker_children(service)) == 2 and workers[0] not in found, 20,
-                 f"the killed worker was not replaced:\n{service.log()}")
-        game = wait_for(lambda: (g := requests.get(f"{service.url}/games/{game_id}", timeout=10).json())[
-            "status"] == "finished" and g, 90, "the bot game did not finish")
+        wait_for(
+            lambda: len(found := worker_children(service)) == 2 and workers[0] not in found,
+            20,
+            f"the killed worker was not replaced:\n{service.log()}",
+        )
+        game = wait_for(
+            lambda: (
+                (g := requests.get(f"{service.url}/games/{game_id}", timeout=10).json())["status"]
+                == "finished"
+                and g
+            ),
+            90,
+            "the bot game did not finish",
+        )
         history = requests.get(f"{service.url}/games/{game_id}/moves", timeout=10).json()["moves"]
         assert replay_prefix(game, history, len(history)).finished
         # SIGTERM: everything stops, the workers with it.

@@ -22,8 +22,10 @@ GAME_KEY = re.compile(r"^patchwork:\{([^}]+)\}:")
 
 
 def test_games_on_a_cluster_spread_over_masters_and_replay(tmp_path):
-    with ThrowawayCluster(tmp_path / "cluster") as cluster, \
-            LiveService(cluster.url, tmp_path / "service.log", env={"REDIS_CLUSTER": "1"}) as service:
+    with (
+        ThrowawayCluster(tmp_path / "cluster") as cluster,
+        LiveService(cluster.url, tmp_path / "service.log", env={"REDIS_CLUSTER": "1"}) as service,
+    ):
         wait_until_ready(service.url)
         with ServiceClient(service.url) as setup:
             games = dict(setup.create_game(seed) for seed in range(300, 300 + GAMES))

@@ -27,8 +27,9 @@ SHORT_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "0.3"}
 CLUSTER = {"REDIS_CLUSTER": "1"}
 
 
-def play(client: ServiceClient, game_id: str, tokens: list[str], rng: random.Random,
-         moves: int | None = None) -> list[int]:
+def play(
+    client: ServiceClient, game_id: str, tokens: list[str], rng: random.Random, moves: int | None = None
+) -> list[int]:
     """Play random legal moves (all of the game when `moves` is None); the versions they made."""
     versions = []
     while moves is None or len(versions) < moves:
@@ -50,8 +51,11 @@ def assert_moves_match_history(events: list[Event], history: list[dict]) -> None
 
 
 def test_a_whole_game_made_on_one_instance_streams_from_the_other(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log") as a, \
-            LiveService(redis_url, tmp_path / "b.log") as b, ServiceClient(a.url) as client:
+    with (
+        LiveService(redis_url, tmp_path / "a.log") as a,
+        LiveService(redis_url, tmp_path / "b.log") as b,
+        ServiceClient(a.url) as client,
+    ):
         game_id, tokens = client.create_game(11)
         with EventStream(b.url, game_id) as stream:
             assert stream.response.getheader("Content-Type") == "text/event-stream; charset=utf-8"
@@ -72,8 +76,11 @@ def test_a_whole_game_made_on_one_instance_streams_from_the_other(redis_url, tmp
 
 
 def test_resume_gives_exactly_the_missed_events_on_either_instance(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log") as a, \
-            LiveService(redis_url, tmp_path / "b.log") as b, ServiceClient(a.url) as client:
+    with (
+        LiveService(redis_url, tmp_path / "a.log") as a,
+        LiveService(redis_url, tmp_path / "b.log") as b,
+        ServiceClient(a.url) as client,
+    ):
         game_id, tokens = client.create_game(12)
         rng = random.Random(5)
         with EventStream(a.url, game_id) as stream:
@@ -97,8 +104,11 @@ def test_resume_gives_exactly_the_missed_events_on_either_instance(redis_url, tm
 
 def test_streams_closed_by_a_redis_restart_resume_without_a_gap(durable_redis, tmp_path):
     url = durable_redis.url
-    with LiveService(url, tmp_path / "a.log") as a, LiveService(url, tmp_path / "b.log") as b, \
-            ServiceClient(a.url) as client:
+    with (
+        LiveService(url, tmp_path / "a.log") as a,
+        LiveService(url, tmp_path / "b.log") as b,
+        ServiceClient(a.url) as client,
+    ):
         game_id, tokens = client.create_game(13)
         rng = random.Random(8)
         streams = [EventStream(service.url, game_id) for service in (a, b)]
@@ -124,8 +134,11 @@ def test_streams_closed_by_a_redis_restart_resume_without_a_gap(durable_redis, t
 
 
 def test_a_killed_instance_s_clients_resume_on_the_other(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log") as a, \
-            LiveService(redis_url, tmp_path / "b.log") as b, ServiceClient(b.url) as client:
+    with (
+        LiveService(redis_url, tmp_path / "a.log") as a,
+        LiveService(redis_url, tmp_path / "b.log") as b,
+        ServiceClient(b.url) as client,
+    ):
         game_id, tokens = client.create_game(14)
         rng = random.Random(9)
         with EventStream(a.url, game_id) as stream:
@@ -144,8 +157,7 @@ def test_a_killed_instance_s_clients_resume_on_the_other(redis_url, tmp_path):
 
 
 def test_keep_alives_while_idle(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log", env=SHORT_KEEPALIVE) as a, \
-            ServiceClient(a.url) as client:
+    with LiveService(redis_url, tmp_path / "a.log", env=SHORT_KEEPALIVE) as a, ServiceClient(a.url) as client:
         game_id, _ = client.create_game(15)
         with EventStream(a.url, game_id) as stream:
             stream.take(1)
@@ -198,13 +210,17 @@ def test_hundreds_of_idle_streams_leave_moves_and_reads_answered(redis_url, tmp_
 
 def test_on_a_cluster_games_on_every_master_stream_across_instances(tmp_path):
     """Several games (spread over the masters by their ids) played on A, watched on B; then resumed."""
-    with ThrowawayCluster(tmp_path / "cluster") as cluster, \
-            LiveService(cluster.url, tmp_path / "a.log", env=CLUSTER) as a, \
-            LiveService(cluster.url, tmp_path / "b.log", env=CLUSTER) as b, \
-            ServiceClient(a.url) as client:
+    with (
+        ThrowawayCluster(tmp_path / "cluster") as cluster,
+        LiveService(cluster.url, tmp_path / "a.log", env=CLUSTER) as a,
+        LiveService(cluster.url, tmp_path / "b.log", env=CLUSTER) as b,
+        ServiceClient(a.url) as client,
+    ):
         wait_until_ready(a.url)
         wait_until_ready(b.url)
-        games = dict(client.create_game(seed) for seed in range(400, 409))  # all on one master: 3 * (1/3)**9, 1 in 6,561
+        games = dict(
+            client.create_game(seed) for seed in range(400, 409)
+        )  # all on one master: 3 * (1/3)**9, 1 in 6,561
         streams = {game_id: EventStream(b.url, game_id) for game_id in games}
         made = {}
         for n, (game_id, tokens) in enumerate(games.items()):

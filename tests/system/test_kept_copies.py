@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from service.engine import Buy, Placement, PlaceLeather, RuleError, apply_move, legal_moves, new_game
+from service.engine import Buy, PlaceLeather, Placement, RuleError, apply_move, legal_moves, new_game
 from tests.live_service import LiveService
 
 from .history_check import assert_history_replays, assert_view_is_state
@@ -21,16 +21,25 @@ from .service_client import ServiceClient
 
 GAMES = 3
 # Problem status per rule error code, as docs/api-guide.md#errors gives them.
-REFUSAL_STATUS = {"game_finished": 409, "not_your_turn": 409, "wrong_phase": 409,
-                  "patch_not_available": 422, "cannot_afford": 422, "does_not_fit": 422,
-                  "cell_occupied": 422}
+REFUSAL_STATUS = {
+    "game_finished": 409,
+    "not_your_turn": 409,
+    "wrong_phase": 409,
+    "patch_not_available": 422,
+    "cannot_afford": 422,
+    "does_not_fit": 422,
+    "cell_occupied": 422,
+}
 
 
 def request_body(move) -> dict:
     if isinstance(move, Buy):
         p = move.placement
-        return {"action": "buy", "patch_id": move.patch_id,
-                "placement": {"row": p.row, "col": p.col, "rotation": p.rotation, "flipped": p.flipped}}
+        return {
+            "action": "buy",
+            "patch_id": move.patch_id,
+            "placement": {"row": p.row, "col": p.col, "rotation": p.rotation, "flipped": p.flipped},
+        }
     if isinstance(move, PlaceLeather):
         return {"action": "place_leather", "row": move.row, "col": move.col}
     return {"action": "advance"}
@@ -51,8 +60,10 @@ def attempt(state, rng: random.Random) -> tuple[int, object]:
 def test_every_answer_is_the_stored_games_whichever_worker_kept_what(redis_url, tmp_path):
     rng = random.Random(2026)
     statuses: Counter[int] = Counter()
-    with LiveService(redis_url, tmp_path / "a.log") as first, \
-            LiveService(redis_url, tmp_path / "b.log") as second:
+    with (
+        LiveService(redis_url, tmp_path / "a.log") as first,
+        LiveService(redis_url, tmp_path / "b.log") as second,
+    ):
         urls = [first.url, second.url]
         for seed in range(GAMES):
             with ServiceClient(urls[0]) as setup:
@@ -61,8 +72,11 @@ def test_every_answer_is_the_stored_games_whichever_worker_kept_what(redis_url, 
             while not state.finished:
                 seat, move = attempt(state, rng)
                 with ServiceClient(rng.choice(urls)) as client:  # a new connection: any worker
-                    resp = client.post(f"/games/{game_id}/moves", json=request_body(move),
-                                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+                    resp = client.post(
+                        f"/games/{game_id}/moves",
+                        json=request_body(move),
+                        headers={"Authorization": f"Bearer {tokens[seat]}"},
+                    )
                 statuses[resp.status_code] += 1
                 try:
                     after = apply_move(state, move, seat)

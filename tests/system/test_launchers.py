@@ -83,11 +83,20 @@ def _wait_until_group_gone(pgid: int, timeout: float = 15.0) -> bool:
 def _assert_plays_bots(url: str) -> None:
     """A game between two bots is created (a worker is alive) and played by itself."""
     players = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]
-    created = wait_for(lambda: (r := requests.post(f"{url}/games", json={"players": players}, timeout=10))
-                       .status_code == 201 and r.json(), 30, "bot games refused: no bot worker")
+    created = wait_for(
+        lambda: (
+            (r := requests.post(f"{url}/games", json={"players": players}, timeout=10)).status_code == 201
+            and r.json()
+        ),
+        30,
+        "bot games refused: no bot worker",
+    )
     game_url = f"{url}/games/{created['game']['id']}"
-    wait_for(lambda: requests.get(game_url, timeout=10).json()["status"] == "finished", 60,
-             "the bots did not play their game to the end")
+    wait_for(
+        lambda: requests.get(game_url, timeout=10).json()["status"] == "finished",
+        60,
+        "the bots did not play their game to the end",
+    )
 
 
 def test_procfile_web_serves_and_worker_plays_bots_under_honcho(redis_url, tmp_path):
@@ -97,10 +106,23 @@ def test_procfile_web_serves_and_worker_plays_bots_under_honcho(redis_url, tmp_p
     log_path = tmp_path / "honcho.log"
     with open(log_path, "wb") as log:
         honcho = subprocess.Popen(
-            [str(VENV_BIN / "honcho"), "start", "-f", str(ROOT / "Procfile"), "-e", str(no_dotenv),
-             "--no-colour", "web", "worker"],
-            cwd=ROOT, env=_env(PORT=str(port), REDIS_URL=redis_url, WEB_CONCURRENCY="2"),
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(VENV_BIN / "honcho"),
+                "start",
+                "-f",
+                str(ROOT / "Procfile"),
+                "-e",
+                str(no_dotenv),
+                "--no-colour",
+                "web",
+                "worker",
+            ],
+            cwd=ROOT,
+            env=_env(PORT=str(port), REDIS_URL=redis_url, WEB_CONCURRENCY="2"),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     web_group = None
     try:
@@ -127,8 +149,13 @@ def test_dockerfile_cmd_serves_and_its_healthcheck_tells_up_from_down(redis_url,
     healthcheck = healthcheck_command()
     with open(tmp_path / "service.log", "wb") as log:
         service = subprocess.Popen(
-            exec_form(arguments("CMD")[-1]), cwd=ROOT, env=env,
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            exec_form(arguments("CMD")[-1]),
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         wait_until_healthy(f"http://127.0.0.1:{port}", process=service)

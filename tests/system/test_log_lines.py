@@ -33,15 +33,20 @@ def test_json_log_lines_name_every_request_by_its_id(tmp_path):
     log_path = tmp_path / "service.log"
     with ThrowawayRedis(tmp_path / "redis") as redis:
         with LiveService(redis.url, log_path, env={"LOG_FORMAT": "json", "ACCESS_LOG": "1"}) as service:
-            assert requests.get(f"{service.url}/games/nosuch", headers={"X-Request-ID": "log-test-1"},
-                                timeout=10).headers["X-Request-ID"] == "log-test-1"
+            assert (
+                requests.get(
+                    f"{service.url}/games/nosuch", headers={"X-Request-ID": "log-test-1"}, timeout=10
+                ).headers["X-Request-ID"]
+                == "log-test-1"
+            )
             refused_id = _refused_by_gunicorn(service.port)["x-request-id"]
             game_id = requests.post(f"{service.url}/games", json={}, timeout=10).json()["game"]["id"]
             redis.close()  # the store goes away: the app logs it
             gone = requests.get(f"{service.url}/readyz", headers={"X-Request-ID": "log-test-2"}, timeout=10)
             assert gone.status_code == 503
-            games = requests.get(f"{service.url}/games/{game_id}", headers={"X-Request-ID": "log-test-3"},
-                                 timeout=10)
+            games = requests.get(
+                f"{service.url}/games/{game_id}", headers={"X-Request-ID": "log-test-3"}, timeout=10
+            )
             assert games.status_code == 503
     docs = [json.loads(line) for line in log_path.read_text().splitlines() if line.strip()]
     by_id: dict[str, list[dict]] = {}
@@ -51,7 +56,8 @@ def test_json_log_lines_name_every_request_by_its_id(tmp_path):
     access = [d for d in by_id["log-test-1"] if d["logger"] == "gunicorn.access"]
     assert access and access[0]["status"] == 404 and access[0]["path"] == "/games/nosuch"
     assert any("Invalid request" in d["message"] for d in by_id[refused_id])
-    assert any(d["logger"].startswith("service") and "store unavailable" in d["message"]
-               for d in by_id["log-test-3"]), by_id.get("log-test-3")
+    assert any(
+        d["logger"].startswith("service") and "store unavailable" in d["message"] for d in by_id["log-test-3"]
+    ), by_id.get("log-test-3")
     # The arbiter's own lines are JSON too, and belong to no request.
     assert any("Booting worker" in d["message"] for d in by_id[""])

@@ -44,8 +44,15 @@ def _upstream(service: LiveService) -> str:
     return f"127.0.0.1:{service.port}"
 
 
-def _play_to_the_end(url: str, game_id: str, tokens: list[str], seed: int, acks: list[Ack],
-                     statuses: Counter, lock: threading.Lock) -> None:
+def _play_to_the_end(
+    url: str,
+    game_id: str,
+    tokens: list[str],
+    seed: int,
+    acks: list[Ack],
+    statuses: Counter,
+    lock: threading.Lock,
+) -> None:
     """Random legal moves until the game ends, each retried with its key until it is answered."""
     rng = random.Random(seed)
     with ServiceClient(url) as client:
@@ -98,15 +105,19 @@ def _every_move_event(url: str, game_id: str, deadline: float) -> list[int]:
 
 
 def test_games_through_nginx_survive_an_instance_killed_mid_play(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log", env=BEHIND_NGINX) as first, \
-            LiveService(redis_url, tmp_path / "b.log", env=BEHIND_NGINX) as second, \
-            ThrowawayNginx(tmp_path / "nginx", [_upstream(first), _upstream(second)]) as nginx:
+    with (
+        LiveService(redis_url, tmp_path / "a.log", env=BEHIND_NGINX) as first,
+        LiveService(redis_url, tmp_path / "b.log", env=BEHIND_NGINX) as second,
+        ThrowawayNginx(tmp_path / "nginx", [_upstream(first), _upstream(second)]) as nginx,
+    ):
         with ServiceClient(nginx.url) as setup:
             games = dict(setup.create_game(seed) for seed in range(40, 40 + GAMES))
         watched = sorted(games)[0]
         streamed: list[list[int]] = []
-        watcher = threading.Thread(target=lambda: streamed.append(
-            _every_move_event(nginx.url, watched, time.monotonic() + 120)), daemon=True)
+        watcher = threading.Thread(
+            target=lambda: streamed.append(_every_move_event(nginx.url, watched, time.monotonic() + 120)),
+            daemon=True,
+        )
         watcher.start()
         acks: list[Ack] = []
         statuses: Counter = Counter()
@@ -119,8 +130,10 @@ def test_games_through_nginx_survive_an_instance_killed_mid_play(redis_url, tmp_
             except BaseException as error:  # re-raised below, in the test's thread
                 failures.append(error)
 
-        players = [threading.Thread(target=player, args=(n, game_id), daemon=True)
-                   for n, game_id in enumerate(sorted(games))]
+        players = [
+            threading.Thread(target=player, args=(n, game_id), daemon=True)
+            for n, game_id in enumerate(sorted(games))
+        ]
         for thread in players:
             thread.start()
         deadline = time.monotonic() + 60
@@ -157,9 +170,16 @@ def test_games_through_nginx_survive_an_instance_killed_mid_play(redis_url, tmp_
 def _move_from(source: str, nginx: ThrowawayNginx, game_id: str, forged: str) -> http.client.HTTPResponse:
     """A move (with a wrong token) sent from the loopback address `source`, forging X-Forwarded-For."""
     connection = http.client.HTTPConnection("127.0.0.1", nginx.port, timeout=10, source_address=(source, 0))
-    connection.request("POST", f"/games/{game_id}/moves", body=b'{"action": "advance"}',
-                       headers={"Content-Type": "application/json", "Authorization": "Bearer wrong",
-                                "X-Forwarded-For": forged})
+    connection.request(
+        "POST",
+        f"/games/{game_id}/moves",
+        body=b'{"action": "advance"}',
+        headers={
+            "Content-Type": "application/json",
+            "Authorization": "Bearer wrong",
+            "X-Forwarded-For": forged,
+        },
+    )
     resp = connection.getresponse()
     resp.read()
     connection.close()
@@ -169,26 +189,31 @@ def _move_from(source: str, nginx: ThrowawayNginx, game_id: str, forged: str) ->
 def test_nginx_passes_the_real_client_address_request_ids_and_strong_tags(redis_url, tmp_path):
     limit = 3
     env = {**BEHIND_NGINX, "RATE_LIMIT_MOVES": str(limit)}
-    with LiveService(redis_url, tmp_path / "a.log", env=env) as first, \
-            LiveService(redis_url, tmp_path / "b.log", env=env) as second, \
-            ThrowawayNginx(tmp_path / "nginx", [_upstream(first), _upstream(second)]) as nginx:
+    with (
+        LiveService(redis_url, tmp_path / "a.log", env=env) as first,
+        LiveService(redis_url, tmp_path / "b.log", env=env) as second,
+        ThrowawayNginx(tmp_path / "nginx", [_upstream(first), _upstream(second)]) as nginx,
+    ):
         with ServiceClient(nginx.url) as client:
             game_id, _ = client.create_game(7)
             # Each request forges another address: the limit counts the one nginx saw.
-            seen = [_move_from("127.0.0.2", nginx, game_id, f"198.51.100.{n}").status
-                    for n in range(limit + 1)]
+            seen = [
+                _move_from("127.0.0.2", nginx, game_id, f"198.51.100.{n}").status for n in range(limit + 1)
+            ]
             assert seen == [401] * limit + [429]
             assert _move_from("127.0.0.3", nginx, game_id, "127.0.0.2").status == 401
 
-            traced = client.get(f"/games/{game_id}", headers={"X-Request-ID": "through-nginx-1",
-                                                               "Accept-Encoding": "gzip"})
+            traced = client.get(
+                f"/games/{game_id}", headers={"X-Request-ID": "through-nginx-1", "Accept-Encoding": "gzip"}
+            )
             assert traced.headers["X-Request-ID"] == "through-nginx-1"
             # nginx leaves the service's gzip and strong tag alone.
             assert traced.headers["Content-Encoding"] == "gzip"
             assert traced.headers["ETag"] == '"1"'
             assert json.loads(traced.content)["id"] == game_id  # requests has decompressed it
-            raw = requests.get(f"{nginx.url}/games/{game_id}", headers={"Accept-Encoding": "gzip"},
-                               stream=True, timeout=10)
+            raw = requests.get(
+                f"{nginx.url}/games/{game_id}", headers={"Accept-Encoding": "gzip"}, stream=True, timeout=10
+            )
             assert json.loads(gzip.decompress(raw.raw.read()))["id"] == game_id
             generated = client.get("/healthz").headers["X-Request-ID"]
             assert generated and generated in nginx.access_log()

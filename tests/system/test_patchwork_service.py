@@ -124,7 +124,9 @@ def test_a_data_dir_written_by_a_newer_redis_is_refused_and_left_as_it_is(tmp_pa
     (data / VERSION_FILE).write_text(f"{major + 1}.0.0\n")
     (data / "appendonlydir").mkdir()
     manifest = data / "appendonlydir" / "appendonly.aof.manifest"
-    manifest.write_text("file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n")
+    manifest.write_text(
+        "file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n"
+    )
     before = sorted(path.name for path in data.rglob("*"))
 
     said = PatchworkService(data, tmp_path / "service.log").refused()

@@ -30,8 +30,10 @@ BOUND_SECONDS = PROMISE_SECONDS + 0.5  # slack for a noisy 2-core machine, not f
 def store_requests(game_id: str, token: str) -> list[tuple[str, str, dict]]:
     """(method, path, requests kwargs) of one call per operation that needs the store."""
     move = {"json": {"action": "advance"}, "headers": {"Authorization": f"Bearer {token}"}}
-    keyed = {"json": {"action": "advance"},
-             "headers": {"Authorization": f"Bearer {token}", "Idempotency-Key": "outage"}}
+    keyed = {
+        "json": {"action": "advance"},
+        "headers": {"Authorization": f"Bearer {token}", "Idempotency-Key": "outage"},
+    }
     return [
         ("GET", "/readyz", {}),
         ("GET", f"/games/{game_id}", {}),
@@ -85,8 +87,9 @@ def _resume(redis) -> None:
     os.kill(redis.pid, signal.SIGCONT)
 
 
-@pytest.mark.parametrize(("break_redis", "mend_redis"), [(_stop, _start), (_hang, _resume)],
-                         ids=["stopped", "hung"])
+@pytest.mark.parametrize(
+    ("break_redis", "mend_redis"), [(_stop, _start), (_hang, _resume)], ids=["stopped", "hung"]
+)
 def test_service_rides_out_a_redis_outage(durable_redis, tmp_path, break_redis, mend_redis):
     with LiveService(durable_redis.url, tmp_path / "service.log") as service:
         with ServiceClient(service.url) as setup:

@@ -45,7 +45,9 @@ def test_overlong_request_line_is_414_problem(live):
 
 def test_too_many_headers_is_431_problem(live):
     extra = "".join(f"X-Filler-{n}: {n}\r\n" for n in range(120))
-    status, headers, body = raw_exchange(live.url, f"GET /games/abc HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode())
+    status, headers, body = raw_exchange(
+        live.url, f"GET /games/abc HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode()
+    )
     assert status == 431
     problem = json.loads(body)
     assert problem["code"] == "headers_too_large" and problem["status"] == 431
@@ -64,10 +66,14 @@ def test_malformed_request_line_is_400_problem(live):
 
 def chunked_create(body: bytes) -> bytes:
     """POST /games with `body` sent in 8 KiB chunks."""
-    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part)
-                      for part in (body[i:i + 8192] for i in range(0, len(body), 8192)))
-    return (b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks + b"0\r\n\r\n")
+    chunks = b"".join(
+        b"%x\r\n%s\r\n" % (len(part), part)
+        for part in (body[i : i + 8192] for i in range(0, len(body), 8192))
+    )
+    return (
+        b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks + b"0\r\n\r\n"
+    )
 
 
 def test_chunked_body_over_64_kib_is_413_problem(live):
@@ -89,7 +95,8 @@ def test_chunked_body_under_the_limit_is_read_whole(live):
 
 def test_unmet_expectation_is_417_problem(live):
     status, headers, body = raw_exchange(
-        live.url, b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n")
+        live.url, b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n"
+    )
     assert status == 417
     assert headers["Content-Type"] == "application/problem+json"
     problem = json.loads(body)
@@ -109,8 +116,9 @@ MALFORMED_WITH_SECRET = {
     "invalid HTTP version": f"GET /games?token={SECRET} HTTP/9.{SECRET}\r\nHost: x\r\n\r\n",
     "header too long": f"GET /healthz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {SECRET}{'x' * 9000}\r\n\r\n",
     "request line too long": f"GET /games?token={SECRET}&{'a' * 5000} HTTP/1.1\r\nHost: x\r\n\r\n",
-    "bad chunk size": (f"POST /games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-                       f"{SECRET}\r\n{{}}\r\n0\r\n\r\n"),
+    "bad chunk size": (
+        f"POST /games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n{SECRET}\r\n{{}}\r\n0\r\n\r\n"
+    ),
 }
 
 

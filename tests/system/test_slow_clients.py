@@ -63,7 +63,9 @@ def honest_round(url: str, seed: int) -> dict[str, float]:
         took["read"], game = timed(lambda: client.game(game_id))
         assert game["id"] == game_id
     with ServiceClient(url) as client:
-        took["legal-moves"], (status, choice) = timed(lambda: choose_move(client, game_id, random.Random(seed)))
+        took["legal-moves"], (status, choice) = timed(
+            lambda: choose_move(client, game_id, random.Random(seed))
+        )
         assert status == 200 and choice is not None
     with ServiceClient(url) as client:
         took["move"], resp = timed(lambda: client.move(choice, tokens[choice.seat]))
@@ -100,11 +102,14 @@ def raw_post(url: str, request: bytes) -> tuple[int, bytes]:
 
 def test_concurrent_oversized_bodies_do_not_delay_others(live):
     body = b'{"seed": 1, "pad": "' + b"x" * (80 * 1024) + b'"}'
-    request = (b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-               b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+    request = (
+        b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
+    )
     statuses: list[int] = []
-    senders = [threading.Thread(target=lambda: statuses.append(raw_post(live.url, request)[0]))
-               for _ in range(8)]
+    senders = [
+        threading.Thread(target=lambda: statuses.append(raw_post(live.url, request)[0])) for _ in range(8)
+    ]
     for sender in senders:
         sender.start()
     with ServiceClient(live.url) as client:
@@ -140,8 +145,10 @@ def test_an_idle_kept_alive_connection_is_closed(strict):
 def test_a_body_that_does_not_arrive_in_time_is_408(strict):
     parts = urlsplit(strict.url)
     with socket.create_connection((parts.hostname, parts.port), timeout=READ_TIMEOUT + SLACK) as sock:
-        sock.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 100\r\n\r\n{\"seed\"")
+        sock.sendall(
+            b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"seed"'
+        )
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
@@ -155,8 +162,10 @@ def test_expect_100_continue_gets_its_interim_answer_before_the_body(live):
     body = b'{"seed": 3}'
     parts = urlsplit(live.url)
     with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
-        sock.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Expect: 100-continue\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
+        sock.sendall(
+            b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Expect: 100-continue\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body)
+        )
         assert sock.recv(65536) == b"HTTP/1.1 100 Continue\r\n\r\n"
         sock.sendall(body)
         data = b""

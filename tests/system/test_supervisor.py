@@ -39,7 +39,9 @@ def test_sigterm_stops_children_in_reverse_order_and_exits_0(tmp_path):
         return ChildSpec(name=name, argv=_python(code), ready=(tmp_path / name).exists)
 
     # The last child, started once the others are ready, asks its parent to stop.
-    trigger = ChildSpec(name="trigger", argv=_python(
-        "import os, signal, time; os.kill(os.getppid(), signal.SIGTERM); time.sleep(60)"))
+    trigger = ChildSpec(
+        name="trigger",
+        argv=_python("import os, signal, time; os.kill(os.getppid(), signal.SIGTERM); time.sleep(60)"),
+    )
     assert Supervisor([stopping_child("store"), stopping_child("web"), trigger]).run() == 0
     assert stops.read_text().split() == ["web", "store"]

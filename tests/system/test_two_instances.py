@@ -31,8 +31,10 @@ MODES = ("if_match", "plain", "idempotent", "duplicate")
 
 
 def test_racing_clients_on_two_instances_keep_every_game_intact(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log") as first, \
-            LiveService(redis_url, tmp_path / "b.log") as second:
+    with (
+        LiveService(redis_url, tmp_path / "a.log") as first,
+        LiveService(redis_url, tmp_path / "b.log") as second,
+    ):
         urls = [first.url, second.url]
         with ServiceClient(urls[0]) as setup:
             games = dict(setup.create_game(seed) for seed in range(100, 100 + GAMES))
@@ -98,8 +100,9 @@ def _in_use(resp) -> bool:
 def _send_to_both_at_once(mine, other, choice, token, if_match, key):
     """The same keyed request through both instances at once; the answer it got."""
     with ThreadPoolExecutor(max_workers=2) as pair:
-        sent = [pair.submit(client.move, choice, token, if_match=if_match, key=key)
-                for client in (mine, other)]
+        sent = [
+            pair.submit(client.move, choice, token, if_match=if_match, key=key) for client in (mine, other)
+        ]
         answers = [future.result() for future in sent]
     # Whichever claimed the key answers; the other waits for nothing: it gets
     # the recorded answer, or 409 while the first is still running.
