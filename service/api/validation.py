@@ -18,8 +18,9 @@ from typing import Any, Protocol
 # A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
 import jsonschema_rs
 
+from .schema_validator import SchemaValidator
 from .spec import HTTP_METHODS, inline_refs
-from .spec_errors import SchemaValidator, child_pointer, choose_branch, schema_errors
+from .spec_errors import child_pointer, choose_branch, schema_errors
 
 # OpenAPI ignores header parameters by these names; a bad token is the code's 401, not a 400.
 _UNCHECKED_HEADERS = frozenset({"accept", "content-type", "authorization"})
