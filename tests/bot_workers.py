@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from tests.live_service import ROOT, stop_process_group
+from tests.live_service import spawn_logged, stop_process_group
 from tests.redis_servers import Throwaway
 
 T = TypeVar("T")
@@ -55,16 +55,7 @@ class BotWorkerProcess(Throwaway):
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "service.botworker"],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.process = spawn_logged([sys.executable, "-m", "service.botworker"], self.env, self.log_path)
 
     @property
     def pid(self) -> int:

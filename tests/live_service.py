@@ -20,6 +20,20 @@ from tests.redis_servers import Throwaway, free_port
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def spawn_logged(argv: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    """A child of the repository's Python in a session of its own, its output appended to `log_path`."""
+    with open(log_path, "ab") as log:
+        return subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
 def wait_until_healthy(url: str, timeout: float = 20.0, process: subprocess.Popen | None = None) -> None:
     """Poll GET /healthz until it answers 200; fail early if `process` died."""
     deadline = time.monotonic() + timeout
@@ -69,23 +83,15 @@ class LiveService(Throwaway):
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "gunicorn",
-                    "--config",
-                    "python:service.gunicorn_conf",
-                    "service.wsgi:app",
-                ],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        argv = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            "python:service.gunicorn_conf",
+            "service.wsgi:app",
+        ]
+        self.process = spawn_logged(argv, self.env, self.log_path)
         wait_until_healthy(self.url, process=self.process)
 
     def close(self) -> None:

@@ -7,9 +7,9 @@ from importlib import resources
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.config import ConfigError, Settings
+from service.config import Settings
 from service.games import GamePlay, KeptCopies
-from service.storage import GameStore, open_store
+from service.storage import GameStore, store_from_settings
 
 from .compression import install_compression
 from .context import EXTENSION_KEY, Services
@@ -26,19 +26,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     """Build the app: settings from the environment unless given, store from REDIS_URL."""
     settings = settings or Settings.from_env()
     if store is None:
-        if not settings.redis_url:
-            raise ConfigError(
-                "REDIS_URL is not set: run `patchwork-service` (it starts an "
-                "embedded Redis) or point REDIS_URL at a Redis server"
-            )
-        store = open_store(
-            settings.redis_url,
-            cluster=settings.redis_cluster,
-            prefix=settings.key_prefix,
-            ttl_seconds=settings.game_ttl_seconds,
-            timeout=settings.redis_timeout,
-            max_connections=settings.redis_max_connections,
-        )
+        store = store_from_settings(settings, needed_by="the web app")
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES

@@ -18,7 +18,7 @@ import sys
 
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
-from service.storage import open_store
+from service.storage import store_from_settings
 
 from .worker import BotWorker
 
@@ -35,23 +35,11 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         settings = Settings.from_env()
+        # A worker sends one command at a time: it needs one connection.
+        store = store_from_settings(settings, max_connections=1, needed_by="patchwork-worker")
     except ConfigError as err:
         sys.exit(f"patchwork-worker: {err}")
-    if not settings.redis_url:
-        sys.exit(
-            "patchwork-worker: REDIS_URL is not set: point it at the service's Redis "
-            "(patchwork-service sets it for the workers it starts)"
-        )
     os.nice(NICENESS)
-    # A worker sends one command at a time: it needs one connection.
-    store = open_store(
-        settings.redis_url,
-        cluster=settings.redis_cluster,
-        prefix=settings.key_prefix,
-        ttl_seconds=settings.game_ttl_seconds,
-        timeout=settings.redis_timeout,
-        max_connections=1,
-    )
     # No kept copies: each job reads its game, to see its version.
     play = GamePlay(store, KeptCopies(0))
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.

@@ -1,7 +1,7 @@
 """Game storage: the GameStore interface and its Redis implementation."""
 
 from .bot_jobs import BotJob, BotJobs
-from .redis_store import open_store
+from .redis_store import open_store, store_from_settings
 from .store import (
     CommitResult,
     EventSlice,
@@ -27,4 +27,5 @@ __all__ = [
     "StoredEvent",
     "StoredGame",
     "open_store",
+    "store_from_settings",
 ]

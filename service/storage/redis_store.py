@@ -36,6 +36,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisClusterException, RedisError
 from redis.retry import Retry
 
+from service.config import ConfigError, Settings
+
 from . import scripts
 from .bot_jobs import BotJobs
 from .keys import GameKeys, check_prefix
@@ -601,3 +603,22 @@ def open_store(
         return Redis.from_url(url, **listening).pubsub()
 
     return RedisGameStore(connect_pool, prefix=prefix, ttl_seconds=ttl_seconds, subscribe=subscribe)
+
+
+def store_from_settings(
+    settings: Settings, *, max_connections: int | None = None, needed_by: str
+) -> GameStore:
+    """The store the settings name (REDIS_URL and the rest); ConfigError, naming `needed_by`, without one."""
+    if not settings.redis_url:
+        raise ConfigError(
+            f"REDIS_URL is not set: {needed_by} needs a Redis (patchwork-service starts an "
+            "embedded one and sets REDIS_URL for what it runs)"
+        )
+    return open_store(
+        settings.redis_url,
+        cluster=settings.redis_cluster,
+        prefix=settings.key_prefix,
+        ttl_seconds=settings.game_ttl_seconds,
+        timeout=settings.redis_timeout,
+        max_connections=settings.redis_max_connections if max_connections is None else max_connections,
+    )

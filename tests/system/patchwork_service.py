@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.live_service import ROOT, stop_process_group, wait_until_healthy
+from tests.live_service import spawn_logged, stop_process_group, wait_until_healthy
 from tests.redis_servers import Throwaway, free_port
 
 
@@ -77,16 +77,7 @@ class PatchworkService(Throwaway):
         self.process: subprocess.Popen | None = None
 
     def launch(self) -> subprocess.Popen:
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "service"],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.process = spawn_logged([sys.executable, "-m", "service"], self.env, self.log_path)
         return self.process
 
     def refused(self, timeout: float = 30.0) -> str:
