@@ -24,7 +24,7 @@ import requests
 
 from tests.bot_workers import wait_for
 from tests.dockerfile import ROOT, arguments, environment, exec_form, healthcheck_command
-from tests.live_service import stop_process_group, wait_until_healthy
+from tests.live_service import spawn_logged, stop_process_group, wait_until_healthy
 from tests.redis_servers import free_port
 
 from .service_client import ServiceClient
@@ -147,16 +147,7 @@ def test_dockerfile_cmd_serves_and_its_healthcheck_tells_up_from_down(redis_url,
     env = _env(**{**environment(), "PORT": str(port), "REDIS_URL": redis_url})
     assert env["HOST"] == "0.0.0.0"  # from the Dockerfile: the container listens on every interface
     healthcheck = healthcheck_command()
-    with open(tmp_path / "service.log", "wb") as log:
-        service = subprocess.Popen(
-            exec_form(arguments("CMD")[-1]),
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    service = spawn_logged(exec_form(arguments("CMD")[-1]), env, tmp_path / "service.log")
     try:
         wait_until_healthy(f"http://127.0.0.1:{port}", process=service)
         _assert_serves(f"http://127.0.0.1:{port}")
