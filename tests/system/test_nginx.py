@@ -40,6 +40,11 @@ GAMES = 3
 RETRYABLE = {502, 503, 504}
 
 
+# What a client sees of an instance killed mid-answer: no connection, or an
+# answer nginx had begun to relay and could not finish. Either is retried.
+CUT_OFF = (requests.ConnectionError, requests.exceptions.ChunkedEncodingError)
+
+
 def _upstream(service: LiveService) -> str:
     return f"127.0.0.1:{service.port}"
 
@@ -57,7 +62,10 @@ def _play_to_the_end(
     rng = random.Random(seed)
     with ServiceClient(url) as client:
         for number in range(1, 500):
-            status, choice = choose_move(client, game_id, rng)
+            try:
+                status, choice = choose_move(client, game_id, rng)
+            except CUT_OFF:
+                continue  # a read cut short by the killed instance: read again
             with lock:
                 statuses[status] += 1
             if status in RETRYABLE:
@@ -69,7 +77,7 @@ def _play_to_the_end(
             for _ in range(100):
                 try:
                     resp = client.move(choice, tokens[choice.seat], key=f"{game_id}-{number}")
-                except requests.ConnectionError:
+                except CUT_OFF:
                     continue
                 with lock:
                     statuses[resp.status_code] += 1
