@@ -224,6 +224,10 @@ def test_nginx_passes_the_real_client_address_request_ids_and_strong_tags(redis_
             )
             assert json.loads(gzip.decompress(raw.raw.read()))["id"] == game_id
             generated = client.get("/healthz").headers["X-Request-ID"]
+            # nginx writes the access line after the answer: give it a moment.
+            deadline = time.monotonic() + 5
+            while generated not in nginx.access_log() and time.monotonic() < deadline:
+                time.sleep(0.05)
             assert generated and generated in nginx.access_log()
 
             metrics = client.get("/metrics")
