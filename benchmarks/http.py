@@ -120,6 +120,13 @@ def parse_args() -> argparse.Namespace:
         default=0,
         help="event streams (GET /games/{id}/events) held open, idle, during the runs (0)",
     )
+    parser.add_argument(
+        "--redis-socket",
+        choices=("tcp", "unix"),
+        default="tcp",
+        help="how the service reaches Redis: TCP loopback (tcp, as to a Redis elsewhere) or a "
+        "unix socket (unix, as patchwork-service reaches its embedded Redis)",
+    )
     return parser.parse_args()
 
 
@@ -217,10 +224,14 @@ def main() -> None:
         plans.COMMON_HEADERS["Accept-Encoding"] = "gzip"
     with tempfile.TemporaryDirectory(prefix="bench-http-") as scratch:
         scratch_dir = Path(scratch)
-        with ThrowawayRedis(scratch_dir / "redis") as redis:
+        socket_path = scratch_dir / "redis.sock"
+        unix = args.redis_socket == "unix"
+        directives = ["--unixsocket", str(socket_path), "--unixsocketperm", "700"] if unix else []
+        with ThrowawayRedis(scratch_dir / "redis", directives) as redis:
             env = {"RATE_LIMIT_CREATE": "0", "RATE_LIMIT_MOVES": "0", "ACCESS_LOG": "0"}
+            service_url = f"unix://{socket_path}" if unix else redis.url
             with LiveService(
-                redis.url, scratch_dir / "service.log", workers=args.workers, env=env
+                service_url, scratch_dir / "service.log", workers=args.workers, env=env
             ) as service:
                 try:
                     bench = Bench(args, service, redis)
@@ -251,7 +262,7 @@ def measure(bench: Bench) -> None:
     reads_by_name = {plan.name: plan for plan in reads}
     print(
         f"service: gunicorn, {args.workers} workers, on {os.cpu_count()} cores; "
-        f"load: {bench.describe_generator()}, same machine"
+        f"load: {bench.describe_generator()}, same machine; Redis over {args.redis_socket}"
     )
     print(
         f"move script: {len(bench.script)} moves per game ({script_mix(bench.script)}); "
