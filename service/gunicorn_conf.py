@@ -13,6 +13,10 @@ Why these values (see README "Running in production"):
   open at once; also the ceiling a slow-client flood meets. The open-file
   limit is raised to fit it when the server starts (on_starting).
 - timeout 30 s: a worker whose loop is stuck past that is restarted.
+- graceful_timeout 10 s: the longest a stopping worker (SIGTERM) waits for
+  the requests in flight. It ends its event streams and closes its idle
+  connections itself (service/gunicorn_worker.py), so it is normally gone
+  within about 2 s; `patchwork-service` allows gunicorn 15 s before SIGKILL.
 - keepalive (KEEPALIVE_SECONDS, 5 s): load balancers and scripts reuse
   connections; an idle one is closed after that.
 - small request limits: no legitimate request has long header lines or many

@@ -17,6 +17,20 @@ greenlet for long without a complete request:
   client gets 408 and the connection is closed.
 The app then reads the body from memory and never waits on a client.
 
+Told to stop (SIGTERM), a worker stops taking connections (gunicorn) and
+winds down what it holds, so it exits in a second or two rather than after
+graceful_timeout, and loses no request it has read:
+- requests in flight are served to their end; their connections then close
+  (`Connection: close` when the answer has not started yet);
+- open event streams end at once, each a complete response: their clients
+  reconnect, to another instance, with Last-Event-ID;
+- a connection waiting for its next request with none of it arrived is
+  closed: at once if it was kept alive after an answer (its client retries
+  on a new connection, as HTTP clients do with a kept-alive connection the
+  server closed), after FIRST_REQUEST_GRACE if it is new (its client is
+  likely sending its first request right now); one whose request has begun
+  to arrive is served.
+
 gunicorn answers requests it cannot parse itself, with an HTML page that
 repeats the offending text (a header line may hold a bearer token). Here
 they get problem+json with a fixed message per kind of error, and the log
@@ -25,13 +39,15 @@ names the kind, never the request's text.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import time
 import warnings
 import weakref
 from http import HTTPStatus
 
 import gevent
-from gevent.monkey import MonkeyPatchWarning
+from gevent.monkey import MonkeyPatchWarning, get_original
 from gunicorn.http import errors
 from gunicorn.http.body import LengthReader
 from gunicorn.util import write_nonblock
@@ -87,6 +103,13 @@ _BODY_TOO_SLOW = ApiProblem(408, "request_timeout", "The request body did not ar
 
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
+# The system's select: it runs in gevent's hub, where nothing may wait.
+_select = get_original("select", "select")
+# When stopping: how long a new connection may wait for its first request
+# before it is closed, and how often the waiting connections are looked at.
+FIRST_REQUEST_GRACE = 1.0
+WIND_DOWN_EVERY = 0.25
+
 
 def problem_for_error(exc: BaseException) -> ApiProblem:
     """The problem that answers a request gunicorn could not read or serve."""
@@ -132,6 +155,12 @@ class ProblemJsonGeventWorker(GeventWorker):
         # The greenlets (one per connection) that have served a request: the
         # next head they wait for is on a kept-alive connection.
         self._kept_alive: weakref.WeakSet = weakref.WeakSet()
+        # What a stopping worker winds down, by connection greenlet: its socket,
+        # (since when, until what deadline) it waits for a request head, the request it serves.
+        self._sockets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._waiting: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._serving: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._winding_down = False
         self._read_timeout = Settings.from_env().read_timeout
 
     def patch(self):
@@ -143,25 +172,78 @@ class ProblemJsonGeventWorker(GeventWorker):
             super().patch()
 
     def handle_exit(self, sig, frame):
-        """SIGTERM: stop, and end the open event streams now (they would hold the worker
-        for all of graceful_timeout); their clients reconnect to another instance."""
+        """SIGTERM: stop taking connections (gunicorn), and wind down the ones held (see the module's doc)."""
         super().handle_exit(sig, frame)
-        # Out of the signal handler, as gunicorn's gevent worker does for SIGQUIT.
-        gevent.spawn(close_all_wakeups)
+        if not self._winding_down:
+            self._winding_down = True
+            # Out of the signal handler, as gunicorn's gevent worker does for SIGQUIT.
+            gevent.spawn(self._wind_down)
+
+    def _wind_down(self) -> None:
+        # Streams would hold the worker for all of graceful_timeout.
+        close_all_wakeups()
+        for req in list(self._serving.values()):
+            req.must_close = True  # gunicorn closes the connection after the answer
+        # gunicorn's loop returns once no connection is left; the process then exits.
+        while True:
+            self._close_idle_connections()
+            gevent.sleep(WIND_DOWN_EVERY)
+
+    def _close_idle_connections(self) -> None:
+        """End the waits for a request head that are over for a stopping worker (see the module's doc)."""
+        now = time.monotonic()
+        for greenlet, (since, deadline) in list(self._waiting.items()):
+            if greenlet in self._kept_alive or now - since >= FIRST_REQUEST_GRACE:
+                # In the hub, between greenlets: nothing reads the socket between
+                # the look at it and the end of the wait.
+                gevent.get_hub().loop.run_callback(self._end_wait, greenlet, deadline)
+
+    def _end_wait(self, greenlet, deadline: gevent.Timeout) -> None:
+        """End this wait for a request head as if its deadline had passed, unless a request has begun to arrive.
+
+        The connection is then closed without a word, and a request arriving
+        after this is never read: never applied, safe to send again.
+        """
+        waiting = self._waiting.get(greenlet)
+        if waiting is None or waiting[1] is not deadline:
+            return  # the head came meanwhile; gunicorn closes the connection after its answer
+        sock = self._sockets.get(greenlet)
+        if sock is not None and _select([sock], [], [], 0)[0]:
+            return  # a request (served, the connection then closed) or the client's own close
+        greenlet.throw(deadline)
+
+    def handle(self, listener, client, addr):
+        self._sockets[gevent.getcurrent()] = client
+        super().handle(listener, client, addr)
 
     def timeout_ctx(self):
         """The deadline for the next request head on this connection (gunicorn's hook)."""
+        current = gevent.getcurrent()
+        seconds = self.cfg.keepalive if current in self._kept_alive else self._read_timeout
+        return self._waiting_for_head(current, seconds)
+
+    @contextlib.contextmanager
+    def _waiting_for_head(self, greenlet, seconds: float):
         # Ignored below: exception=False (a silent timeout) is gevent's documented form; types-gevent omits it.
-        if gevent.getcurrent() in self._kept_alive:
-            return gevent.Timeout(self.cfg.keepalive, False)  # type: ignore[arg-type]
-        return gevent.Timeout(self._read_timeout, False)  # type: ignore[arg-type]
+        deadline = gevent.Timeout(seconds, False)  # type: ignore[arg-type]
+        self._waiting[greenlet] = (time.monotonic(), deadline)
+        try:
+            with deadline:
+                yield
+        finally:
+            self._waiting.pop(greenlet, None)
 
     def handle_request(self, listener_name, req, sock, addr):
-        self._kept_alive.add(gevent.getcurrent())
-        if not self._read_body(req, sock):
-            write_nonblock(sock, encode_problem_response(_BODY_TOO_SLOW, self._new_request_id()))
-            raise StopIteration()  # gunicorn closes the connection
-        return super().handle_request(listener_name, req, sock, addr)
+        current = gevent.getcurrent()
+        self._kept_alive.add(current)
+        self._serving[current] = req
+        try:
+            if not self._read_body(req, sock):
+                write_nonblock(sock, encode_problem_response(_BODY_TOO_SLOW, self._new_request_id()))
+                raise StopIteration()  # gunicorn closes the connection
+            return super().handle_request(listener_name, req, sock, addr)
+        finally:
+            del self._serving[current]
 
     def _read_body(self, req, sock) -> bool:
         """Read the body into memory before the app runs; False: not in time."""
@@ -179,7 +261,7 @@ class ProblemJsonGeventWorker(GeventWorker):
             sock.sendall(CONTINUE)
             req._expected_100_continue = False
         body = None
-        with gevent.Timeout(self._read_timeout, False):  # type: ignore[arg-type]  # (see timeout_ctx)
+        with gevent.Timeout(self._read_timeout, False):  # type: ignore[arg-type]  # (see _waiting_for_head)
             body = req.body.read(MAX_BODY_BYTES + 1)
         if body is None:
             return False

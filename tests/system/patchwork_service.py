@@ -63,9 +63,17 @@ def program(pid: int) -> str:
 
 
 class PatchworkService(Throwaway):
-    """`python -m service` with no REDIS_URL: its own Redis with data in `data_dir`."""
+    """`python -m service`: with no `redis_url`, its own Redis with data in `data_dir`."""
 
-    def __init__(self, data_dir: Path, log_path: Path, port: int | None = None):
+    def __init__(
+        self,
+        data_dir: Path,
+        log_path: Path,
+        port: int | None = None,
+        *,
+        redis_url: str | None = None,
+        env: dict[str, str] | None = None,
+    ):
         self.data_dir = Path(data_dir)
         self.port = port if port is not None else free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -74,6 +82,9 @@ class PatchworkService(Throwaway):
         self.env.update(
             PATCHWORK_DATA_DIR=str(self.data_dir), HOST="127.0.0.1", PORT=str(self.port), WEB_CONCURRENCY="1"
         )
+        if redis_url is not None:
+            self.env["REDIS_URL"] = redis_url
+        self.env.update(env or {})
         self.process: subprocess.Popen | None = None
 
     def launch(self) -> subprocess.Popen:

@@ -1,15 +1,15 @@
 """Real nginx (deploy/nginx.conf) in front of two gunicorn instances on one real Redis.
 
 Games are played to their end through nginx while one instance is killed
-with SIGKILL mid-play: clients retry what failed with the same
-Idempotency-Key and carry on through the other instance, every acknowledged
-move is in the history and nothing else is, and a game's event stream
-through nginx (reconnecting with Last-Event-ID, as EventSource does, when
-its instance dies) sees every move. The rate limit counts by the address
+with SIGKILL mid-play, one of them against a bot that a real bot worker
+(`patchwork-worker` on the same Redis) plays by itself: clients retry what
+failed with the same Idempotency-Key and carry on through the other
+instance, every acknowledged move is in the history and nothing else is but
+the bot's, and a game's event stream through nginx (reconnecting with
+Last-Event-ID, as EventSource does, when its instance dies) sees every move. The rate limit counts by the address
 nginx saw (X-Forwarded-For with TRUSTED_PROXIES=1), whatever the client
 forges; request ids, strong ETags on gzipped answers and a hidden /metrics
 come through nginx as the README says.
-(No bot worker here: `patchwork-worker` is not on this branch yet.)
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from collections import Counter
 
 import requests
 
+from tests.bot_workers import BotWorkerProcess
 from tests.live_service import LiveService
 from tests.nginx_server import ThrowawayNginx
 from tests.sse import EventStream
@@ -34,7 +35,7 @@ from .history_check import assert_acks_in_history, assert_history_replays
 from .service_client import Ack, ServiceClient, choose_move
 
 BEHIND_NGINX = {"TRUSTED_PROXIES": "1"}
-GAMES = 3
+GAMES = 3  # between people, and one more against a bot
 # What a client sees while an instance dies: nginx retries what never
 # reached an instance; a move in flight on the dead one gets nginx's 503.
 RETRYABLE = {502, 503, 504}
@@ -52,16 +53,19 @@ def _upstream(service: LiveService) -> str:
 def _play_to_the_end(
     url: str,
     game_id: str,
-    tokens: list[str],
+    tokens: list[str | None],
     seed: int,
     acks: list[Ack],
     statuses: Counter,
     lock: threading.Lock,
 ) -> None:
-    """Random legal moves until the game ends, each retried with its key until it is answered."""
+    """Random legal moves for the people's seats until the game ends, each retried with its key
+    until it is answered; a bot's seat (no token) is left to the bot worker."""
     rng = random.Random(seed)
+    deadline = time.monotonic() + 150
+    number = 0
     with ServiceClient(url) as client:
-        for number in range(1, 500):
+        while time.monotonic() < deadline:
             try:
                 status, choice = choose_move(client, game_id, rng)
             except CUT_OFF:
@@ -74,12 +78,17 @@ def _play_to_the_end(
             assert status == 200
             if choice is None:
                 return
+            token = tokens[choice.seat]
+            if token is None:
+                time.sleep(0.05)  # the bot's turn: its move comes by itself
+                continue
+            number += 1
             # A move claimed by the killed instance keeps its key in use until
             # the claim frees itself (30 s, docs/api-guide.md#idempotency).
             give_up = time.monotonic() + 45
             while time.monotonic() < give_up:
                 try:
-                    resp = client.move(choice, tokens[choice.seat], key=f"{game_id}-{number}")
+                    resp = client.move(choice, token, key=f"{game_id}-{number}")
                 except CUT_OFF:
                     continue
                 with lock:
@@ -94,6 +103,21 @@ def _play_to_the_end(
             with lock:
                 acks.append(Ack.of(choice, resp))
     raise AssertionError(f"{game_id} did not end")
+
+
+def _against_a_bot(client: ServiceClient, seed: int) -> tuple[str, list[str | None]]:
+    """A new game of a person against a bot: (id, tokens), once a bot worker has been seen."""
+    deadline = time.monotonic() + 20
+    while True:
+        resp = client.post(
+            "/games", json={"seed": seed, "players": [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}]}
+        )
+        if resp.status_code != 503 or time.monotonic() > deadline:
+            break
+        time.sleep(float(resp.headers["Retry-After"]))  # bots_unavailable: the worker is starting
+    assert resp.status_code == 201, resp.text
+    created = resp.json()
+    return created["game"]["id"], created["tokens"]
 
 
 def _key_in_use(resp: requests.Response) -> bool:
@@ -124,12 +148,18 @@ def _every_move_event(url: str, game_id: str, deadline: float) -> list[int]:
 
 def test_games_through_nginx_survive_an_instance_killed_mid_play(redis_url, tmp_path):
     with (
+        # First: it is up (its heartbeat seen) by the time the web is.
+        BotWorkerProcess(redis_url, tmp_path / "bots.log") as bots,
         LiveService(redis_url, tmp_path / "a.log", env=BEHIND_NGINX) as first,
         LiveService(redis_url, tmp_path / "b.log", env=BEHIND_NGINX) as second,
         ThrowawayNginx(tmp_path / "nginx", [_upstream(first), _upstream(second)]) as nginx,
     ):
         with ServiceClient(nginx.url) as setup:
-            games = dict(setup.create_game(seed) for seed in range(40, 40 + GAMES))
+            games: dict[str, list[str | None]] = dict(
+                setup.create_game(seed) for seed in range(40, 40 + GAMES)
+            )
+            bot_game, bot_tokens = _against_a_bot(setup, 40 + GAMES)
+            games[bot_game] = bot_tokens
         watched = sorted(games)[0]
         streamed: list[list[int]] = []
         watcher = threading.Thread(
@@ -175,8 +205,11 @@ def test_games_through_nginx_survive_an_instance_killed_mid_play(redis_url, tmp_
         assert_acks_in_history(acks, stored)
         for game_id, (game, history) in stored.items():
             assert game["status"] == "finished"
-            # Nothing in the history that no client was told of.
-            assert len(history) == sum(1 for ack in acks if ack.game_id == game_id)
+            # Nothing in the history that no client was told of, but the bot's moves.
+            people = [entry for entry in history if games[game_id][entry["seat"]] is not None]
+            assert len(people) == sum(1 for ack in acks if ack.game_id == game_id)
+        bot_seat = bot_tokens.index(None)
+        assert any(entry["seat"] == bot_seat for entry in stored[bot_game][1]), bots.log()
         watcher.join(120)
         final = stored[watched][0]["version"]
         assert streamed == [list(range(2, final + 1))]

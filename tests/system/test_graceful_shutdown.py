@@ -1,0 +1,224 @@
+"""SIGTERM to a `patchwork-service` under load: nothing in flight is lost, nothing holds it up.
+
+Players make moves (each with an Idempotency-Key) on instance A while
+streams follow their games there, and an idle client holds a kept-alive
+connection to A, as a proxy's connection pool does (as the streams' clients
+do with theirs once a stream has ended). A is sent SIGTERM. Every
+move A had read is answered (a move sent where A no longer listens, or on a
+connection A closed while it waited between requests, went unread: the
+player retries it on instance B with the same key); each stream ends as a
+whole response (the final chunk, not a cut) well inside gunicorn's
+graceful_timeout and resumes on B with Last-Event-ID with nothing missed or
+repeated; A exits 0 within a few seconds; the histories hold exactly the
+acknowledged moves.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+
+import requests
+
+from tests.live_service import LiveService
+from tests.sse import EventStream
+
+from .history_check import assert_acks_in_history, assert_history_replays
+from .patchwork_service import PatchworkService
+from .service_client import Ack, Choice, ServiceClient, choose_move
+
+GAMES = 4
+STREAMS = 3
+# Idle kept-alive connections stay open this long: as behind a proxy whose
+# idle timeout to the upstream is long (README: raise KEEPALIVE_SECONDS above
+# it). An idle connection must not hold a stopping worker for this long.
+LONG_KEEPALIVE = {"KEEPALIVE_SECONDS": "30", "WEB_CONCURRENCY": "2", "BOT_WORKERS": "1"}
+# gunicorn_conf.py's graceful_timeout is 10 s: stopping must take well under it.
+PROMPTLY = 6.0
+
+
+@dataclass
+class Player:
+    """One thread playing one game, both seats, to its end; A first, then B once A is gone."""
+
+    game_id: str
+    tokens: list[str]
+    urls: list[str]
+    acks: list[Ack] = field(default_factory=list)
+    unread: int = 0  # moves A never read (refused or closed before it read them), retried on B
+    unanswered: list[str] = field(default_factory=list)  # moves applied but never answered
+    error: BaseException | None = None
+
+    def play(self, seed: int) -> None:
+        try:
+            self._play(random.Random(seed))
+        except BaseException as error:  # re-raised by the test's thread
+            self.error = error
+
+    def _play(self, rng: random.Random) -> None:
+        clients = [ServiceClient(url) for url in self.urls]
+        try:
+            for number in range(1, 500):
+                choice = self._choose(clients, rng)
+                if choice is None:
+                    return
+                self.acks.append(self._move(clients, choice, f"{self.game_id}-{number}"))
+        finally:
+            for client in clients:
+                client.close()
+        raise AssertionError(f"{self.game_id} did not end")
+
+    def _choose(self, clients: list[ServiceClient], rng: random.Random) -> Choice | None:
+        while True:
+            try:
+                status, choice = choose_move(clients[0], self.game_id, rng)
+            except requests.ConnectionError:
+                clients.pop(0)  # A is gone: a read is simply made again on B
+                continue
+            assert status == 200, status
+            return choice
+
+    def _move(self, clients: list[ServiceClient], choice: Choice, key: str) -> Ack:
+        while True:
+            try:
+                resp = clients[0].move(choice, self.tokens[choice.seat], key=key)
+            except requests.ConnectionError:
+                # No answer. This thread alone plays the game: had the move been
+                # read and applied, the game would be past the version it was chosen at.
+                if clients[-1].game(self.game_id)["version"] != choice.version:
+                    self.unanswered.append(key)
+                self.unread += 1
+                clients.pop(0)
+                continue
+            return Ack.of(choice, resp)  # asserts a 201: not even 409 idempotency_key_in_use
+
+
+@dataclass
+class Follower:
+    """One game's stream: on A until A ends it, then resumed on B from the last event id."""
+
+    game_id: str
+    urls: list[str]
+    versions: list[int] = field(default_factory=list)
+    ends: list[str] = field(default_factory=list)  # how each stream ended: "clean", "game over", a cut
+    ended_at: float | None = None  # when A's stream ended
+    # Left open when read to their end, as a client's connection pool keeps
+    # them: A must close them itself, not wait on them. The test closes them.
+    streams: list[EventStream] = field(default_factory=list)
+    error: BaseException | None = None
+
+    def follow(self) -> None:
+        try:
+            for url in self.urls:
+                if self._read(url):
+                    return
+            raise AssertionError(f"the stream of {self.game_id} did not reach the end on B")
+        except BaseException as error:
+            self.error = error
+
+    def _read(self, url: str) -> bool:
+        """Read one stream to its close; True once it showed the game's end."""
+        last_id = str(self.versions[-1]) if self.versions else None
+        stream = EventStream(url, self.game_id, last_event_id=last_id, timeout=30)
+        self.streams.append(stream)
+        assert stream.status == 200, stream.status
+        try:
+            while (event := stream.next()) is not None:
+                if event.kind == "move":
+                    self.versions.append(event.version)
+                elif event.kind == "game":
+                    assert not self.versions, "a snapshot on resuming: events were lost"
+                    self.versions.append(event.version)
+                elif event.kind == "end":
+                    self.ends.append("game over")
+                    return True
+        except (OSError, http.client.HTTPException) as cut:
+            self.ends.append(f"cut: {cut!r}")  # not a clean end: the test fails on it
+            return False
+        finally:
+            self.ended_at = self.ended_at or time.monotonic()
+        assert stream.ended
+        self.ends.append("clean")
+        return False
+
+
+def _started(target, *args) -> threading.Thread:
+    thread = threading.Thread(target=target, args=args, daemon=True)
+    thread.start()
+    return thread
+
+
+def _wait_for(condition, what: str, workers) -> None:
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, what
+        errors = [worker.error for worker in workers if worker.error is not None]
+        if errors:
+            raise errors[0]
+        time.sleep(0.01)
+
+
+def test_sigterm_under_load_answers_every_move_ends_streams_cleanly_and_loses_nothing(redis_url, tmp_path):
+    with (
+        PatchworkService(
+            tmp_path / "unused", tmp_path / "a.log", redis_url=redis_url, env=LONG_KEEPALIVE
+        ) as a,
+        LiveService(redis_url, tmp_path / "b.log") as b,
+    ):
+        with ServiceClient(b.url) as setup:
+            games = dict(setup.create_game(seed) for seed in range(60, 60 + GAMES))
+        idle = ServiceClient(a.url)  # one answer, then an idle kept-alive connection
+        followers = [Follower(game_id, [a.url, b.url]) for game_id in sorted(games)[:STREAMS]]
+        try:
+            assert idle.get("/healthz").status_code == 200
+
+            players = [Player(game_id, tokens, [a.url, b.url]) for game_id, tokens in sorted(games.items())]
+            threads = [_started(follower.follow) for follower in followers]
+            _wait_for(lambda: all(f.versions == [1] for f in followers), "no snapshot from A", followers)
+            threads += [_started(player.play, n) for n, player in enumerate(players)]
+            _wait_for(lambda: sum(len(p.acks) for p in players) >= 8 * GAMES, "no play on A", players)
+            # Every stream is open on A, and has seen moves.
+            assert all(len(f.versions) > 1 and f.ended_at is None for f in followers), [
+                f.ends for f in followers
+            ]
+
+            stopped_at = time.monotonic()
+            os.kill(a.process.pid, signal.SIGTERM)
+            assert a.process.wait(30) == 0, a.log()
+            stopping = time.monotonic() - stopped_at
+            for thread in threads:
+                thread.join(60)
+            assert not any(thread.is_alive() for thread in threads), "a player or a follower hung"
+            for worker in (*players, *followers):
+                if worker.error is not None:
+                    raise worker.error
+        finally:
+            idle.close()
+            for follower in followers:
+                for stream in follower.streams:
+                    stream.close()
+
+        # Every move A read, it answered: none applied without an answer, none
+        # left claimed (409 idempotency_key_in_use) for B to refuse.
+        assert [key for p in players for key in p.unanswered] == []
+        with ServiceClient(b.url) as reader:
+            stored = {game_id: assert_history_replays(reader, game_id) for game_id in games}
+        acks = [ack for p in players for ack in p.acks]
+        assert_acks_in_history(acks, stored)
+        for game_id, (game, history) in stored.items():
+            assert game["status"] == "finished"
+            assert len(history) == sum(1 for ack in acks if ack.game_id == game_id)
+        for follower in followers:
+            # A's stream ended whole and promptly; B's resumed it to the game's end.
+            assert follower.ends == ["clean", "game over"], follower.ends
+            assert follower.ended_at - stopped_at < PROMPTLY
+            final = stored[follower.game_id][0]["version"]
+            assert follower.versions == list(range(1, final + 1))
+        # Load was on A at the signal: some moves went unread there and were retried on B.
+        assert sum(p.unread for p in players) >= 1
+        assert stopping < PROMPTLY, f"A took {stopping:.1f} s to stop\n{a.log()}"
