@@ -72,3 +72,11 @@ def test_the_check_sees_imports_from_above_absolute_relative_and_inside_function
     )
     assert violations("games", module, "service.games") == ["api", "flask"]
     assert violations("engine", module, "service.engine") == ["api", "flask"]
+
+
+def test_the_metrics_modules_import_no_web_code_and_nothing_above_them():
+    # The store and the bot workers record metrics: what they import must stay below them.
+    for name in ("metrics.py", "metrics_dir.py"):
+        names = imports_of(SERVICE / name, "service")
+        assert project_layers(names) <= {"metrics_dir"}, name
+        assert not {n.split(".")[0] for n in names} & WEB, name

@@ -19,7 +19,7 @@ from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.metrics_dir import RETIRED
-from tests.bot_workers import BotWorkerProcess, wait_for
+from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.live_service import LiveService
 from tests.redis_servers import ThrowawayRedis, free_port
 from tests.sse import EventStream
@@ -236,20 +236,8 @@ def test_bot_workers_of_patchwork_service_report_on_its_metrics_even_when_restar
     service = PatchworkService(tmp_path / "data", tmp_path / "service.log")
     service.env.update(BOT_WORKERS="1", BOT_THINK_MS="20", METRICS_PORT=str(free_port()))
     with service:
-        created = wait_for(
-            lambda: (
-                (
-                    r := requests.post(
-                        f"{service.url}/games",
-                        json={"players": [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]},
-                        timeout=10,
-                    )
-                ).status_code
-                == 201
-                and r.json()
-            ),
-            20,
-            "bot games refused",
+        created = create_bot_game(
+            service.url, [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]
         )
         game_id = created["game"]["id"]
         worker = wait_for(
@@ -294,23 +282,8 @@ def test_a_standalone_worker_serves_its_own_metrics_on_metrics_port(redis, tmp_p
     ):
         own = f"http://127.0.0.1:{port}"
         wait_for(lambda: _answers(own), 20, f"no metrics on METRICS_PORT:\n{worker.log()}")
-        created = wait_for(
-            lambda: (
-                (
-                    r := requests.post(
-                        f"{web.url}/games",
-                        json={
-                            "players": [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}],
-                            "first_player": 1,
-                        },
-                        timeout=10,
-                    )
-                ).status_code
-                == 201
-                and r.json()
-            ),
-            20,
-            "bot games refused",
+        created = create_bot_game(
+            web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], first_player=1
         )
         wait_for(
             lambda: value(scrape(own), "patchwork_bot_moves_total", level="greedy", outcome="committed") == 1,
