@@ -164,6 +164,8 @@ class Settings:
     bot_workers: int = 1
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
+    # A standalone patchwork-worker serves its metrics on this port (on HOST); None: it serves none.
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -209,4 +211,5 @@ class Settings:
             public_url=_public_url(env),
             bot_workers=_int(env, "BOT_WORKERS", 1),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
+            metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
         )

@@ -21,12 +21,23 @@ Why these values (see README "Running in production"):
   connections; an idle one is closed after that.
 - small request limits: no legitimate request has long header lines or many
   fields; bodies are capped at 64 KiB.
+- metrics (service/metrics_dir.py): the workers write them to the
+  instance's directory, the one patchwork-service hands down or else a
+  fresh private one made here, before anything imports prometheus_client,
+  and removed when gunicorn exits. A worker's files are folded away when
+  it exits (child_exit), and those of a previous arbiter's workers at start.
 """
 
 import logging
 import resource
 
+from service import metrics_dir
 from service.config import Settings
+
+# Before anything imports prometheus_client (the worker class and the app
+# do): it takes its mode from the environment when first imported.
+_metrics_dir = metrics_dir.instance_dir()
+metrics_dir.check_in_time()
 
 _settings = Settings.from_env()
 
@@ -55,6 +66,22 @@ _SPARE_FILES = 256
 
 
 def on_starting(server):
+    """Fold the metrics of processes gone since the directory was made; raise the open-file limit."""
+    metrics_dir.retire_dead(_metrics_dir)
+    _raise_open_file_limit(server)
+
+
+def child_exit(server, worker):
+    """A worker exited (reaped already): fold its metrics files into the accumulated ones."""
+    metrics_dir.retire(_metrics_dir, worker.pid)
+
+
+def on_exit(server):
+    """Remove the metrics directory if this gunicorn made it (under patchwork-service, that one does)."""
+    metrics_dir.remove_if_owned()
+
+
+def _raise_open_file_limit(server):
     """Raise the open-file soft limit so each worker can hold worker_connections clients.
 
     Workers inherit the limit from the arbiter. A soft limit of 1024 (a

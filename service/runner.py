@@ -20,7 +20,9 @@ import signal
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 
+from service import metrics_dir
 from service.config import ConfigError, Settings
 from service.storage.embedded import DataDirInUse, DataDirRefused, EmbeddedRedis
 from service.storage.redis_process import answers_ping
@@ -49,7 +51,7 @@ def _answers_health(url: str) -> bool:
         return False
 
 
-def web_spec(settings: Settings, env: dict[str, str]) -> ChildSpec:
+def web_spec(settings: Settings, env: dict[str, str], after_exit: Callable[[], None]) -> ChildSpec:
     """gunicorn with service/gunicorn_conf.py, ready once /healthz answers."""
     url = f"http://{_local_address(settings.host)}:{settings.port}"
     return ChildSpec(
@@ -66,6 +68,7 @@ def web_spec(settings: Settings, env: dict[str, str]) -> ChildSpec:
         ready=lambda: _answers_health(url),
         stop_timeout=_WEB_STOP_TIMEOUT,
         forward=(signal.SIGHUP,),  # gunicorn reloads its config and workers
+        after_exit=after_exit,
     )
 
 
@@ -80,12 +83,17 @@ def redis_spec(embedded: EmbeddedRedis) -> ChildSpec:
     )
 
 
-def bot_worker_spec(number: int, env: dict[str, str]) -> ChildSpec:
-    """Bot worker `number` (it lowers its own CPU priority); nothing to wait for to call it ready."""
+def bot_worker_spec(number: int, env: dict[str, str], after_exit: Callable[[], None]) -> ChildSpec:
+    """Bot worker `number` (it lowers its own CPU priority); nothing to wait for to call it ready.
+
+    Its metrics go to the instance's directory, for the web's /metrics: it
+    serves none of its own, whatever METRICS_PORT says.
+    """
     return ChildSpec(
         name=f"bot-worker-{number}",
         argv=[sys.executable, "-m", "service.botworker"],
-        env=env,
+        env={name: value for name, value in env.items() if name != "METRICS_PORT"},
+        after_exit=after_exit,
     )
 
 
@@ -108,14 +116,23 @@ def main() -> None:
         log.info("embedded Redis on %s, data in %s", embedded.socket_path, settings.data_dir)
         env["REDIS_URL"] = embedded.url
         children.append(redis_spec(embedded))
+    # Made before the children that record metrics, and handed down: the web
+    # and the bot workers write to it, the web's /metrics adds it all up. A
+    # child that exits has its files folded (metrics_dir.retire_dead).
+    directory = metrics_dir.instance_dir(env)
+
+    def fold_exited() -> None:
+        metrics_dir.retire_dead(directory)
+
     # Between Redis and the web: started after Redis, stopped after the web
     # (whose last moves may queue jobs) and before Redis (which they commit to).
-    children += [bot_worker_spec(n, env) for n in range(1, settings.bot_workers + 1)]
-    children.append(web_spec(settings, env))
+    children += [bot_worker_spec(n, env, fold_exited) for n in range(1, settings.bot_workers + 1)]
+    children.append(web_spec(settings, env, fold_exited))
     log.info("serving on http://%s:%d", settings.host, settings.port)
     try:
         code = Supervisor(children).run()
     finally:
+        metrics_dir.remove_if_owned(env)
         if embedded is not None:
             embedded.release()
     sys.exit(code)

@@ -62,6 +62,7 @@ class ChildSpec:
     stop_timeout: float = 10.0  # after SIGTERM, before SIGKILL
     forward: tuple[signal.Signals, ...] = ()
     restart: RestartPolicy = field(default_factory=RestartPolicy)
+    after_exit: Callable[[], None] | None = None  # called once the child has exited and been reaped
 
 
 class _Stopping(Exception):
@@ -106,6 +107,15 @@ class _Child:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass  # nothing left
+
+    def exited(self) -> None:
+        """Clean up after the exited child: what is left of its group, then its spec's after_exit."""
+        self.sweep()
+        if self.spec.after_exit is not None:
+            try:
+                self.spec.after_exit()
+            except Exception:  # tidying up must not take the supervisor down
+                log.exception("after the exit of %s", self.spec.name)
 
     def output_tail(self, lines: int = 20) -> str:
         if self.spec.output is None:
@@ -255,7 +265,7 @@ class Supervisor:
 
     def _schedule_restart(self, child: _Child) -> bool:
         policy = child.spec.restart
-        child.sweep()
+        child.exited()
         if time.monotonic() - child.started_at >= policy.stable_after:
             child.short_runs = 0
         else:
@@ -301,5 +311,5 @@ class Supervisor:
                 child.sweep()
                 process.wait()
         log.info("%s stopped (%s)", child.spec.name, _describe(process.returncode))
-        child.sweep()
+        child.exited()
         child.process = None

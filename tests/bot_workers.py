@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+import requests
+
 from tests.live_service import spawn_logged, stop_process_group
 from tests.redis_servers import Throwaway
 
@@ -30,6 +32,16 @@ def wait_for(what: Callable[[], T], timeout: float, message: str, every: float =
         if time.monotonic() > deadline:
             raise AssertionError(f"{message} (not within {timeout:g} s)")
         time.sleep(every)
+
+
+def create_bot_game(base_url: str, players: list[dict], timeout: float = 20, **options) -> dict:
+    """POST /games with bot seats, again until a bot worker's heartbeat lets it through (503 before)."""
+
+    def create() -> dict | None:
+        resp = requests.post(f"{base_url}/games", json={"players": players, **options}, timeout=10)
+        return resp.json() if resp.status_code == 201 else None
+
+    return wait_for(create, timeout, "bot games refused")
 
 
 class BotWorkerProcess(Throwaway):

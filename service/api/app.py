@@ -9,6 +9,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.config import Settings
 from service.games import GamePlay, KeptCopies
+from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import GameStore, store_from_settings
 
 from .compression import install_compression
@@ -18,6 +19,7 @@ from .incoming import MAX_BODY_BYTES
 from .problems import register_error_handlers
 from .ratelimit import install_rate_limits
 from .request_ids import RequestIds
+from .request_metrics import RequestMetrics
 from .spec import load_spec
 from .validation import RequestValidator
 
@@ -41,6 +43,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         validator=RequestValidator(load_spec()),
         spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
         play=GamePlay(store, KeptCopies(settings.recent_games)),
+        metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
@@ -58,6 +61,8 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)
     install_compression(app)
+    # Innermost: it reads the route Flask matched, and times the app alone.
+    app.wsgi_app = RequestMetrics(app.wsgi_app)  # type: ignore[method-assign]
     if settings.trust_proxy_headers:
         # Behind N trusted proxies the client is the Nth address from the
         # right of X-Forwarded-For (what the rate limit counts by).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import current_app
+from prometheus_client import CollectorRegistry
 
 from service.config import Settings
 from service.games import GamePlay
@@ -22,6 +23,8 @@ class Services:
     validator: RequestValidator
     spec_text: bytes
     play: GamePlay
+    # What GET /metrics reads (service/metrics.py).
+    metrics: CollectorRegistry
 
 
 def services() -> Services:

@@ -17,6 +17,7 @@ import re
 from flask import Blueprint, Response, request
 
 from service.games import EventFeed, GameEvent
+from service.metrics import OPEN_EVENT_STREAMS
 from service.storage import StorageError
 
 from .context import services
@@ -52,6 +53,10 @@ def _encode(event: GameEvent | None) -> bytes:
 
 
 def _stream(feed: EventFeed):
+    # Counted open from the first byte until the stream ends, however it
+    # ends (its end, a store failure, the client gone, the worker stopping):
+    # the server closes the generator and `finally` runs.
+    OPEN_EVENT_STREAMS.inc()
     try:
         yield f"retry: {RETRY_MS}\n\n".encode("ascii")
         for event in feed:
@@ -60,6 +65,7 @@ def _stream(feed: EventFeed):
         # The client reconnects with Last-Event-ID and misses nothing.
         log.warning("event stream closed: the store failed (%s)", error)
     finally:
+        OPEN_EVENT_STREAMS.dec()
         feed.close()
 
 

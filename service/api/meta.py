@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from service.games.jsontext import compact
 from service.storage import StorageError
@@ -44,3 +45,9 @@ def readyz():
 def openapi_spec():
     """The contract, the openapi.yaml this service validates against."""
     return Response(services().spec_text, mimetype="application/yaml")
+
+
+@bp.get("/metrics")
+def metrics():
+    """Every worker's metrics, in the Prometheus text format: for the operator's network only."""
+    return Response(generate_latest(services().metrics), content_type=CONTENT_TYPE_LATEST)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
+from service import metrics
 from service.engine import Resign
 from service.games import (
     Committed,
@@ -48,6 +49,9 @@ bp = Blueprint("moves", __name__)
 
 # Refusals an Idempotency-Key records, so a retry gets the same answer.
 RECORDED_REFUSALS = frozenset({409, 412, 422})
+# Results of a move besides the refusals' codes (service/metrics.py MOVES).
+ACCEPTED = "accepted"
+REPLAYED = "replayed"
 
 
 def _location(committed: Committed) -> str:
@@ -85,13 +89,14 @@ class MoveRequest:
         self.condition = condition
         self.claim = IdempotencyClaim(scoped_key(token, key), fingerprint(body), _recorded_created)
 
-    def answer(self) -> Response:
+    def answer(self) -> tuple[Response, str]:
+        """The answer, and the result it counts as (see `_play`)."""
         # The key is claimed in the same round trip as the game is read.
         game, existing = self.play.claim(self.game_id, self.claim.key, self.claim.fingerprint)
         if existing is not None:
             if game.record.seat_of(self.token) is None:
                 raise InvalidToken()  # 401 comes before any replay
-            return self._replay(existing)
+            return self._replay(existing), REPLAYED
         try:
             return self._play(game)
         except StorageError:
@@ -102,7 +107,7 @@ class MoveRequest:
             self._release()
             raise
 
-    def _play(self, game: GameCopy) -> Response:
+    def _play(self, game: GameCopy) -> tuple[Response, str]:
         try:
             committed = self.play.play(
                 self.game_id, self.move, self.token, condition=self.condition, claim=self.claim, start=game
@@ -116,8 +121,8 @@ class MoveRequest:
             self.play.record_refusal(
                 self.game_id, self.claim.key, self.claim.fingerprint, encode_refusal(problem, refusal.version)
             )
-            return refusal_problem(problem, refusal.version).response()
-        return _created(committed)
+            return refusal_problem(problem, refusal.version).response(), problem.code
+        return _created(committed), ACCEPTED
 
     def _release(self) -> None:
         try:
@@ -173,7 +178,24 @@ def resign_game(game_id: str):
 
 
 def _play(game_id: str, move, body: dict) -> Response:
-    """Commit `move` for the request's token, If-Match and Idempotency-Key (`body` fingerprints the key)."""
+    """Commit `move` for the request's token, If-Match and Idempotency-Key (`body` fingerprints the key).
+
+    Counted in `patchwork_moves_total` by result: accepted, replayed, or the
+    code of the refusal (a request refused for its form never gets here).
+    """
+    try:
+        response, result = _answer(game_id, move, body)
+    except (ApiProblem, Refusal) as refused:
+        metrics.moves(refused.code).inc()
+        raise
+    except StorageError:
+        metrics.moves("storage_unavailable").inc()
+        raise
+    metrics.moves(result).inc()
+    return response
+
+
+def _answer(game_id: str, move, body: dict) -> tuple[Response, str]:
     token = bearer_token()
     key = request.headers.get("Idempotency-Key")
     play = services().play
@@ -182,7 +204,7 @@ def _play(game_id: str, move, body: dict) -> Response:
     if key is not None and token:
         return MoveRequest(play, game_id, move, body, token, key, condition).answer()
     try:
-        return _created(play.play(game_id, move, token, condition=condition))
+        return _created(play.play(game_id, move, token, condition=condition)), ACCEPTED
     except Refusal as refusal:
         problem = from_refusal(refusal)
         if refusal.version is not None and problem.status in RECORDED_REFUSALS:

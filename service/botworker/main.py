@@ -16,13 +16,17 @@ import signal
 import socket
 import sys
 
+from prometheus_client import start_http_server
+
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
+from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import store_from_settings
 
 from .worker import BotWorker
 
 NICENESS = 10
+log = logging.getLogger("patchwork.botworker")
 
 
 def worker_name() -> str:
@@ -30,18 +34,32 @@ def worker_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
+def serve_metrics(host: str, port: int, play: GamePlay) -> None:
+    """Serve this worker's metrics on METRICS_PORT (a standalone worker: no instance's /metrics shows them)."""
+    registry = scrape_registry([BotJobsQueued(play.bot_jobs.queued)])
+    try:
+        start_http_server(port, addr=host, registry=registry)
+    except OSError as err:
+        sys.exit(f"patchwork-worker: cannot serve metrics on {host}:{port}: {err}")
+    log.info("metrics on http://%s:%d/metrics", host, port)
+
+
 def main() -> None:
     """Entry point of `patchwork-worker` and `python -m service.botworker`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         settings = Settings.from_env()
-        # A worker sends one command at a time: it needs one connection.
-        store = store_from_settings(settings, max_connections=1, needed_by="patchwork-worker")
+        # A worker sends one command at a time: it needs one connection, and
+        # one more for the scrapes of its metrics, which come from another thread.
+        connections = 1 if settings.metrics_port is None else 2
+        store = store_from_settings(settings, max_connections=connections, needed_by="patchwork-worker")
     except ConfigError as err:
         sys.exit(f"patchwork-worker: {err}")
     os.nice(NICENESS)
     # No kept copies: each job reads its game, to see its version.
     play = GamePlay(store, KeptCopies(0))
+    if settings.metrics_port is not None:
+        serve_metrics(settings.host, settings.metrics_port, play)
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.
     block_ms = max(1, int(settings.redis_timeout * 1000 / 2))
     worker = BotWorker(

@@ -33,6 +33,7 @@ import time
 
 from service.bots import choose_move, seed_for
 from service.games import GameCopy, GameNotFound, GamePlay, Refusal, VersionMismatch
+from service.metrics import bot_moves, bot_think
 from service.storage import BotJob, BotJobs, StorageError
 
 log = logging.getLogger("patchwork.botworker")
@@ -152,9 +153,11 @@ class BotWorker:
         started = time.monotonic()
         move = choose_move(record.state, level, seed_for(job.game_id, job.version), think_ms=self.think_ms)
         thought = time.monotonic() - started
+        bot_think(level).observe(thought)
         try:
             committed = self.play.play_bot(job.game_id, game, move)
         except VersionMismatch:
+            bot_moves(level, "stale").inc()
             log.info(
                 "game %s moved on past version %d before bot %s's move: dropped",
                 job.game_id,
@@ -163,11 +166,13 @@ class BotWorker:
             )
             return
         except GameNotFound:
+            bot_moves(level, "expired").inc()
             log.info("game %s expired before bot %s's move", job.game_id, level)
             return
         except Refusal as refusal:
             # choose_move gave a move the rules refuse: a bug of the level. The
             # same position would give the same move, so retrying cannot help.
+            bot_moves(level, "refused").inc()
             log.error(
                 "bot %s's move %r in game %s at version %d was refused (%s): %s",
                 level,
@@ -178,6 +183,7 @@ class BotWorker:
                 refusal.detail,
             )
             return
+        bot_moves(level, "committed").inc()
         log.info(
             "bot %s moved in game %s: version %d (thought %.0f ms)",
             level,

@@ -92,6 +92,10 @@ class BotJobs:
         stream = self.person_stream if person_waiting else self.bots_stream
         self._command("XADD", stream, "*", "game", game_id, "version", version)
 
+    def queued(self) -> int:
+        """Jobs not done yet, in both streams (taken ones included: a done job is deleted)."""
+        return sum(int(self._command("XLEN", stream)) for stream in self.streams)
+
     def workers_seen(self) -> bool:
         """Whether some bot worker's loop turned within the heartbeat's TTL."""
         return bool(self._command("EXISTS", self.heartbeat_key))

@@ -24,8 +24,8 @@ import secrets
 import threading
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from time import perf_counter
 from typing import Any, Protocol
 
 from redis import ConnectionPool, Redis
@@ -37,6 +37,7 @@ from redis.exceptions import NoScriptError, RedisClusterException, RedisError
 from redis.retry import Retry
 
 from service.config import ConfigError, Settings
+from service.metrics import store_duration, store_errors
 
 from . import scripts
 from .bot_jobs import BotJobs
@@ -101,13 +102,27 @@ def _new_revision() -> str:
     return secrets.token_hex(8)
 
 
-@contextmanager
-def _storage_errors() -> Iterator[None]:
-    """Turn whatever redis-py raises into StorageError."""
-    try:
-        yield
-    except (RedisError, RedisClusterException, OSError) as error:
-        raise StorageError(_describe(error)) from error
+class _StoreCall:
+    """One call to Redis: timed for its operation's histogram, and what redis-py raises made a StorageError.
+
+    A failed call is counted as a store error of its operation. Written as
+    a class rather than a generator-based context manager: it runs on every
+    store call, and this costs less.
+    """
+
+    __slots__ = ("_operation", "_started")
+
+    def __init__(self, operation: str):
+        self._operation = operation
+
+    def __enter__(self) -> None:
+        self._started = perf_counter()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _trace: Any) -> None:
+        store_duration(self._operation).observe(perf_counter() - self._started)
+        if isinstance(error, (RedisError, RedisClusterException, OSError)):
+            store_errors(self._operation).inc()
+            raise StorageError(_describe(error)) from error
 
 
 def _describe(error: Exception) -> str:
@@ -370,7 +385,7 @@ class RedisGameStore(GameStore):
     def create_game(self, game_id: str, state: str, view: str) -> None:
         """Store a new game at version 1 and start the TTL of its keys."""
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("create_game"):
             redis = self._redis()
             created = redis.create_game(
                 keys=[keys.game, keys.moves, keys.events],
@@ -382,7 +397,7 @@ class RedisGameStore(GameStore):
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None when there is none (one round trip)."""
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("load_game"):
             version, revision, state = self._redis().command(
                 "HMGET", keys.game, "version", "revision", "state"
             )
@@ -393,7 +408,7 @@ class RedisGameStore(GameStore):
     def load_view(self, game_id: str) -> tuple[int, str] | None:
         """(version, view) for the read path, or None (one round trip)."""
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("load_view"):
             version, view = self._redis().command("HMGET", keys.game, "version", "view")
         if version is None:
             return None
@@ -408,7 +423,7 @@ class RedisGameStore(GameStore):
         if fingerprint is None or "\n" in fingerprint:
             raise ValueError("claiming an idempotency key needs a one-line fingerprint")
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("load_for_move"):
             redis = self._redis()
             found = redis.load_for_move(
                 keys=[keys.game, keys.idempotency(idempotency_key)],
@@ -459,7 +474,7 @@ class RedisGameStore(GameStore):
                 raise ValueError("recording under an idempotency key needs fingerprint and answer")
             script_keys.append(keys.idempotency(idempotency_key))
             args += [RECORD_TTL_MS, _record(fingerprint, answer)]
-        with _storage_errors():
+        with _StoreCall("commit_move"):
             found = self._redis().commit_move(keys=script_keys, args=args)
         if found is None:
             return CommitResult()
@@ -470,7 +485,7 @@ class RedisGameStore(GameStore):
     def record_answer(self, game_id: str, idempotency_key: str, fingerprint: str, answer: str) -> None:
         """Record a refusal under the key for 24 h; nothing when the game is gone."""
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("record_answer"):
             redis = self._redis()
             redis.record_answer(
                 keys=[keys.game, keys.idempotency(idempotency_key)],
@@ -480,14 +495,14 @@ class RedisGameStore(GameStore):
     def release_key(self, game_id: str, idempotency_key: str) -> None:
         """Drop the in-progress marker of a request that ended without a recorded answer."""
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("release_key"):
             redis = self._redis()
             redis.release_key(keys=[keys.idempotency(idempotency_key)])
 
     def load_moves(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]] | None:
         """(version, history slice as LRANGE gives it), consistent with each other, or None."""
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("load_moves"):
             redis = self._redis()
             found = redis.load_moves(
                 keys=[keys.game, keys.moves], args=[_list_index(start), _list_index(stop)]
@@ -499,7 +514,7 @@ class RedisGameStore(GameStore):
     def load_events(self, game_id: str, after: int, count: int) -> EventSlice | None:
         """Up to `count` events after version `after`, with the game's version; None: no game."""
         keys = self._keys(game_id)
-        with _storage_errors():
+        with _StoreCall("load_events"):
             found = self._redis().load_events(keys=[keys.game, keys.events], args=[max(after, 0), count])
         if found is None:
             return None
@@ -518,7 +533,7 @@ class RedisGameStore(GameStore):
 
     def count_request(self, name: str, window_seconds: int) -> tuple[int, int]:
         """Count one request in the shared fixed window `name`: (count, ms left)."""
-        with _storage_errors():
+        with _StoreCall("count_request"):
             count, left = self._redis().count_request(
                 keys=[f"{self._prefix}ratelimit:{name}"], args=[int(window_seconds * 1000)]
             )
@@ -526,7 +541,8 @@ class RedisGameStore(GameStore):
 
     def command(self, *args: Any) -> Any:
         """Send one command on the store's connections (StorageError when Redis does not answer)."""
-        with _storage_errors():
+        # By the command's name (XADD, XREADGROUP ...): the bot queue's calls, from a fixed set.
+        with _StoreCall(str(args[0]).lower()):
             return self._redis().command(*args)
 
     def bot_jobs(self) -> BotJobs:
@@ -535,7 +551,7 @@ class RedisGameStore(GameStore):
 
     def ping(self) -> None:
         """Raise StorageError when the store does not answer."""
-        with _storage_errors():
+        with _StoreCall("ping"):
             self._redis().command("PING")
 
     def close(self) -> None:
@@ -545,7 +561,7 @@ class RedisGameStore(GameStore):
         if self.wakeups is not None:
             self.wakeups.close()
         if connection is not None:
-            with _storage_errors():
+            with _StoreCall("close"):
                 connection.close()
 
 

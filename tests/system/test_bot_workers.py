@@ -22,7 +22,7 @@ import requests
 
 from service.games import GamePlay, KeptCopies
 from service.storage import open_store
-from tests.bot_workers import BotWorkerProcess, wait_for
+from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.live_service import LiveService
 from tests.redis_cluster import ThrowawayCluster
 from tests.redis_servers import ThrowawayRedis
@@ -217,20 +217,8 @@ def test_patchwork_service_runs_restarts_and_stops_its_bot_workers(tmp_path):
                 os.PRIO_PROCESS, service.child("gunicorn")
             )
         # A game between bots plays to its end by itself, even with a worker killed -9 on the way.
-        created = wait_for(
-            lambda: (
-                (
-                    r := requests.post(
-                        f"{service.url}/games",
-                        json={"players": [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]},
-                        timeout=10,
-                    )
-                ).status_code
-                == 201
-                and r.json()
-            ),
-            20,
-            "bot games refused",
+        created = create_bot_game(
+            service.url, [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]
         )
         game_id = created["game"]["id"]
         os.kill(workers[0][0], signal.SIGKILL)

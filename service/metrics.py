@@ -1,0 +1,155 @@
+"""Every metric the service exports, in one place (`GET /metrics`, README "Running in production").
+
+Recorded by the web workers (requests, moves, store calls, event streams)
+and the bot workers (bot moves, think time, store calls). Under
+patchwork-service and gunicorn they write to the instance's multiprocess
+directory (service/metrics_dir.py), so this module must be imported after
+PROMETHEUS_MULTIPROC_DIR is set; a standalone process with none set keeps
+them in memory. Labels take values from small fixed sets only (route
+templates, methods, status codes, problem codes, store operations, bot
+levels): never a game id, a token or a raw path.
+
+These sit on the hot path, so recording is one call on a labelled child
+cached by its label values (`.labels()` takes a lock and rebuilds the key
+on every call), and durations are in seconds, as Prometheus expects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.metrics import MetricWrapperBase
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
+
+from service import metrics_dir
+
+# Requests are answered in about a millisecond; a slow one is tens of ms.
+REQUEST_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+# A store call is one Redis round trip (~0.1-1 ms); the timeout is about 1 s.
+STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 1.0, 2.5)
+# A bot thinks for its level's budget: a few ms up to about a second.
+THINK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+
+HTTP_REQUESTS = Counter(
+    "patchwork_http_requests",
+    "HTTP requests answered, by route template, method and status",
+    ["route", "method", "status"],
+)
+HTTP_DURATION = Histogram(
+    "patchwork_http_request_duration_seconds",
+    "Time from a request's arrival at the app to its answer's status line (for event streams: until "
+    "the stream starts), by route template and method",
+    ["route", "method"],
+    buckets=REQUEST_BUCKETS,
+)
+MOVES = Counter(
+    "patchwork_moves",
+    "Moves and resignations asked for over HTTP, by result: accepted (201), replayed (an "
+    "Idempotency-Key's recorded answer) or the problem code of the refusal",
+    ["result"],
+)
+STORE_DURATION = Histogram(
+    "patchwork_store_call_duration_seconds",
+    "Duration of calls to the game store (Redis), by operation, failed ones included",
+    ["operation"],
+    buckets=STORE_BUCKETS,
+)
+STORE_ERRORS = Counter(
+    "patchwork_store_errors",
+    "Calls to the game store that failed (Redis down, hung, full or refusing), by operation",
+    ["operation"],
+)
+OPEN_EVENT_STREAMS = Gauge(
+    "patchwork_open_event_streams",
+    "Event streams (GET /games/{id}/events) open now",
+    multiprocess_mode="livesum",
+)
+BOT_THINK = Histogram(
+    "patchwork_bot_think_seconds",
+    "Time a bot took to choose its move, by level",
+    ["level"],
+    buckets=THINK_BUCKETS,
+)
+BOT_MOVES = Counter(
+    "patchwork_bot_moves",
+    "Bot moves a bot worker finished with, by level and outcome: committed, or dropped because the "
+    "game moved on (stale), was gone (expired) or refused it (refused)",
+    ["level", "outcome"],
+)
+BOT_JOBS_QUEUED = "patchwork_bot_jobs_queued"
+
+M = TypeVar("M", bound=MetricWrapperBase)
+
+
+class Children(Generic[M]):
+    """A metric's labelled children, looked up by their label values once and kept."""
+
+    __slots__ = ("_children", "_metric")
+
+    def __init__(self, metric: M):
+        self._metric = metric
+        self._children: dict[tuple[str, ...], M] = {}
+
+    def __call__(self, *values: str) -> M:
+        try:
+            return self._children[values]
+        except KeyError:
+            child = self._children[values] = self._metric.labels(*values)
+            return child
+
+
+http_requests = Children(HTTP_REQUESTS)
+http_duration = Children(HTTP_DURATION)
+moves = Children(MOVES)
+store_duration = Children(STORE_DURATION)
+store_errors = Children(STORE_ERRORS)
+bot_think = Children(BOT_THINK)
+bot_moves = Children(BOT_MOVES)
+
+
+class BotJobsQueued(Collector):
+    """The bot jobs not yet done, read from the store when scraped (left out when it does not answer)."""
+
+    def __init__(self, count: Callable[[], int]):
+        self._count = count
+
+    def collect(self) -> Iterable[Metric]:
+        try:
+            count = self._count()
+        except Exception:  # a scrape during an outage still shows the rest (the store error included)
+            return []
+        return [GaugeMetricFamily(BOT_JOBS_QUEUED, "Bot jobs queued and not yet done", value=count)]
+
+
+class _InstanceFiles(Collector):
+    """What every process of the instance wrote to its directory, added up; never mid-fold."""
+
+    def __init__(self, directory: Path):
+        self._directory = directory
+
+    def collect(self) -> Iterable[Metric]:
+        with metrics_dir.reading(self._directory):
+            return list(MultiProcessCollector(None, str(self._directory)).collect())
+
+
+class _ThisProcess(Collector):
+    """This process's own metrics (no multiprocess directory: a standalone worker, a test's app)."""
+
+    def collect(self) -> Iterable[Metric]:
+        return REGISTRY.collect()
+
+
+def scrape_registry(extra: Iterable[Collector] = ()) -> CollectorRegistry:
+    """What a scrape reads: the instance's directory when there is one, else this process; and `extra`."""
+    registry = CollectorRegistry()
+    for collector in extra:
+        registry.register(collector)
+    directory = os.environ.get(metrics_dir.ENV)
+    registry.register(_InstanceFiles(Path(directory)) if directory else _ThisProcess())
+    return registry
