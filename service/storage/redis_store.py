@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from time import perf_counter
 from typing import Any, Protocol
 
+import hiredis
 from redis import ConnectionPool, Redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
@@ -198,7 +199,10 @@ class _Connection(_Commands):
         """Send one command and return its answer."""
         if self._own is None:
             return self.client.execute_command(*args)
-        self._own.send_command(*args)
+        # hiredis packs the arguments as they are (str, bytes, int); redis-py's
+        # packer first re-tuples and type-checks each one in Python. Health
+        # checks are off in this client, as send_command would ask.
+        self._own.send_packed_command([hiredis.pack_command(args)], check_health=False)
         return self._own.read_response()
 
     def _script(self, source: str) -> Callable[..., Any]:
