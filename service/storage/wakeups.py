@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .store import EventWatch
 
@@ -170,23 +171,28 @@ class Wakeups:
 
     def _listen_on(self, pubsub: Any) -> None:
         pubsub.subscribe(self.channel)
-        heard = time.monotonic()
+        # Replies are read straight off the subscription's connection (RESP2:
+        # [kind, channel, data]), each read waiting at most ping_seconds.
+        # redis-py's get_message polled the socket before every read: that
+        # cost each worker ~270 us of CPU per wake-up message, and every
+        # worker of every instance hears every move (benchmarks/README.md).
+        connection = pubsub.connection
         pinged = False
         while not self.closing:
-            message = pubsub.get_message(timeout=self._ping_seconds)
-            now = time.monotonic()
-            if message is None:
-                if now - heard < self._ping_seconds:
-                    continue
+            try:
+                reply = connection.read_response(
+                    timeout=self._ping_seconds, disconnect_on_error=False, push_request=True
+                )
+            except RedisTimeoutError:
                 if pinged:
-                    raise ConnectionError(f"no answer to PING within {self._ping_seconds:g} s")
-                pubsub.ping()
+                    raise ConnectionError(f"no answer to PING within {self._ping_seconds:g} s") from None
+                connection.send_command("PING")
                 pinged = True
                 continue
-            heard, pinged = now, False
-            kind = message["type"]
+            pinged = False
+            kind = reply[0]
             if kind == "message":
-                game_id, _, _version = message["data"].partition(" ")
+                game_id, _, _version = reply[2].partition(" ")
                 self._wake_game(game_id)
             elif kind == "subscribe":
                 self.subscriptions += 1
