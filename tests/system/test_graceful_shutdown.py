@@ -50,7 +50,6 @@ class Player:
     tokens: list[str]
     urls: list[str]
     acks: list[Ack] = field(default_factory=list)
-    unread: int = 0  # moves A never read (refused or closed before it read them), retried on B
     unanswered: list[str] = field(default_factory=list)  # moves applied but never answered
     error: BaseException | None = None
 
@@ -92,7 +91,6 @@ class Player:
                 # read and applied, the game would be past the version it was chosen at.
                 if clients[-1].game(self.game_id)["version"] != choice.version:
                     self.unanswered.append(key)
-                self.unread += 1
                 clients.pop(0)
                 continue
             return Ack.of(choice, resp)  # asserts a 201: not even 409 idempotency_key_in_use
@@ -187,6 +185,7 @@ def test_sigterm_under_load_answers_every_move_ends_streams_cleanly_and_loses_no
                 f.ends for f in followers
             ]
 
+            acked_at_signal = sum(len(p.acks) for p in players)
             stopped_at = time.monotonic()
             os.kill(a.process.pid, signal.SIGTERM)
             assert a.process.wait(30) == 0, a.log()
@@ -219,6 +218,9 @@ def test_sigterm_under_load_answers_every_move_ends_streams_cleanly_and_loses_no
             assert follower.ended_at - stopped_at < PROMPTLY
             final = stored[follower.game_id][0]["version"]
             assert follower.versions == list(range(1, final + 1))
-        # Load was on A at the signal: some moves went unread there and were retried on B.
-        assert sum(p.unread for p in players) >= 1
+        # Load was on A at the signal and play went on through it: moves were
+        # acknowledged after it too. (Whether a move was also caught unread on
+        # a closing connection is a race the test does not count on: it failed
+        # so in a clean-clone CI run on a quiet machine.)
+        assert sum(len(p.acks) for p in players) > acked_at_signal
         assert stopping < PROMPTLY, f"A took {stopping:.1f} s to stop\n{a.log()}"
