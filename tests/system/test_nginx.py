@@ -9,7 +9,9 @@ the bot's, and a game's event stream through nginx (reconnecting with
 Last-Event-ID, as EventSource does, when its instance dies) sees every move. The rate limit counts by the address
 nginx saw (X-Forwarded-For with TRUSTED_PROXIES=1), whatever the client
 forges; request ids, strong ETags on gzipped answers and a hidden /metrics
-come through nginx as the README says.
+come through nginx as the README says, and what nginx refuses itself (not
+HTTP, over its buffers, over its body limit) is problem+json like the
+service's own refusals.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import os
 import random
 import signal
+import socket
 import threading
 import time
 from collections import Counter
@@ -277,3 +280,45 @@ def test_nginx_passes_the_real_client_address_request_ids_and_strong_tags(redis_
             assert metrics.status_code == 404
             assert metrics.headers["Content-Type"] == "application/problem+json"
             assert metrics.json()["code"] == "not_found"
+
+
+def _raw(nginx: ThrowawayNginx, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send `request` as it is and read the whole answer (nginx closes after its own refusals)."""
+    with socket.create_connection(("127.0.0.1", nginx.port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+def test_what_nginx_refuses_itself_is_problem_json_like_the_service(redis_url, tmp_path):
+    with (
+        LiveService(redis_url, tmp_path / "a.log", env=BEHIND_NGINX, workers=1) as only,
+        ThrowawayNginx(tmp_path / "nginx", [_upstream(only)] * 2) as nginx,  # the conf names two
+    ):
+        long = "a" * 9000  # over nginx's 8 KB header buffers
+        cases = {
+            b"NOT HTTP AT ALL\r\n\r\n": (400, "invalid_request"),
+            f"GET /{long} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode(): (414, "uri_too_long"),
+            f"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: {long}\r\nConnection: close\r\n\r\n".encode(): (
+                431,
+                "headers_too_large",
+            ),
+            b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 2000000\r\nConnection: close\r\n\r\n{": (413, "payload_too_large"),
+        }
+        for request, (status, code) in cases.items():
+            got, headers, body = _raw(nginx, request)
+            assert (got, headers.get("content-type")) == (status, "application/problem+json"), body[:200]
+            problem = json.loads(body)
+            assert (problem["status"], problem["code"]) == (status, code)
+            assert problem["type"] == f"/problems/{code.replace('_', '-')}"
+            assert headers.get("x-request-id")
+        # An instance's own 4xx still passes through as the service wrote it.
+        with ServiceClient(nginx.url) as client:
+            refused = client.get("/games/no-such-game")
+            assert refused.status_code == 404 and refused.json()["code"] == "game_not_found"
