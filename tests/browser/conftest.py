@@ -70,10 +70,14 @@ def chromium(request: pytest.FixtureRequest, tmp_path: Path, service: CountedSer
 class PlayBackend:
     """The service (gunicorn) with one bot worker, on a Redis of their own."""
 
-    redis_url: str
+    redis: ThrowawayRedis
     web: LiveService
     worker: BotWorkerProcess
     log_dir: Path
+
+    @property
+    def redis_url(self) -> str:
+        return self.redis.url
 
     def log(self) -> str:
         return f"{self.web.log()}\n--- bot worker ---\n{self.worker.log()}"
@@ -87,7 +91,7 @@ def play_backend(tmp_path: Path) -> Iterator[PlayBackend]:
         LiveService(redis.url, tmp_path / "web.log", env={"BOT_THINK_MS": "20"}) as web,
         BotWorkerProcess(redis.url, tmp_path / "worker.log", think_ms="20") as worker,
     ):
-        backend = PlayBackend(redis.url, web, worker, tmp_path)
+        backend = PlayBackend(redis, web, worker, tmp_path)
         wait_for(lambda: _bots_available(web.url), 20, f"no bot worker seen alive:\n{backend.log()}")
         yield backend
 

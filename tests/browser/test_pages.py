@@ -6,7 +6,10 @@ gunicorn on real Redis with a real bot worker (bots think 20 ms).
 
 from __future__ import annotations
 
+import os
 import random
+import re
+import signal
 from urllib.parse import urlsplit
 
 import requests
@@ -162,15 +165,29 @@ def advance_in_turn(base: str, game_id: str, tokens: list[str]) -> None:
     assert answer.status_code == 201, answer.text
 
 
+def open_game_tab(browser, base: str) -> tuple[str, list[str]]:
+    """A game of two people, open in /play as the second seat, its snapshot shown: (id, tokens)."""
+    created = requests.post(
+        f"{base}/games", json={"players": [{"name": "Ann"}, {"name": "Bea"}]}, timeout=10
+    ).json()
+    game_id, tokens = created["game"]["id"], created["tokens"]
+    browser.get(f"{base}/play#game={game_id}&token={tokens[1]}")
+    wait_for_version(browser, 1)
+    return game_id, tokens
+
+
+def logged_moves(browser) -> set[int]:
+    """The numbers of the moves the page's log shows (each logged from a move event)."""
+    return {
+        int(n)
+        for n in (e.get_attribute("data-number") for e in browser.find_elements(By.CSS_SELECTOR, "#log li"))
+    }
+
+
 def test_a_tab_catches_up_after_the_service_restarted(browser, play_backend):
     """The service is killed under an open stream; moves go on through another instance; the tab catches up."""
     web = play_backend.web
-    created = requests.post(
-        f"{web.url}/games", json={"players": [{"name": "Ann"}, {"name": "Bea"}]}, timeout=10
-    ).json()
-    game_id, tokens = created["game"]["id"], created["tokens"]
-    browser.get(f"{web.url}/play#game={game_id}&token={tokens[1]}")
-    wait_for_version(browser, 1)
+    game_id, tokens = open_game_tab(browser, web.url)
     for _ in range(2):
         advance_in_turn(web.url, game_id, tokens)
     wait_for_version(browser, 3)
@@ -184,13 +201,45 @@ def test_a_tab_catches_up_after_the_service_restarted(browser, play_backend):
         web.start()  # the same port, the same Redis
         wait_for_version(browser, 6)
     # Caught up through the stream's move events (a snapshot would log nothing).
-    logged = {
-        int(n)
-        for n in (e.get_attribute("data-number") for e in browser.find_elements(By.CSS_SELECTOR, "#log li"))
-    }
+    logged = logged_moves(browser)
     assert logged == {1, 2, 3, 4, 5}
     # While the service was down the browser's reconnects failed: those are the only errors.
     errors = console_errors(browser)
     assert all(f"/games/{game_id}/events" in e and "net::ERR_CONNECTION_REFUSED" in e for e in errors), errors
     assert only_from(web.url, requested_urls(browser)) == []
     wait_for(lambda: web.process.poll() is None, 1, "the restarted service died")
+
+
+def _events_refused(base: str) -> float:
+    """How many event streams the service has answered 503 since it started (from /metrics)."""
+    text = requests.get(f"{base}/metrics", timeout=10).text
+    found = re.search(
+        r'^patchwork_http_requests_total\{method="GET",route="/games/<game_id>/events",status="503"\} (\S+)$',
+        text,
+        re.M,
+    )
+    return float(found.group(1)) if found else 0.0
+
+
+def test_a_tab_starts_its_stream_over_after_a_503(browser, play_backend):
+    """A stream refused 503 (the store down) makes EventSource give up for good; /play opens a new one,
+    with backoff and ?last_event_id=, and catches up once the store is back."""
+    web = play_backend.web
+    game_id, tokens = open_game_tab(browser, web.url)
+    advance_in_turn(web.url, game_id, tokens)
+    wait_for_version(browser, 2)
+
+    redis_pid = play_backend.redis.pid
+    assert redis_pid is not None
+    os.kill(redis_pid, signal.SIGSTOP)  # hung: every store call times out (503)
+    try:
+        web.close()  # the open stream ends; the browser reconnects by itself...
+        web.start()  # ...to a service whose store does not answer: 503, and EventSource gives up
+        wait_for(lambda: _events_refused(web.url) >= 1, 30, f"no stream refused 503:\n{web.log()}")
+    finally:
+        os.kill(redis_pid, signal.SIGCONT)
+    for _ in range(2):
+        advance_in_turn(web.url, game_id, tokens)
+    wait(browser, lambda d: version(d) >= 4, "the tab never opened its stream again", bound=60)
+    logged = logged_moves(browser)
+    assert logged == {1, 2, 3}  # caught up through the missed moves' events, resumed after version 2
