@@ -48,18 +48,9 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-_last_stamp: tuple[int, str] = (-1, "")
-
-
 def now_rfc3339() -> str:
     """The current UTC time, to the second, as RFC 3339."""
-    # Every move stamps its record twice: the text changes once a second,
-    # and strftime is a measurable part of a move's CPU.
-    global _last_stamp
-    second = int(time.time())
-    if _last_stamp[0] != second:
-        _last_stamp = (second, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second)))
-    return _last_stamp[1]
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 @dataclass(frozen=True, slots=True)
