@@ -34,7 +34,10 @@ each endpoint's throughput divided by the mean of the two /healthz runs
 around it. The ratios are the figures to compare between machines and
 commits: absolute rates move with the machine and whatever else runs on it. "unexpected" counts answers whose status was
 not the expected one (200, 304 or 201) and must be 0. "Redis round trips
-per move" is counted with MONITOR over whole games played on one connection.
+per move" is counted with MONITOR over whole games played on one connection;
+"store calls per move under load" comes from the service's /metrics around
+the move runs (a stale kept copy shows there as extra load_game and
+commit_move calls).
 A second table gives the CPU time per answer that the workers, Redis and
 the generator spent (httpbench/cpuuse.py): where each endpoint's cost goes.
 """
@@ -65,7 +68,7 @@ from benchmarks.httpbench.idle_streams import IdleStreams
 from benchmarks.httpbench.plans import GetPlan, MovePlan, move_script, script_mix
 from benchmarks.httpbench.prepare import create_games, play
 from benchmarks.httpbench.results import RunResult, cpu_table, summarize, table
-from benchmarks.httpbench.roundtrips import round_trips_per_move
+from benchmarks.httpbench.roundtrips import calls_per_answer, round_trips_per_move, store_calls
 from tests.live_service import LiveService
 from tests.redis_servers import ThrowawayRedis
 
@@ -164,24 +167,26 @@ class Bench:
         for attempt in range(1, MAX_ATTEMPTS + 1):
             pids = worker_pids(self.service.process.pid)
             plan = make_plan()
+            calls = store_calls(self.host, self.port)
             started = CpuReading.now(pids, self.redis.pid)
             run = self._start(plan, duration)
             if len(pids) < 2 or attempt == MAX_ATTEMPTS:
-                return self._finish(run, pids, started)
+                return self._finish(run, pids, started, calls)
             time.sleep(max(0.0, run.load_starts - time.time()) + BALANCE_WINDOW[0])
             before = cpu_seconds(pids)
             time.sleep(BALANCE_WINDOW[1])
             if busiest_share(before, cpu_seconds(pids)) <= MAX_WORKER_SHARE:
-                return self._finish(run, pids, started)
+                return self._finish(run, pids, started, calls)
             run.abort()
             self.repeated_runs += 1
         raise AssertionError("unreachable")
 
-    def _finish(self, run, pids: list[int], started: CpuReading) -> RunResult:
-        """The run's figures, with the CPU time each part spent per answered request."""
+    def _finish(self, run, pids: list[int], started: CpuReading, calls: dict[str, float]) -> RunResult:
+        """The run's figures, with the CPU time each part spent and the store calls made per answer."""
         result = run.result()
         spent = CpuReading.now(pids, self.redis.pid).per_request_us(started, result.requests)
-        return dataclasses.replace(result, cpu_us=spent)
+        made = calls_per_answer(calls, store_calls(self.host, self.port), result.requests)
+        return dataclasses.replace(result, cpu_us=spent, store_calls=made)
 
     def _start(self, plan, duration: float):
         a = self.args
@@ -321,9 +326,20 @@ def measure(bench: Bench) -> None:
     print("\nCPU time per answered request, in microseconds (medians; Linux /proc and getrusage):\n")
     print(cpu_table(rows, HEALTHZ))
     print("\n" + board_cost_line(rows))
+    print(store_calls_line(rows))
     if any(row.unexpected for row in rows):
         print("\nSome answers had an unexpected status: the figures above are not valid.")
         sys.exit(1)
+
+
+def store_calls_line(rows) -> str:
+    """The store calls a move made in the move runs, by operation (medians; the service's /metrics)."""
+    calls = next(row for row in rows if row.name == MOVE).store_calls
+    listed = ", ".join(f"{operation} {count:.2f}" for operation, count in calls.items())
+    return (
+        f"Store calls per move under load (each a Redis round trip; /metrics, medians): "
+        f"{sum(calls.values()):.2f} ({listed})"
+    )
 
 
 def board_cost_line(rows) -> str:

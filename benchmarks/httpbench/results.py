@@ -18,6 +18,7 @@ class RunResult:
     p99_ms: float
     unexpected: int  # answers whose status was not the one the plan expects
     cpu_us: dict[str, float] = field(default_factory=dict)  # per request, by part (cpuuse.PARTS)
+    store_calls: dict[str, float] = field(default_factory=dict)  # per request, by store operation
 
     @property
     def rps(self) -> float:
@@ -44,6 +45,7 @@ class Summary:
     unexpected: int
     requests: int
     cpu_us: dict[str, float]
+    store_calls: dict[str, float]
 
 
 def summarize(name: str, runs: list[RunResult], ratios: list[float]) -> Summary:
@@ -57,6 +59,10 @@ def summarize(name: str, runs: list[RunResult], ratios: list[float]) -> Summary:
         unexpected=sum(run.unexpected for run in runs),
         requests=sum(run.requests for run in runs),
         cpu_us={part: statistics.median(run.cpu_us.get(part, 0.0) for run in runs) for part in PARTS},
+        store_calls={
+            operation: statistics.median(run.store_calls.get(operation, 0.0) for run in runs)
+            for operation in sorted({operation for run in runs for operation in run.store_calls})
+        },
     )
 
 

@@ -1,6 +1,8 @@
-"""Counting the Redis round trips of a move with MONITOR (tests/redis_monitor.py)."""
+"""Counting the Redis round trips of a move: with MONITOR (tests/redis_monitor.py), and under load from /metrics."""
 
 from __future__ import annotations
+
+import urllib.request
 
 from tests.redis_monitor import ClientCommands
 
@@ -34,3 +36,27 @@ def round_trips_per_move(
                     first += commands.take()
             rest += commands.take()
     return first / len(games), rest / (len(games) * (len(script) - 1))
+
+
+STORE_CALLS = 'patchwork_store_call_duration_seconds_count{operation="'
+
+
+def store_calls(host: str, port: int) -> dict[str, float]:
+    """Store calls made so far by the service's workers, by operation (its own /metrics)."""
+    with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    calls: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith(STORE_CALLS):
+            operation, _, count = line[len(STORE_CALLS) :].partition('"} ')
+            calls[operation] = float(count)
+    return calls
+
+
+def calls_per_answer(before: dict[str, float], after: dict[str, float], answers: int) -> dict[str, float]:
+    """Store calls per answer between two `store_calls` readings, by operation (those made at all)."""
+    return {
+        operation: (count - before.get(operation, 0.0)) / answers
+        for operation, count in sorted(after.items())
+        if count > before.get(operation, 0.0)
+    }
