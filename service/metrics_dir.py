@@ -6,7 +6,9 @@ write their counters, histograms and gauges to files of their own in one
 directory (PROMETHEUS_MULTIPROC_DIR), which `GET /metrics` adds up. The
 directory is a fresh private temporary one per instance, removed when the
 instance exits: two instances on one host never share one, and a new one
-starts from zero.
+starts from zero. An instance killed without its exit (kill -9, the OOM
+killer) cannot remove its own: the next instance on the host does
+(`sweep_abandoned`).
 
 prometheus_client chooses its multiprocess mode when it is first imported,
 from the environment: the directory must be in PROMETHEUS_MULTIPROC_DIR
@@ -34,6 +36,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
@@ -43,6 +46,12 @@ ENV = "PROMETHEUS_MULTIPROC_DIR"
 OWNER_ENV = "PATCHWORK_METRICS_DIR_OWNER"
 _PREFIX = "patchwork-metrics-"
 _LOCK_NAME = "fold.lock"
+# Holds the pid of the process that made the directory.
+_OWNER_NAME = "owner"
+# A directory is abandoned only once nothing has changed in it for this long
+# (besides its owner and every process with files in it being gone): the
+# processes of an instance whose owner was killed may still be winding down.
+QUIET_SECONDS = 60.0
 # The accumulated file of each type: a name prometheus_client reads like any
 # process's file (it takes the type from what comes before the first "_").
 RETIRED = "retired"
@@ -54,7 +63,9 @@ def instance_dir(environ: MutableMapping[str, str] = os.environ) -> Path:
     given = environ.get(ENV)
     if given:
         return Path(given)
+    sweep_abandoned()
     path = Path(tempfile.mkdtemp(prefix=_PREFIX))
+    (path / _OWNER_NAME).write_text(str(os.getpid()))
     environ[ENV] = str(path)
     environ[OWNER_ENV] = str(os.getpid())
     return path
@@ -74,6 +85,35 @@ def remove_if_owned(environ: MutableMapping[str, str] = os.environ) -> None:
     given = environ.get(ENV)
     if given and environ.get(OWNER_ENV) == str(os.getpid()):
         shutil.rmtree(given, ignore_errors=True)
+
+
+def sweep_abandoned(parent: Path | None = None, *, quiet_seconds: float = QUIET_SECONDS) -> list[Path]:
+    """Remove the directories that instances killed without their exit (kill -9, OOM) left behind.
+
+    Each instance removes its own directory when it exits, and one that is
+    killed cannot: each new instance removes, in `parent` (the temporary
+    directory), those whose owner and every process with files in them have
+    exited and that have been left untouched for `quiet_seconds`. A
+    directory without an owner file (being made, or left by an older
+    release) is left alone. Returns the directories removed.
+    """
+    removed = []
+    for path in Path(parent or tempfile.gettempdir()).glob(f"{_PREFIX}*"):
+        try:
+            if _abandoned(path, quiet_seconds):
+                shutil.rmtree(path)
+                removed.append(path)
+        except (OSError, ValueError):
+            continue  # another user's, or gone meanwhile: not this instance's to judge
+    return removed
+
+
+def _abandoned(path: Path, quiet_seconds: float) -> bool:
+    if time.time() - path.stat().st_mtime < quiet_seconds:
+        return False
+    owner = int((path / _OWNER_NAME).read_text())
+    pids = {owner} | {pid for child in path.iterdir() if (pid := _pid_of(child.name)) is not None}
+    return not any(_running(pid) for pid in pids)
 
 
 @contextlib.contextmanager
