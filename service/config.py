@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
 # Games each worker keeps decoded after storing them (games/kept.py):
-# about 4 KB each.
+# about 4 KB each; and slots in the table the workers of one gunicorn share
+# (games/shared_copies.py): 8 KB each.
 DEFAULT_RECENT_GAMES = 1000
 # The embedded Redis's memory limit (refusing writes past it, never evicting):
 # about 35,000 finished games (7 KB each) or 700,000 recorded refusals, and

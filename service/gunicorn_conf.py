@@ -39,7 +39,12 @@ from service.config import Settings
 _metrics_dir = metrics_dir.instance_dir()
 metrics_dir.check_in_time()
 
+from service.games import shared_copies  # noqa: E402 (imports prometheus_client: after the directory is set)
+
 _settings = Settings.from_env()
+
+# Made here, in the arbiter, so that every worker it forks shares it.
+shared_copies.share_with_workers(_settings.recent_games)
 
 bind = f"{_settings.host}:{_settings.port}"
 workers = _settings.web_concurrency

@@ -8,7 +8,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.config import Settings
-from service.games import GamePlay, KeptCopies
+from service.games import GamePlay, KeptCopies, shared_copies
 from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import GameStore, store_from_settings
 
@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         store=store,
         validator=RequestValidator(load_spec()),
         spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
-        play=GamePlay(store, KeptCopies(settings.recent_games)),
+        play=GamePlay(store, KeptCopies(settings.recent_games, shared_copies.for_this_worker())),
         metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
     )
 

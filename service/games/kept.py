@@ -9,6 +9,10 @@ but the attempt: the refused commit returns the stored game, and the move is
 judged again on it. So a kept copy is only ever a guess at the stored game,
 never an answer: refusals are given only against a copy just read from the
 store (see play.py). `RECENT_GAMES` sets how many copies a process keeps.
+
+Under gunicorn the workers of one instance also share the copies they
+store (shared_copies.py): a move that lands on another worker than the
+game's last finds that worker's copy there, not a stale one of its own.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass
 from service.storage import StoredGame
 
 from .records import GameRecord
+from .shared_copies import SharedCopies
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +44,9 @@ class GameCopy:
 class KeptCopies:
     """A bounded, thread-safe map of game id to the last copy this process stored or read."""
 
-    def __init__(self, capacity: int):
+    def __init__(self, capacity: int, shared: SharedCopies | None = None):
         self.capacity = capacity
+        self.shared = shared  # the copies the instance's other workers wrote (shared_copies.py)
         self._copies: OrderedDict[str, GameCopy] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -51,11 +57,24 @@ class KeptCopies:
             copy = self._copies.get(game_id)
             if copy is not None:
                 self._copies.move_to_end(game_id)
-            return copy
+        if self.shared is not None:
+            found = self.shared.get(game_id)
+            if found is not None and (copy is None or found[0] > copy.version):
+                # Another worker of this instance stored the game since.
+                version, revision, text = found
+                copy = GameCopy(version, revision, GameRecord.decode(text))
+                self._keep(game_id, copy)
+        return copy
 
-    def put(self, game_id: str, copy: GameCopy) -> None:
+    def put(self, game_id: str, copy: GameCopy, text: str | None = None) -> None:
+        """Keep `copy`; `text`, its stored text, shares it with the instance's other workers."""
         if not self.capacity:
             return
+        self._keep(game_id, copy)
+        if self.shared is not None and text is not None:
+            self.shared.put(game_id, copy.version, copy.revision, text)
+
+    def _keep(self, game_id: str, copy: GameCopy) -> None:
         with self._lock:
             self._copies[game_id] = copy
             self._copies.move_to_end(game_id)

@@ -318,10 +318,11 @@ class GamePlay:
             f'{{"move":{entry},"game":{view}}}', compact(result_body) if result_body is not None else None
         )
         self._hand_turn(record, version)
+        text = record.encode()
         result = self.store.commit_move(
             game_id,
             game.version,
-            record.encode(),
+            text,
             view,
             entry,
             claim.key if claim else None,
@@ -331,7 +332,7 @@ class GamePlay:
             event=event,
         )
         if result.revision is not None:  # committed
-            self.kept.put(game_id, GameCopy(version, result.revision, record))
+            self.kept.put(game_id, GameCopy(version, result.revision, record), text)
             return committed
         if result.current is None:
             self.kept.drop(game_id)

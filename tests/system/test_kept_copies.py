@@ -12,8 +12,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
+
+import requests
+from prometheus_client.mmap_dict import MmapedDict
+from prometheus_client.parser import text_string_to_metric_families
 
 from service.engine import Buy, PlaceLeather, Placement, RuleError, apply_move, legal_moves, new_game
+from tests.api.anu import anu_games, create_body, tokens
+from tests.api.anu import request_body as anu_request_body
 from tests.live_service import LiveService
 
 from .history_check import assert_history_replays, assert_view_is_state
@@ -91,3 +98,67 @@ def test_every_answer_is_the_stored_games_whichever_worker_kept_what(redis_url, 
             with ServiceClient(urls[1]) as reader:
                 assert_history_replays(reader, game_id)
     assert statuses[201] > 100 and statuses[409] > 10 and statuses[422] > 10, statuses
+
+
+def _store_calls(url: str) -> Counter[str]:
+    """Store calls the instance has made so far, by operation (its /metrics)."""
+    text = requests.get(f"{url}/metrics", timeout=10).text
+    return Counter(
+        {
+            sample.labels["operation"]: int(sample.value)
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+            if sample.name == "patchwork_store_call_duration_seconds_count"
+        }
+    )
+
+
+def _moves_by_worker(metrics_dir: Path) -> dict[int, int]:
+    """Moves each worker accepted, read from its own metrics file."""
+    served = {}
+    for path in metrics_dir.glob("counter_*.db"):
+        pid = path.name[len("counter_") : -len(".db")]
+        if pid.isdigit():
+            served[int(pid)] = sum(
+                int(value)
+                for key, value, *_ in MmapedDict.read_all_values_from_file(str(path))
+                if "patchwork_moves_total" in key and '"accepted"' in key
+            )
+    return served
+
+
+def test_the_workers_of_an_instance_share_their_copies_so_a_move_reads_no_game(redis_url, tmp_path):
+    """Moves land on either worker, and each finds the copy the other stored: one round trip each."""
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
+    played = moves = 0
+    with LiveService(redis_url, tmp_path / "web.log", workers=2, env=env) as service:
+        before = _store_calls(service.url)
+        # Which worker accepts a new connection is up to the kernel, and one
+        # may take nearly all: play known games until both have served moves.
+        for game in anu_games()[3:8]:
+            with ServiceClient(service.url) as setup:
+                created = setup.post("/games", json=create_body(game)).json()
+            game_id, seats, turn = created["game"]["id"], created["tokens"], created["game"]["turn"]
+            for token in tokens(game["moves"]):
+                with ServiceClient(service.url) as client:  # a new connection: either worker
+                    resp = client.post(
+                        f"/games/{game_id}/moves",
+                        json=anu_request_body(token),
+                        headers={"Authorization": f"Bearer {seats[turn]}"},
+                    )
+                assert resp.status_code == 201, resp.text
+                turn = resp.json()["turn"]
+                moves += 1
+            assert resp.json()["result"]["scores"] == game["final_scores"]
+            played += 1
+            if min(_moves_by_worker(metrics_dir).values(), default=0) > 0:
+                break
+        calls = _store_calls(service.url) - before
+        served = _moves_by_worker(metrics_dir)
+    assert len(served) == 2 and min(served.values()) > 0, f"one worker served every move: {served}"
+    # Only each game's first move reads it (no worker had a copy yet); a copy
+    # a move behind would cost a read, or a refused commit, each time.
+    assert calls["load_game"] == played, calls
+    assert calls["commit_move"] == moves, calls
