@@ -58,8 +58,8 @@ class KeptCopies:
             if copy is not None:
                 self._copies.move_to_end(game_id)
         if self.shared is not None:
-            found = self.shared.get(game_id)
-            if found is not None and (copy is None or found[0] > copy.version):
+            found = self.shared.get(game_id, newer_than=copy.version if copy is not None else 0)
+            if found is not None:
                 # Another worker of this instance stored the game since.
                 version, revision, text = found
                 copy = GameCopy(version, revision, GameRecord.decode(text))

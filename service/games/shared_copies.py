@@ -61,12 +61,17 @@ class SharedCopies:
     def _offset(self, game_id: str) -> int:
         return zlib.crc32(game_id.encode()) % self.slots * SLOT_BYTES
 
-    def get(self, game_id: str) -> tuple[int, str, str] | None:
-        """(version, revision, stored text) of the game's copy; None when there is none, or it is being written."""
+    def get(self, game_id: str, newer_than: int = 0) -> tuple[int, str, str] | None:
+        """(version, revision, stored text) of the game's copy if its version is above `newer_than`;
+        None when there is none, or it is being written.
+
+        A caller that holds a copy passes its version: when that copy is
+        current (the usual case), only the header is read.
+        """
         offset = self._offset(game_id)
         header = self._memory[offset : offset + _HEADER.size]
         held, revision_length, revision, version, length, digest = _HEADER.unpack(header)
-        if held != game_id.encode() or not length or length > _TEXT_ROOM:
+        if held != game_id.encode() or version <= newer_than or not length or length > _TEXT_ROOM:
             return None
         start = offset + _HEADER.size
         text = self._memory[start : start + length]
