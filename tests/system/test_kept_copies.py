@@ -10,20 +10,22 @@ of a patch not in the market, never what an out-of-date copy would say.
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from collections import Counter
-from pathlib import Path
 
 import requests
-from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.engine import Buy, PlaceLeather, Placement, RuleError, apply_move, legal_moves, new_game
 from tests.api.anu import anu_games, create_body, tokens
 from tests.api.anu import request_body as anu_request_body
+from tests.bot_workers import wait_for
 from tests.live_service import LiveService
 
 from .history_check import assert_history_replays, assert_view_is_state
+from .patchwork_service import children
 from .service_client import ServiceClient
 
 GAMES = 3
@@ -113,52 +115,44 @@ def _store_calls(url: str) -> Counter[str]:
     )
 
 
-def _moves_by_worker(metrics_dir: Path) -> dict[int, int]:
-    """Moves each worker accepted, read from its own metrics file."""
-    served = {}
-    for path in metrics_dir.glob("counter_*.db"):
-        pid = path.name[len("counter_") : -len(".db")]
-        if pid.isdigit():
-            served[int(pid)] = sum(
-                int(value)
-                for key, value, *_ in MmapedDict.read_all_values_from_file(str(path))
-                if "patchwork_moves_total" in key and '"accepted"' in key
-            )
-    return served
+def _client_of_worker(service: LiveService, stopped: int) -> ServiceClient:
+    """A keep-alive connection that the worker other than `stopped` accepted (`stopped` held with SIGSTOP)."""
+    client = ServiceClient(service.url)
+    os.kill(stopped, signal.SIGSTOP)
+    try:
+        assert client.get("/healthz").status_code == 200
+    finally:
+        os.kill(stopped, signal.SIGCONT)
+    return client
 
 
 def test_the_workers_of_an_instance_share_their_copies_so_a_move_reads_no_game(redis_url, tmp_path):
-    """Moves land on either worker, and each finds the copy the other stored: one round trip each."""
-    metrics_dir = tmp_path / "metrics"
-    metrics_dir.mkdir()
-    env = {"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
-    played = moves = 0
-    with LiveService(redis_url, tmp_path / "web.log", workers=2, env=env) as service:
+    """Every move goes to the other worker than the last, and finds the copy that one stored."""
+    game = anu_games()[3]
+    moves = tokens(game["moves"])
+    with LiveService(redis_url, tmp_path / "web.log", workers=2) as service:
+        first, second = wait_for(
+            lambda: len(found := children(service.process.pid)) == 2 and found, 10, "no two workers"
+        )
+        # Which worker accepts a connection is up to the kernel, and one may
+        # take them all: each of these two is accepted while the other worker is stopped.
+        clients = [_client_of_worker(service, second), _client_of_worker(service, first)]
+        created = clients[0].post("/games", json=create_body(game)).json()
+        game_id, seats, turn = created["game"]["id"], created["tokens"], created["game"]["turn"]
         before = _store_calls(service.url)
-        # Which worker accepts a new connection is up to the kernel, and one
-        # may take nearly all: play known games until both have served moves.
-        for game in anu_games()[3:8]:
-            with ServiceClient(service.url) as setup:
-                created = setup.post("/games", json=create_body(game)).json()
-            game_id, seats, turn = created["game"]["id"], created["tokens"], created["game"]["turn"]
-            for token in tokens(game["moves"]):
-                with ServiceClient(service.url) as client:  # a new connection: either worker
-                    resp = client.post(
-                        f"/games/{game_id}/moves",
-                        json=anu_request_body(token),
-                        headers={"Authorization": f"Bearer {seats[turn]}"},
-                    )
-                assert resp.status_code == 201, resp.text
-                turn = resp.json()["turn"]
-                moves += 1
-            assert resp.json()["result"]["scores"] == game["final_scores"]
-            played += 1
-            if min(_moves_by_worker(metrics_dir).values(), default=0) > 0:
-                break
+        for number, token in enumerate(moves):
+            resp = clients[number % 2].post(
+                f"/games/{game_id}/moves",
+                json=anu_request_body(token),
+                headers={"Authorization": f"Bearer {seats[turn]}"},
+            )
+            assert resp.status_code == 201, resp.text
+            turn = resp.json()["turn"]
         calls = _store_calls(service.url) - before
-        served = _moves_by_worker(metrics_dir)
-    assert len(served) == 2 and min(served.values()) > 0, f"one worker served every move: {served}"
-    # Only each game's first move reads it (no worker had a copy yet); a copy
-    # a move behind would cost a read, or a refused commit, each time.
-    assert calls["load_game"] == played, calls
-    assert calls["commit_move"] == moves, calls
+        for client in clients:
+            client.close()
+    assert resp.json()["result"]["scores"] == game["final_scores"]
+    # Only the first move reads the game (no worker had a copy yet); a copy
+    # a move behind would cost a read, or a refused commit, at every move.
+    assert calls["load_game"] == 1, calls
+    assert calls["commit_move"] == len(moves), calls
