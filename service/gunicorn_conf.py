@@ -76,6 +76,15 @@ def on_starting(server):
     _raise_open_file_limit(server)
 
 
+def post_fork(server, worker):
+    """In the new worker: keep the queue where signals land until its own handlers are installed.
+
+    The worker inherits the arbiter's handlers with the fork, and they only
+    queue; ProblemJsonGeventWorker.init_signals acts on what they queued.
+    """
+    worker.inherited_signals = server.SIG_QUEUE
+
+
 def child_exit(server, worker):
     """A worker exited (reaped already): fold its metrics files into the accumulated ones."""
     metrics_dir.retire(_metrics_dir, worker.pid)

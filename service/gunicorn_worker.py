@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import queue
+import signal
 import time
 import warnings
 import weakref
@@ -109,6 +111,9 @@ _select = get_original("select", "select")
 # before it is closed, and how often the waiting connections are looked at.
 FIRST_REQUEST_GRACE = 1.0
 WIND_DOWN_EVERY = 0.25
+# The signals a worker acts on that may arrive before its handlers are in
+# place (see init_signals): to stop, and to reopen its log files.
+_EARLY_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1})
 
 
 def problem_for_error(exc: BaseException) -> ApiProblem:
@@ -170,6 +175,28 @@ class ProblemJsonGeventWorker(GeventWorker):
             # patching ssl now leaves nothing unpatched behind.
             warnings.filterwarnings("ignore", "Monkey-patching ssl", MonkeyPatchWarning)
             super().patch()
+
+    def init_signals(self):
+        """Install the worker's signal handlers, then act on the signals that came before them.
+
+        From its fork until here a worker runs the handler it inherited from
+        the arbiter, which only queues the signal in the worker's copy of
+        the arbiter's queue. A SIGTERM in that window (an instance stopped
+        while a worker boots, as at a quick restart) was lost there: the
+        worker served on until the arbiter killed it at graceful_timeout,
+        with whatever it had in flight. gunicorn_conf.post_fork hands the
+        worker that queue; each stop (or log-reopen) signal in it is raised
+        again now that the worker's own handler will take it.
+        """
+        super().init_signals()
+        inherited = getattr(self, "inherited_signals", None)
+        while inherited is not None:
+            try:
+                sig = inherited.get_nowait()
+            except queue.Empty:
+                break
+            if sig in _EARLY_SIGNALS:
+                signal.raise_signal(sig)
 
     def handle_exit(self, sig, frame):
         """SIGTERM: stop taking connections (gunicorn), and wind down the ones held (see the module's doc)."""

@@ -14,6 +14,7 @@ import http.client
 import os
 import random
 import signal
+import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -177,7 +178,10 @@ def test_a_stopping_service_ends_its_streams_at_once(redis_url, tmp_path):
         for stream in streams:
             assert stream.rest() == [] and stream.ended  # a clean end of the response
             stream.close()
-        a.process.wait(10)
+        try:
+            a.process.wait(10)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"still running 10 s after SIGTERM\n{a.log()}") from None
         # Well inside gunicorn's graceful_timeout (10 s), which open streams used to take whole.
         assert time.monotonic() - started < 6
 

@@ -19,13 +19,17 @@ import http.client
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import requests
 
-from tests.live_service import LiveService
+from tests.live_service import LiveService, spawn_logged
+from tests.redis_servers import free_port
 from tests.sse import EventStream
 
 from .history_check import assert_acks_in_history, assert_history_replays
@@ -224,3 +228,63 @@ def test_sigterm_under_load_answers_every_move_ends_streams_cleanly_and_loses_no
         # so in a clean-clone CI run on a quiet machine.)
         assert sum(len(p.acks) for p in players) > acked_at_signal
         assert stopping < PROMPTLY, f"A took {stopping:.1f} s to stop\n{a.log()}"
+
+
+# Attempts at catching a worker between its fork and its own signal
+# handlers; the first nearly always does (the window spans gevent's patching).
+BOOT_WINDOW_ATTEMPTS = 20
+
+
+def _caught_signals(pid: int) -> int:
+    """The set of signals `pid` has handlers for (a bit per signal, from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return int(line.split()[1], 16)
+    raise AssertionError(f"no SigCgt for {pid}")
+
+
+def _first_child_stopped(parent: subprocess.Popen) -> int:
+    """The first process `parent` forks, SIGSTOPped as soon as it shows."""
+    children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        pids = children.read_text().split()
+        if pids:
+            os.kill(int(pids[0]), signal.SIGSTOP)
+            return int(pids[0])
+    raise AssertionError("gunicorn forked no worker within 30 s")
+
+
+def test_an_instance_stopped_while_a_worker_boots_stops_promptly(redis_url, tmp_path):
+    """SIGTERM to the group while a worker is between its fork and its own handlers.
+
+    The arbiter's handlers, inherited with the fork, only queue the signal:
+    the worker used to take it for nothing and serve on, and gunicorn waited
+    its whole graceful_timeout (10 s) before killing it.
+    """
+    env = {**os.environ, "REDIS_URL": redis_url, "HOST": "127.0.0.1", "WEB_CONCURRENCY": "1"}
+    argv = [sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
+    for attempt in range(BOOT_WINDOW_ATTEMPTS):
+        env["PORT"] = str(free_port())
+        log_path = tmp_path / f"attempt-{attempt}.log"
+        arbiter = spawn_logged(argv, env, log_path)
+        try:
+            worker = _first_child_stopped(arbiter)
+            # Until the worker installs its own handlers it catches SIGHUP
+            # (the arbiter's handler); its own leave SIGHUP to the default.
+            booting = _caught_signals(worker) & (1 << (signal.SIGHUP - 1))
+            if booting:
+                os.killpg(arbiter.pid, signal.SIGTERM)  # pending in the stopped worker
+                stopped_at = time.monotonic()
+            os.kill(worker, signal.SIGCONT)
+            if booting:
+                arbiter.wait(30)
+                took = time.monotonic() - stopped_at
+                assert took < PROMPTLY, f"took {took:.1f} s to stop\n{log_path.read_text()}"
+                assert arbiter.returncode == 0
+                return
+        finally:
+            if arbiter.poll() is None:
+                os.killpg(arbiter.pid, signal.SIGKILL)
+                arbiter.wait()
+    raise AssertionError(f"no worker caught booting in {BOOT_WINDOW_ATTEMPTS} attempts")
