@@ -190,11 +190,13 @@ class ProblemJsonGeventWorker(GeventWorker):
         """
         super().init_signals()
         inherited = getattr(self, "inherited_signals", None)
-        while inherited is not None:
+        if inherited is None:
+            return
+        while True:
             try:
                 sig = inherited.get_nowait()
             except queue.Empty:
-                break
+                return
             if sig in _EARLY_SIGNALS:
                 signal.raise_signal(sig)
 

@@ -83,6 +83,12 @@ class LiveService(Throwaway):
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
+        self.spawn()
+        assert self.process is not None
+        wait_until_healthy(self.url, process=self.process)
+
+    def spawn(self) -> None:
+        """Start gunicorn without waiting for it to answer (tests of its start-up)."""
         argv = [
             sys.executable,
             "-m",
@@ -92,7 +98,6 @@ class LiveService(Throwaway):
             "service.wsgi:app",
         ]
         self.process = spawn_logged(argv, self.env, self.log_path)
-        wait_until_healthy(self.url, process=self.process)
 
     def close(self) -> None:
         if self.process is not None:

@@ -34,8 +34,10 @@ import zlib
 # Game id (22 characters, records.new_game_id), revision length and text
 # (storage: 16 hex characters; 32 allowed), version, length of the text,
 # and the digest of them all with the text.
-_HEADER = struct.Struct("<22sB32sQI16s")
-_DIGESTED = struct.Struct("<22sB32sQI")
+_ID_BYTES = 22
+_REVISION_ROOM = 32
+_DIGESTED = struct.Struct(f"<{_ID_BYTES}sB{_REVISION_ROOM}sQI")
+_HEADER = struct.Struct(_DIGESTED.format + "16s")
 # Room for a record's text: the longest seen in random whole games with
 # long names is about 2.5 KB; a longer one is simply not shared.
 SLOT_BYTES = 8192
@@ -84,7 +86,7 @@ class SharedCopies:
         data = text.encode()
         key = game_id.encode()
         rev = revision.encode()
-        if len(data) > _TEXT_ROOM or len(key) != 22 or len(rev) > 32:
+        if len(data) > _TEXT_ROOM or len(key) != _ID_BYTES or len(rev) > _REVISION_ROOM:
             return
         offset = self._offset(game_id)
         held, _, _, held_version, _, _ = _HEADER.unpack_from(self._memory, offset)
