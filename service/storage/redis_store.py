@@ -248,16 +248,17 @@ class _ClusterConnection(_Commands):
     """A RedisCluster client and the store's scripts: each command routed by its key's slot, refusals sent again.
 
     redis-py follows MOVED (updating its slot map) and ASK (with ASKING)
-    within a call, and retries TRYAGAIN a few times, but gives up after
-    about 0.1 s. A slot being resharded answers TRYAGAIN for as long as its
+    within a call, and retries TRYAGAIN (16 tries in all), but gives up after
+    about 0.4 s. A slot being resharded answers TRYAGAIN for as long as its
     keys take to MIGRATE to the new master: to a script whose keys are split
     between the two nodes, and to one that names a key neither holds yet (a
     new game, a new Idempotency-Key), until the slot's move completes. So a
     refused command is sent again, with growing pauses, for up to
     `patience` seconds: the operator's resharding shows as a slower move,
     not a 503. A timeout or a dropped connection is never sent again: the
-    command may have run (a move's compare-and-set would refuse to apply it
-    twice, but answer 409 for the move it did commit).
+    command may have run. (A move sent again would not be applied twice,
+    its compare-and-set finds the version moved on, but it would be
+    answered as if another client had moved first.)
     """
 
     def __init__(self, client: RedisCluster, patience: float):

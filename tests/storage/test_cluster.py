@@ -71,8 +71,8 @@ def test_a_move_on_a_slot_in_migration_waits_for_the_slot_instead_of_failing(
 ) -> None:
     """A commit whose keys are split between two masters (TRYAGAIN) goes through once the slot has moved.
 
-    The slot is left half migrated until the target has refused the commit
-    more often than redis-py alone would try (16 tries within about 0.2 s;
+    The slot is left half migrated until the nodes have refused the commit
+    more often than redis-py alone would try (16 tries within about 0.4 s;
     Redis 7's source answers TRYAGAIN itself, 6.2's sends ASK and the target
     answers TRYAGAIN), and only then is it handed over.
     """
