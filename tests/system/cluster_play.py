@@ -103,12 +103,9 @@ class ClusterPlay(Throwaway):
     def busiest_master(self) -> tuple[ThrowawayRedis, dict[int, list[str]]]:
         """The master holding the most games, and its games by slot."""
         by_master: dict[int, dict[int, list[str]]] = {}
-        owners = {}
         for game_id in self.games:
             slot = key_slot(game_id.encode())  # the hash tag {<game id>} of every key of the game
-            owner = self.cluster.owner_of(slot) if slot not in owners else owners[slot]
-            owners[slot] = owner
-            by_master.setdefault(owner.port, {}).setdefault(slot, []).append(game_id)
+            by_master.setdefault(self.cluster.owner_of(slot).port, {}).setdefault(slot, []).append(game_id)
         port = max(by_master, key=lambda port: sum(map(len, by_master[port].values())))
         return next(node for node in self.cluster.nodes if node.port == port), by_master[port]
 
