@@ -23,10 +23,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Sequence
-from time import perf_counter, sleep
+from time import perf_counter
 from typing import Any, Protocol
 
 import hiredis
@@ -298,7 +299,10 @@ class _ClusterConnection(_Commands):
             except _REFUSED_UNRUN:
                 if perf_counter() + pause > deadline:
                     raise
-                sleep(pause)
+                # time.sleep looked up now, not bound at import: the arbiter
+                # imports this module before gevent patches its workers, and
+                # an unpatched sleep would stall every greenlet of the worker.
+                time.sleep(pause)
                 pause = min(pause * 2, _LAST_PAUSE)
 
     def close(self) -> None:
