@@ -54,9 +54,8 @@ def wait_for_person_or_end(table: Table, bound: float = BOT_MOVE_BOUND) -> dict:
 
 
 def pending_jobs(app) -> int:
-    """Jobs in the queue's streams: done jobs are deleted from them."""
-    play = app.extensions["patchwork"].play
-    return sum(play.store.command("XLEN", stream) for stream in play.bot_jobs.streams)
+    """Jobs not done yet: queued or taken."""
+    return app.extensions["patchwork"].play.bot_jobs.queued()
 
 
 def test_bots_lists_the_levels_weakest_first(client):
@@ -151,12 +150,12 @@ def test_jobs_for_a_version_never_reached_or_already_played_move_nothing(app, cl
     jobs = app.extensions["patchwork"].play.bot_jobs
     table = Table(client, {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "seed": 2})
     # A job whose commit failed: the version never comes, the worker drops it.
-    jobs.enqueue(table.id, 5, person_waiting=True)
+    jobs.enqueue(table.id, 5, person_waiting=True, client="tests")
     table.play({"action": "advance"}, seat=0)
     game = wait_for_person_or_end(table)
     played = game["version"]
     # A repeated job, for a version the bot has played already.
-    jobs.enqueue(table.id, 2, person_waiting=True)
+    jobs.enqueue(table.id, 2, person_waiting=True, client="tests")
     wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the jobs were not dropped")
     assert table.state()["version"] == played
     assert len(history(client, table.id)) == played - 1
