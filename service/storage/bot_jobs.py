@@ -46,6 +46,10 @@ Idle workers block on `wake` (BLPOP), to which each job adds a token; a
 take that finds the queue empty clears the tokens, so none outlives the
 jobs it stood for.
 
+Versions before this one queued jobs in two Streams (`{bots}:jobs:person`,
+`{bots}:jobs:bots`); workers move what is there into the lists as they
+reclaim (`adopt_old_jobs`), so a rolling upgrade stalls no game.
+
 Workers refresh one heartbeat key (SET with a TTL) while their loop turns;
 the web refuses bot games (503 bots_unavailable) while it is absent.
 """
@@ -145,8 +149,45 @@ end
 return count
 """
 
+# KEYS: the old person stream, the old bots stream, the person ring, the bots
+# ring, seq, wake. ARGV: the person lists' prefix, the bots lists' prefix.
+# Moves the jobs that versions before this queue queued into Streams (fields
+# game and version, taken or not) into the lists, in the share of client ''.
+# Returns how many. The INCR comes first, as in ENQUEUE.
+ADOPT = """
+local adopted = 0
+for old = 1, 2 do
+    local kind = old == 1 and 'person' or 'bots'
+    for _, entry in ipairs(redis.call('XRANGE', KEYS[old], '-', '+')) do
+        local game, version
+        local fields = entry[2]
+        for i = 1, #fields, 2 do
+            if fields[i] == 'game' then game = fields[i + 1] elseif fields[i] == 'version' then version = fields[i + 1] end
+        end
+        if game and version then
+            local job = redis.call('INCR', KEYS[5]) .. ' ' .. game .. ' ' .. version .. ' ' .. kind .. ' '
+            if redis.call('RPUSH', ARGV[old], job) == 1 then
+                redis.call('RPUSH', KEYS[old + 2], '')
+            end
+            adopted = adopted + 1
+        end
+    end
+    redis.call('DEL', KEYS[old])
+end
+if adopted > 0 then
+    redis.call('LPUSH', KEYS[6], 1)
+end
+return adopted
+"""
+
 # The scripts above, by the name the store runs each under (redis_store.py).
-SCRIPTS = {"bot_enqueue": ENQUEUE, "bot_take": TAKE, "bot_reclaim": RECLAIM, "bot_queued": QUEUED}
+SCRIPTS = {
+    "bot_enqueue": ENQUEUE,
+    "bot_take": TAKE,
+    "bot_reclaim": RECLAIM,
+    "bot_queued": QUEUED,
+    "bot_adopt": ADOPT,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,11 +229,13 @@ class BotJobs:
         self._script = script
         base = f"{prefix}{{bots}}:"
         self.rings = {kind: f"{base}ring:{kind}" for kind in (PERSON, BOTS)}
-        self.lists = {kind: f"{base}jobs:{kind}:" for kind in (PERSON, BOTS)}
+        self.lists = {kind: f"{base}queue:{kind}:" for kind in (PERSON, BOTS)}
         self.taken_key = base + "taken"
         self.wake_key = base + "wake"
         self.seq_key = base + "seq"
         self.heartbeat_key = base + "alive"
+        # Where versions before these lists queued jobs: Streams (adopt_old_jobs).
+        self.old_streams = {kind: f"{base}jobs:{kind}" for kind in (PERSON, BOTS)}
         # How long a taken job is its worker's (tests shorten it).
         self.lease_ms = RECLAIM_IDLE_MS
 
@@ -243,6 +286,22 @@ class BotJobs:
         jobs = [_job(text) for text in self._script("bot_reclaim", [self.taken_key], [self.lease_ms, count])]
         jobs.sort(key=lambda job: not job.person_waiting)
         return jobs
+
+    def adopt_old_jobs(self) -> int:
+        """Move the jobs an earlier version queued (in Streams) into the lists; how many.
+
+        Workers call it as they reclaim, so that a rolling upgrade, with
+        older web instances still queueing the old way, stalls no game.
+        """
+        keys = [
+            self.old_streams[PERSON],
+            self.old_streams[BOTS],
+            self.rings[PERSON],
+            self.rings[BOTS],
+            self.seq_key,
+            self.wake_key,
+        ]
+        return int(self._script("bot_adopt", keys, [self.lists[PERSON], self.lists[BOTS]]))
 
     def done(self, job: BotJob) -> None:
         """Forget the job: its move is made, or it had none to make."""

@@ -174,6 +174,7 @@ class _Commands(ABC):
     bot_take: _Script
     bot_reclaim: _Script
     bot_queued: _Script
+    bot_adopt: _Script
 
     @abstractmethod
     def command(self, *args: Any) -> Any:

@@ -13,7 +13,7 @@ import pytest
 
 from service.api.spec import load_spec
 from service.bots import LEVELS, choose_move, seed_for
-from service.engine import canonical_move
+from service.engine import Advance, canonical_move
 from service.games.views import move_body
 from tests.bot_workers import BotWorkerProcess, wait_for
 from tests.system.history_check import replay_prefix
@@ -159,6 +159,30 @@ def test_jobs_for_a_version_never_reached_or_already_played_move_nothing(app, cl
     wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the jobs were not dropped")
     assert table.state()["version"] == played
     assert len(history(client, table.id)) == played - 1
+
+
+def test_a_commit_late_past_the_workers_wait_is_fenced_then_judged_again_with_a_job_of_its_own(
+    app, client, worker
+):
+    # What a slow web worker does, step by step: it reads the game, queues
+    # the bot's job, and commits much later.
+    play = app.extensions["patchwork"].play
+    table = Table(client, {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "seed": 2})
+    read = play.load(table.id)
+    play.bot_jobs.enqueue(table.id, 2, person_waiting=True, client="tests")
+    # The worker waits for version 2, then fences the commit and drops the job.
+    wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the worker kept the job")
+    fenced = play.load(table.id)
+    assert fenced.version == 1 and fenced.revision != read.revision
+    # The late commit is refused, judged again on the game as stored, and
+    # stored with a job of its own: the bot moves.
+    committed = play.play(table.id, Advance(), table.tokens[0], start=read, client="tests")
+    assert committed.version == 2
+    game = wait_for_person_or_end(table)
+    moves = history(client, table.id)
+    assert game["version"] == len(moves) + 1 >= 3
+    assert [entry["seat"] for entry in moves[:2]] == [0, 1]
+    assert replay_prefix(game, moves, len(moves)).moves_played == len(moves)
 
 
 def test_a_person_cannot_move_for_a_bot_seat(client, worker):
