@@ -196,6 +196,36 @@ def test_a_redis_restart_mid_game_loses_no_bot_turn(durable_redis, tmp_path):
         assert_replays(play, game_id)
 
 
+def test_a_bots_own_commit_fenced_while_it_thinks_is_made_again(tmp_path):
+    # The worker's commit is the late one here: another worker fenced it
+    # (the game's revision renewed) while this one was thinking.
+    with (
+        ThrowawayRedis(tmp_path / "redis") as server,
+        game_play(server.url, False) as play,
+        LiveService(server.url, tmp_path / "web.log", workers=1) as web,
+        BotWorkerProcess(server.url, tmp_path / "worker.log", think_ms="1500") as worker,
+    ):
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+        created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "search"}], first_player=1, seed=8)
+        game_id = created["game"]["id"]
+        wait_for(lambda: jobs_taken(play) == 1, 10, f"the worker did not take the job:\n{worker.log()}")
+
+        def fenced_until_retried() -> bool:
+            # Fenced again and again: whenever the worker read the game, its
+            # copy is out of date by the time it commits.
+            if "moving again" in worker.log():
+                return True
+            game = play.load(game_id)
+            assert game.version == 1, "the fenced commit was stored"
+            play.fence(game_id, game)
+            return False
+
+        wait_for(fenced_until_retried, TAKEOVER_BOUND, f"no commit refused:\n{worker.log()}")
+        wait_for(lambda: play.view(game_id)[0] > 1, BOT_MOVE_BOUND, f"no second try:\n{worker.log()}")
+        _game, moves = assert_replays(play, game_id)
+        assert moves[0]["seat"] == 1
+
+
 def _owns(node: Redis, key: str) -> bool:
     try:
         node.execute_command("EXISTS", key)
