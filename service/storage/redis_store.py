@@ -563,7 +563,7 @@ class RedisGameStore(GameStore):
 
     def command(self, *args: Any) -> Any:
         """Send one command on the store's connections (StorageError when Redis does not answer)."""
-        # By the command's name (XADD, XREADGROUP ...): the bot queue's calls, from a fixed set.
+        # By the command's name (BLPOP, ZREM ...): the bot queue's calls, from a fixed set.
         with _StoreCall(str(args[0]).lower()):
             return self._redis().command(*args)
 
