@@ -7,17 +7,18 @@ adds it *before* the commit that hands the bot its turn
 (service/games/play.py), so no crash between the two can leave a bot's
 turn without a job. The game and the queue live in different hash slots on
 a Redis Cluster, so no script can do both: the worker settles what the job
-means when it reads the game (service/botworker/worker.py). A job whose
-commit has not landed may still land at any time (its process is slow or
-stopped), so the worker never just drops it: it fences that commit
-(GameStore.renew_revision: the game keeps its version and gets a new
-revision, which the commit's compare-and-set no longer matches). The
-fenced commit, if its process ever runs it, is refused, judged again and
-retried, and the retry queues a job of its own. So whatever the delays
-and crashes between queueing and committing, a game whose seat in turn is
-a bot has a job. A new game is the exception that confirms it: it is
-stored *before* its first job, as nobody knows its id until its 201 (which
-comes after the job) and a game nobody knows cannot stall anyone.
+means when it reads the game (service/botworker/worker.py). A commit not
+stored by the time the worker has waited for it may still be stored at any
+time (its process is slow or stopped) or never (it died), so the worker
+never just drops its job: it fences that commit (GameStore.renew_revision:
+the game keeps its version and gets a new revision, which the commit's
+compare-and-set no longer matches), then drops the job. The fenced commit,
+if its process ever sends it, is refused, judged again and retried, and
+the retry queues a job of its own. So whatever the delays and crashes
+between queueing and committing, a game whose seat in turn is a bot has a
+job. A new game goes the other way round, stored *before* its first job:
+nobody knows its id until its 201, which comes after the job, so a crash
+in between leaves a game nobody waits on.
 
 Fair shares. Each client address has its own list of jobs, and a ring
 (a list) holds the clients with jobs, each once: a worker takes the job at
@@ -74,7 +75,8 @@ _MAX_CLIENT_CHARS = 100
 
 PERSON, BOTS = "person", "bots"
 
-# The lease time of the scripts that take jobs. TIME in a script that then
+# `now`, Redis's clock in ms, that leases are counted on: one clock for
+# every worker, whatever machine it runs on. TIME in a script that then
 # writes needs effects replication, which Redis 7 always uses and 6.2 must
 # be asked for.
 _NOW_MS = """
