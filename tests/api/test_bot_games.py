@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.api import create_app
 from service.api.spec import load_spec
 from service.bots import LEVELS, choose_move, seed_for
 from service.engine import Advance, canonical_move
@@ -18,7 +19,7 @@ from service.games.views import move_body
 from tests.bot_workers import BotWorkerProcess, wait_for
 from tests.system.history_check import replay_prefix
 
-from .conftest import Table
+from .conftest import Table, checked_client_class
 
 # A bot's move is due within its think_ms plus a second; this leaves room for a busy machine.
 BOT_MOVE_BOUND = 10.0
@@ -183,6 +184,34 @@ def test_a_commit_late_past_the_workers_wait_is_fenced_then_judged_again_with_a_
     assert game["version"] == len(moves) + 1 >= 3
     assert [entry["seat"] for entry in moves[:2]] == [0, 1]
     assert replay_prefix(game, moves, len(moves)).moves_played == len(moves)
+
+
+def test_bot_jobs_are_shared_by_the_client_address_the_rate_limits_count(backend, contract):
+    # Behind one trusted proxy, X-Forwarded-For names the client. Nobody
+    # takes the jobs here: the test reads them off the queue in the order
+    # workers would get them.
+    app = create_app(backend.settings(trust_proxy_headers=1))
+    app.test_client_class = checked_client_class(contract)
+    jobs = app.extensions["patchwork"].play.bot_jobs
+    jobs.beat("a test standing in for a worker")  # bot games are accepted while a worker is seen
+    try:
+        busy, other = app.test_client(), app.test_client()
+        busy.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.7"
+        other.environ_base["HTTP_X_FORWARDED_FOR"] = "198.51.100.2"
+        players = [{"name": "Ann"}, {"name": "Bot", "bot": "search"}]
+        for _ in range(4):  # each move hands a bot its turn: a job in the busy client's share
+            Table(busy, {"players": players, "first_player": 0}).play({"action": "advance"}, seat=0)
+        # The other client's bot starts its game: the creation queues its job.
+        Table(
+            other, {"players": [{"name": "Bob"}, {"name": "Bot", "bot": "search-quick"}], "first_player": 1}
+        )
+        order = []
+        while (job := jobs.take(block_ms=10)) is not None:
+            order.append(job.client)
+            jobs.done(job)
+        assert order == ["203.0.113.7", "198.51.100.2", "203.0.113.7", "203.0.113.7", "203.0.113.7"]
+    finally:
+        app.extensions["patchwork"].store.close()
 
 
 def test_a_person_cannot_move_for_a_bot_seat(client, worker):
