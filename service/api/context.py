@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app
+from flask import current_app, request
 from prometheus_client import CollectorRegistry
 
 from service.config import Settings
@@ -30,3 +30,12 @@ class Services:
 def services() -> Services:
     """The services of the app handling the current request."""
     return current_app.extensions[EXTENSION_KEY]
+
+
+def client_address() -> str:
+    """The address of the request's client: what rate limits count by and bot capacity is shared by.
+
+    Behind TRUSTED_PROXIES proxies, ProxyFix (app.py) has made it the one
+    the nearest trusted proxy saw in X-Forwarded-For.
+    """
+    return request.remote_addr or "unknown"

@@ -48,7 +48,7 @@ from redis.retry import Retry
 from service.config import ConfigError, Settings
 from service.metrics import store_duration, store_errors
 
-from . import scripts
+from . import bot_jobs, scripts
 from .bot_jobs import BotJobs
 from .keys import GameKeys, check_prefix
 from .store import (
@@ -152,6 +152,8 @@ _SCRIPTS = {
     "load_moves": scripts.LOAD_MOVES,
     "load_events": scripts.LOAD_EVENTS,
     "count_request": scripts.COUNT_REQUEST,
+    "renew_revision": scripts.RENEW_REVISION,
+    **bot_jobs.SCRIPTS,
 }
 
 
@@ -175,6 +177,12 @@ class _Commands(ABC):
     load_moves: _Script
     load_events: _Script
     count_request: _Script
+    renew_revision: _Script
+    bot_enqueue: _Script
+    bot_take: _Script
+    bot_reclaim: _Script
+    bot_queued: _Script
+    bot_adopt: _Script
 
     @abstractmethod
     def command(self, *args: Any) -> Any:
@@ -542,7 +550,8 @@ class RedisGameStore(GameStore):
         revision = _new_revision()
         args: list[Any] = [
             expected_version,
-            expected_revision or "",
+            # '*': any revision; '' is the revision of a game stored before they existed.
+            "*" if expected_revision is None else expected_revision,
             revision,
             state,
             view,
@@ -567,6 +576,15 @@ class RedisGameStore(GameStore):
         if found[0] == "moved":
             return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
         return CommitResult(revision=revision)
+
+    def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
+        """Give the game a new revision if it is still at `version` and `revision`; whether it did."""
+        keys = self._keys(game_id)
+        with _StoreCall("renew_revision"):
+            renewed = self._redis().renew_revision(
+                keys=[keys.game], args=[version, revision, _new_revision()]
+            )
+        return bool(renewed)
 
     def record_answer(self, game_id: str, idempotency_key: str, fingerprint: str, answer: str) -> None:
         """Record a refusal under the key for 24 h; nothing when the game is gone."""
@@ -627,13 +645,18 @@ class RedisGameStore(GameStore):
 
     def command(self, *args: Any) -> Any:
         """Send one command on the store's connections (StorageError when Redis does not answer)."""
-        # By the command's name (XADD, XREADGROUP ...): the bot queue's calls, from a fixed set.
+        # By the command's name (BLPOP, ZREM ...): the bot queue's calls, from a fixed set.
         with _StoreCall(str(args[0]).lower()):
             return self._redis().command(*args)
 
+    def script(self, name: str, keys: list[str], args: Sequence[object]) -> Any:
+        """Run the store's script `name` (one of _SCRIPTS) on `keys` (StorageError when Redis does not answer)."""
+        with _StoreCall(name):
+            return getattr(self._redis(), name)(keys, args)
+
     def bot_jobs(self) -> BotJobs:
         """The bot job queue on this store's connections and key prefix (bot_jobs.py)."""
-        return BotJobs(self.command, self._prefix)
+        return BotJobs(self.command, self.script, self._prefix)
 
     def ping(self) -> None:
         """Raise StorageError when the store does not answer."""

@@ -293,7 +293,7 @@ def test_a_standalone_worker_serves_its_own_metrics_on_metrics_port(redis, tmp_p
         assert created["game"]["id"] not in requests.get(f"{own}/metrics", timeout=10).text
         wait_for(lambda: value(scrape(own), "patchwork_bot_jobs_queued") == 0, 10, "a job left queued")
         samples = scrape(own)
-        assert value(samples, "patchwork_store_call_duration_seconds_count", operation="xreadgroup") > 0
+        assert value(samples, "patchwork_store_call_duration_seconds_count", operation="bot_take") > 0
         assert bot_moves(scrape(web.url)) == 0  # another instance's
 
 
