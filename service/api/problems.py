@@ -20,6 +20,7 @@ from service.games.jsontext import compact
 from service.storage import StorageError
 
 from .context import EXTENSION_KEY
+from .responses import json_body
 
 # Where the page explaining each problem type is served (service/api/pages.py).
 PROBLEM_PAGES_PATH = "/problems/"
@@ -147,7 +148,7 @@ def _public_url() -> str:
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
     """Wrap an encoded problem document in a response."""
-    resp = Response(body, status=status, mimetype=PROBLEM_MIMETYPE)
+    resp = Response(json_body(body), status=status, mimetype=PROBLEM_MIMETYPE)
     for name, value in (headers or {}).items():
         resp.headers[name] = value
     return resp
