@@ -12,7 +12,7 @@ from service.games import GamePlay, KeptCopies, shared_copies
 from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import GameStore, store_from_settings
 
-from .compression import install_compression
+from .compression import StaticBody, install_compression
 from .context import EXTENSION_KEY, Services
 from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
@@ -41,7 +41,9 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         settings=settings,
         store=store,
         validator=RequestValidator(load_spec()),
-        spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
+        spec_file=StaticBody(
+            resources.files("service").joinpath("openapi.yaml").read_bytes(), "application/yaml"
+        ),
         play=GamePlay(store, KeptCopies(settings.recent_games, shared_copies.for_this_worker())),
         metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
     )
