@@ -74,7 +74,7 @@ EXTENSION_OPERATIONS = {
     ("get", "/play/{asset}"): ("getPlayAsset", {"200", "304", "404"}),
     ("get", "/problems/{problem}"): ("getProblemPage", {"200", "404"}),
     ("get", "/bots"): ("listBots", {"200"}),
-    ("get", "/metrics"): ("getMetrics", {"200"}),
+    ("get", "/metrics"): ("getMetrics", {"200", "404"}),
 }
 
 

@@ -16,6 +16,7 @@ from .compression import StaticBody, install_compression
 from .context import EXTENSION_KEY, Services
 from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
+from .metrics_access import install_metrics_access
 from .problems import register_error_handlers
 from .ratelimit import install_rate_limits
 from .request_ids import RequestIds
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(events.bp)
+    install_metrics_access(app, settings)
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)
