@@ -31,6 +31,7 @@ import subprocess
 import sys
 import sysconfig
 import tarfile
+import tomllib
 import zipfile
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
@@ -87,12 +88,12 @@ def _image_tree(destination: Path) -> Path:
 
 
 def _build(hook: str, source: Path, out: Path) -> Path:
-    """Run the build backend's PEP 517 `hook` (build_sdist or build_wheel) in `source`, into `out`."""
+    """Run `hook` (build_sdist or build_wheel) of the backend pyproject.toml names, in `source`, into `out`."""
     out.mkdir(exist_ok=True)
+    backend = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["build-backend"]
     code = (
-        "import sys\n"
-        "from setuptools import build_meta\n"
-        f"name = build_meta.{hook}(sys.argv[1])\n"
+        "import importlib, sys\n"
+        f"name = importlib.import_module({backend!r}).{hook}(sys.argv[1])\n"
         "print('built:' + name)\n"
     )
     done = subprocess.run(
