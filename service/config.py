@@ -165,8 +165,11 @@ class Settings:
     bot_workers: int = 1
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
-    # A standalone patchwork-worker serves its metrics on this port (on HOST); None: it serves none.
+    # GET /metrics is served on this port (on HOST) instead of PORT: by gunicorn (the web of
+    # patchwork-service too) and by a standalone patchwork-worker. None: on PORT (a worker: none).
     metrics_port: int | None = None
+    # Set: GET /metrics needs `Authorization: Bearer <it>` (else 404); None: no token asked.
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -213,4 +216,5 @@ class Settings:
             bot_workers=_int(env, "BOT_WORKERS", 1),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
+            metrics_token=env.get("METRICS_TOKEN") or None,
         )

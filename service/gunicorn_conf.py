@@ -46,7 +46,10 @@ _settings = Settings.from_env()
 # Made here, in the arbiter, so that every worker it forks shares it.
 shared_copies.share_with_workers(_settings.recent_games)
 
-bind = f"{_settings.host}:{_settings.port}"
+bind = [f"{_settings.host}:{_settings.port}"]
+if _settings.metrics_port is not None:
+    # Its own listener, so scrapes come from where the operator lets them (service/api/metrics_access.py).
+    bind.append(f"{_settings.host}:{_settings.metrics_port}")
 workers = _settings.web_concurrency
 # gevent, with read deadlines and problem+json for the requests gunicorn refuses itself.
 worker_class = "service.gunicorn_worker.ProblemJsonGeventWorker"

@@ -12,10 +12,11 @@ from service.games import GamePlay, KeptCopies, shared_copies
 from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import GameStore, store_from_settings
 
-from .compression import install_compression
+from .compression import StaticBody, install_compression
 from .context import EXTENSION_KEY, Services
 from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
+from .metrics_access import install_metrics_access
 from .problems import register_error_handlers
 from .ratelimit import install_rate_limits
 from .request_ids import RequestIds
@@ -41,7 +42,9 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         settings=settings,
         store=store,
         validator=RequestValidator(load_spec()),
-        spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
+        spec_file=StaticBody(
+            resources.files("service").joinpath("openapi.yaml").read_bytes(), "application/yaml"
+        ),
         play=GamePlay(store, KeptCopies(settings.recent_games, shared_copies.for_this_worker())),
         metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
     )
@@ -57,6 +60,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(events.bp)
+    install_metrics_access(app, settings)
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)

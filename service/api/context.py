@@ -11,6 +11,7 @@ from service.config import Settings
 from service.games import GamePlay
 from service.storage import GameStore
 
+from .compression import StaticBody
 from .validation import RequestValidator
 
 EXTENSION_KEY = "patchwork"
@@ -21,7 +22,8 @@ class Services:
     settings: Settings
     store: GameStore
     validator: RequestValidator
-    spec_text: bytes
+    # openapi.yaml as GET /openapi.yaml answers it.
+    spec_file: StaticBody
     play: GamePlay
     # What GET /metrics reads (service/metrics.py).
     metrics: CollectorRegistry
