@@ -21,6 +21,7 @@ from .ratelimit import install_rate_limits
 from .request_ids import RequestIds
 from .request_metrics import RequestMetrics
 from .spec import load_spec
+from .stream_limits import OpenStreams
 from .validation import RequestValidator
 
 
@@ -44,6 +45,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
         play=GamePlay(store, KeptCopies(settings.recent_games, shared_copies.for_this_worker())),
         metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
+        open_streams=OpenStreams(settings.streams_per_client),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flask import current_app
 from prometheus_client import CollectorRegistry
@@ -12,6 +13,9 @@ from service.games import GamePlay
 from service.storage import GameStore
 
 from .validation import RequestValidator
+
+if TYPE_CHECKING:  # stream_limits imports problems, which imports this module
+    from .stream_limits import OpenStreams
 
 EXTENSION_KEY = "patchwork"
 
@@ -25,6 +29,8 @@ class Services:
     play: GamePlay
     # What GET /metrics reads (service/metrics.py).
     metrics: CollectorRegistry
+    # This worker's open event streams by client address (STREAMS_PER_CLIENT).
+    open_streams: OpenStreams
 
 
 def services() -> Services:
