@@ -27,7 +27,7 @@ _REDIS_MEMORY = re.compile(r"\d+(b|k|kb|m|mb|g|gb)?", re.IGNORECASE)
 # slow clients and (later) event streams included. Each costs a greenlet and
 # a file descriptor, a few KB; past it the worker stops accepting.
 DEFAULT_WORKER_CONNECTIONS = 10_000
-# Event streams one client address holds open at once in one worker
+# Event streams one client address holds open at once on an instance
 # (api/stream_limits.py): a page follows one game, a few tabs a few.
 DEFAULT_STREAMS_PER_CLIENT = 32
 # Redis connections one worker opens at most; requests beyond wait for one.

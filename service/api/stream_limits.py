@@ -1,4 +1,4 @@
-"""At most STREAMS_PER_CLIENT open event streams per client address, in each worker.
+"""At most STREAMS_PER_CLIENT open event streams per client address on an instance.
 
 An open stream holds one of its worker's WORKER_CONNECTIONS for as long as
 it lasts, so one address that opens streams without end could take them
@@ -7,16 +7,18 @@ limit a new stream is refused with `429 rate_limited` before it costs a
 store call; the client is the address the rate limits count by
 (TRUSTED_PROXIES: the address its proxy names).
 
-Counted in the worker, in memory, because the connections it protects
-are the worker's own: no store round trip per stream, nothing shared to
-lock, and nothing left counted when a worker dies with its streams. An
-instance of WEB_CONCURRENCY workers thus lets one address hold up to that
-many times the limit (the README says so).
+Counted in memory the workers of the instance share (service/stream_counts.py),
+not in Redis: a stream's open and close cost no round trip, and what the
+limit protects is the instance's own connections. Where there is no such
+table (an app made outside gunicorn, or a worker beyond the table's rows)
+the app counts its own streams alone.
 """
 
 from __future__ import annotations
 
 import threading
+
+from service.stream_counts import StreamCounts
 
 from .problems import ApiProblem
 
@@ -26,17 +28,18 @@ RETRY_AFTER_SECONDS = 5
 
 
 class OpenStreams:
-    """The open event streams of this worker, counted by client address."""
+    """The open event streams by client address: `counts`' row `row` holds this process's."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, shared: tuple[StreamCounts, int] | None = None):
         self.limit = limit
+        self._counts, self._row = shared if shared is not None else (StreamCounts(1), 0)
+        # Between looking at a count and adding to it, within this process.
         self._lock = threading.Lock()
-        self._by_client: dict[str, int] = {}
 
     def open(self, client: str) -> None:
         """Count a new stream of `client`; ApiProblem 429 when it has `limit` open already."""
         with self._lock:
-            held = self._by_client.get(client, 0)
+            held = self._counts.held(client)
             if held >= self.limit:
                 raise ApiProblem(
                     429,
@@ -44,17 +47,9 @@ class OpenStreams:
                     f"This client has {held} event streams open, the most it may; close one first.",
                     headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
                 )
-            self._by_client[client] = held + 1
+            self._counts.add(self._row, client, 1)
 
     def close(self, client: str) -> None:
-        """Count one stream of `client` closed (each `open` that succeeded, once)."""
+        """Count one stream of `client` closed (once for each `open` that succeeded)."""
         with self._lock:
-            held = self._by_client.get(client, 0) - 1
-            if held > 0:
-                self._by_client[client] = held
-            else:
-                self._by_client.pop(client, None)
-
-    def held_by(self, client: str) -> int:
-        with self._lock:
-            return self._by_client.get(client, 0)
+            self._counts.add(self._row, client, -1)

@@ -30,6 +30,7 @@ from tests.sse import Event, EventStream, open_when_ready
 
 from .service_client import ServiceClient, choose_move, wait_until_ready
 from .test_metrics import open_streams
+from .test_redis_outage import worker_pids
 
 SHORT_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "0.3"}
 CLUSTER = {"REDIS_CLUSTER": "1"}
@@ -197,7 +198,9 @@ IDLE_STREAMS = 300
 
 
 def test_hundreds_of_idle_streams_leave_moves_and_reads_answered(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log") as a, ServiceClient(a.url) as client:
+    # All from one address: the per-client stream limit is lifted above them.
+    env = {"STREAMS_PER_CLIENT": str(IDLE_STREAMS + 1)}
+    with LiveService(redis_url, tmp_path / "a.log", env=env) as a, ServiceClient(a.url) as client:
         game_ids = [client.create_game(seed)[0] for seed in range(20)]
         with ThreadPoolExecutor(32) as pool:
             idle = list(pool.map(lambda n: EventStream(a.url, game_ids[n % 20]), range(IDLE_STREAMS)))
@@ -302,21 +305,40 @@ def test_a_stream_whose_client_closed_ends_at_once_not_at_its_keep_alive(redis_u
             assert open_streams(a.url) == 1
 
 
-def test_one_address_holds_at_most_streams_per_client(redis_url, tmp_path):
-    # One worker: the limit is counted per worker (README), so all 33 meet the same count.
+def streams_on_one_worker(
+    service: LiveService, running: int, stopped: int, game_id: str, count: int, headers: dict[str, str]
+) -> list[EventStream]:
+    """`count` streams that worker `running` accepted: each opened while `stopped` is held with SIGSTOP."""
+    streams = []
+    os.kill(stopped, signal.SIGSTOP)
+    try:
+        for _ in range(count):
+            streams.append(EventStream(service.url, game_id, headers=headers))
+    finally:
+        os.kill(stopped, signal.SIGCONT)
+    assert [stream.status for stream in streams] == [200] * count
+    return streams
+
+
+def test_one_address_holds_at_most_streams_per_client_on_the_instance(redis_url, tmp_path):
     env = {**LONG_KEEPALIVE, "TRUSTED_PROXIES": "1"}
-    with LiveService(redis_url, tmp_path / "a.log", workers=1, env=env) as a, ServiceClient(a.url) as client:
+    with LiveService(redis_url, tmp_path / "a.log", workers=2, env=env) as a, ServiceClient(a.url) as client:
+        first, second = wait_for(
+            lambda: len(found := worker_pids(a)) == 2 and sorted(found), 10, "no two workers"
+        )
         game_id, _ = client.create_game(19)
         mine = {"X-Forwarded-For": "203.0.113.7"}
-        held = [EventStream(a.url, game_id, headers=mine) for _ in range(32)]
+        # Half on each worker: the limit is the instance's, whichever worker the kernel hands a connection.
+        held = streams_on_one_worker(a, first, second, game_id, 16, mine)
         try:
-            assert [stream.status for stream in held] == [200] * 32
-            refused = EventStream(a.url, game_id, headers=mine)
-            assert refused.status == 429
-            assert refused.response.getheader("Content-Type") == "application/problem+json"
-            assert int(refused.response.getheader("Retry-After")) > 0
-            assert json.loads(refused.response.read())["code"] == "rate_limited"
-            refused.close()
+            held += streams_on_one_worker(a, second, first, game_id, 16, mine)
+            for _ in range(4):  # on either worker
+                refused = EventStream(a.url, game_id, headers=mine)
+                assert refused.status == 429
+                assert refused.response.getheader("Content-Type") == "application/problem+json"
+                assert int(refused.response.getheader("Retry-After")) > 0
+                assert json.loads(refused.response.read())["code"] == "rate_limited"
+                refused.close()
             with EventStream(a.url, game_id, headers={"X-Forwarded-For": "203.0.113.8"}) as other:
                 assert other.status == 200 and other.take(1)[0].kind == "game"
             # One of the 32 closes: its place is free again as soon as the service sees it gone.
@@ -331,6 +353,16 @@ def test_one_address_holds_at_most_streams_per_client(redis_url, tmp_path):
                 return False
 
             wait_for(admitted, NOTICED_WITHIN, "a freed place not given to the next stream", every=0.2)
+            # A worker killed with its streams open leaves none of them counted.
+            os.kill(first, signal.SIGKILL)
+            wait_for(lambda: len(worker_pids(a) - {first}) == 2, 20, "the killed worker not replaced")
+
+            def room_again() -> bool:
+                stream = EventStream(a.url, game_id, headers=mine)
+                held.append(stream)
+                return stream.status == 200
+
+            wait_for(room_again, 10, "the killed worker's streams still counted", every=0.2)
         finally:
             for stream in held:
                 stream.close()
