@@ -30,6 +30,7 @@ from service.storage import StorageError
 from .context import services
 from .hangups import HangupWatch
 from .incoming import check_headers, read_query
+from .ratelimit import client_address
 
 log = logging.getLogger(__name__)
 bp = Blueprint("events", __name__)
@@ -85,7 +86,7 @@ def stream_events(game_id: str):
     """The game's events: a snapshot or the missed ones, then each move, then its end."""
     check_headers("streamEvents")
     after = _last_event_id()
-    client = request.remote_addr or "unknown"
+    client = client_address()
     open_streams = services().open_streams
     open_streams.open(client)  # 429 past the client's limit, before any store call
     try:

@@ -83,7 +83,9 @@ class HangupWatch:
     def _look(self) -> None:
         gone = _peer_gone(self._sock)
         if gone:
-            self.stop()
+            # Stopped, not closed: this runs inside the watcher's own callback.
+            self._readable.stop()
+            self._recheck.stop()
             self._on_gone()
         elif gone is False and not self._rechecking:
             # Pipelined bytes keep the socket readable until they are read.
@@ -92,5 +94,6 @@ class HangupWatch:
             self._recheck.start(self._look)
 
     def stop(self) -> None:
-        self._readable.stop()
-        self._recheck.stop()
+        """Stop watching, for good (a second call does nothing)."""
+        self._readable.close()  # stops the watcher and lets its loop resources go
+        self._recheck.close()

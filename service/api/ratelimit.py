@@ -91,9 +91,14 @@ def count_bot_game(body: dict | None) -> None:
         _count(BOT_GAMES, limit)
 
 
+def client_address() -> str:
+    """The client the limits count: the connection's peer, or the address TRUSTED_PROXIES name (ProxyFix)."""
+    return request.remote_addr or "unknown"
+
+
 def _count(family: str, limit: RateLimit) -> None:
     """Count this request in `family` for its client: set the headers, 429 past the limit."""
-    client = request.remote_addr or "unknown"
+    client = client_address()
     count, left_ms = services().store.count_request(f"{family}:{client}", limit.window_seconds)
     reset = max(1, math.ceil(left_ms / 1000))
     remaining = max(0, limit.limit - count)
