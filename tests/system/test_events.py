@@ -6,6 +6,9 @@ Last-Event-ID (header or query) gives exactly the missed events; Redis
 stopped and restarted, or an instance killed, with streams open: clients
 that reconnect miss nothing; hundreds of idle streams leave moves and reads
 answered; idle streams get keep-alives; a stopping worker ends its streams.
+A client that closes its connection ends its stream at once (not at the
+keep-alive), one address holds at most STREAMS_PER_CLIENT streams on an
+instance, and opening and closing streams fast never fills a worker.
 """
 
 from __future__ import annotations
@@ -264,16 +267,11 @@ LONG_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "60"}
 NOTICED_WITHIN = 3.0
 
 
-def stream_request(game_id: str, address: str | None = None) -> bytes:
-    forwarded = f"X-Forwarded-For: {address}\r\n" if address else ""
-    return f"GET /games/{game_id}/events HTTP/1.1\r\nHost: x\r\n{forwarded}\r\n".encode()
-
-
 def open_raw_stream(url: str, game_id: str, extra: bytes = b"") -> socket.socket:
     """A stream opened on a bare socket, read up to its first event; `extra` sent after the request."""
     address = urlsplit(url)
     sock = socket.create_connection((address.hostname, address.port), timeout=10)
-    sock.sendall(stream_request(game_id) + extra)
+    sock.sendall(f"GET /games/{game_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode() + extra)
     received = b""
     while b"event: game" not in received:
         chunk = sock.recv(4096)
