@@ -27,10 +27,9 @@ from service.games import EventFeed, GameEvent
 from service.metrics import OPEN_EVENT_STREAMS
 from service.storage import StorageError
 
-from .context import services
+from .context import client_address, services
 from .hangups import HangupWatch
 from .incoming import check_headers, read_query
-from .ratelimit import client_address
 
 log = logging.getLogger(__name__)
 bp = Blueprint("events", __name__)

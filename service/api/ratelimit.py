@@ -91,11 +91,6 @@ def count_bot_game(body: dict | None) -> None:
         _count(BOT_GAMES, limit)
 
 
-def client_address() -> str:
-    """The client the limits count: the connection's peer, or the address TRUSTED_PROXIES name (ProxyFix)."""
-    return request.remote_addr or "unknown"
-
-
 def _count(family: str, limit: RateLimit) -> None:
     """Count this request in `family` for its client: set the headers, 429 past the limit."""
     client = client_address()
