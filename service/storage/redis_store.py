@@ -285,10 +285,12 @@ class _ConnectionPool(_Commands):
     returned connection goes out first, so a quiet worker keeps using one or two.
 
     A borrower that waited `wait` seconds in vain is told why: when a lent
-    connection has its answer waiting unread, Redis answers and the holders
-    are waiting for this process's CPU (overload: StoreBusy, `503
-    overloaded`); when none has, Redis is not answering (a ConnectionError:
-    a store error, `503 storage_unavailable`).
+    connection has its answer waiting unread, or waits to be taken by the
+    borrower it was handed to (or is still being opened), Redis answers and
+    the borrowers are waiting for this process's CPU (overload: StoreBusy,
+    `503 overloaded`); when every lent connection waits for Redis, or one
+    was lost meanwhile, Redis is not answering (a ConnectionError: a store
+    error, `503 storage_unavailable`).
 
     No connection fails a command for having outlived its Redis:
     - one that Redis closed while it sat idle (Redis restarted: its close
@@ -309,6 +311,8 @@ class _ConnectionPool(_Commands):
         self._opened: list[_Connection] = []
         self._opening = 0
         self._generation = 0
+        # Connections handed to waiting borrowers that have not taken them yet.
+        self._handed = 0
         self._lock = threading.Lock()
         self._waiters: deque[_Waiter] = deque()
         for name in _SCRIPTS:
@@ -352,14 +356,25 @@ class _ConnectionPool(_Commands):
         with self._lock:
             if waiter.connection is None:
                 self._waiters.remove(waiter)
-                # No connection lost meanwhile, and one (all are lent) with its answer in.
-                if generation == self._generation and any(c.readable() for c in self._opened):
-                    raise StoreBusy(
-                        f"every Redis connection of this process stayed in use for {self._wait} s, "
-                        "their answers waiting for this process to read them"
-                    )
-                raise RedisConnectionError(f"no Redis connection came free within {self._wait} s")
+                raise self._why_none_came(generation)
+            self._handed -= 1
         return self._current(waiter.connection)
+
+    def _why_none_came(self, generation: int) -> Exception:
+        """(Under the lock) what a borrower that waited in vain is told, the pool's generation having been `generation`."""
+        # Redis answers when no connection was lost meanwhile and, of the
+        # connections (all lent), one waits to be taken by the borrower it
+        # was handed to, or holds its answer unread: the borrowers are
+        # waiting for this process's CPU. One still being opened is given
+        # the same benefit of the doubt: under a burst its connect waits
+        # for the CPU too, and if Redis is the trouble its opener says so.
+        busy = self._handed or self._opening or any(c.readable() for c in self._opened)
+        if generation == self._generation and busy:
+            return StoreBusy(
+                f"every Redis connection of this process stayed in use for {self._wait} s, "
+                "Redis answering: the process is behind"
+            )
+        return RedisConnectionError(f"no Redis connection came free within {self._wait} s")
 
     def _open(self) -> _Connection:
         """A new connection, in the place reserved for it (_opening)."""
@@ -386,6 +401,7 @@ class _ConnectionPool(_Commands):
                 while self._waiters and self._idle:
                     waiter = self._waiters.popleft()
                     waiter.connection = self._idle.pop()
+                    self._handed += 1
                     waiter.handed.set()
 
     def _lost(self, connection: _Connection) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from redis import Redis
 
-from service.storage import StorageError, open_store
+from service.storage import StorageError, StoreBusy, open_store
 from tests.redis_servers import ThrowawayRedis
 from tests.system.concurrency import run_together
 
@@ -83,7 +83,8 @@ def test_a_caller_with_no_free_connection_gives_up_with_storage_error(tmp_path: 
         finally:
             os.kill(server.pid, signal.SIGCONT)
         for name, (took, error) in outcomes.items():
-            assert isinstance(error, StorageError), (name, error)
+            # Redis, not this process, kept the connection: a store failure, not overload.
+            assert isinstance(error, StorageError) and not isinstance(error, StoreBusy), (name, error)
             assert took < GIVE_UP_BOUND, (name, took)
         # The connection came back (dropped by its timeout, reconnecting on use).
         assert store.load_game("g1").version == 1
