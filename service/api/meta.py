@@ -9,7 +9,7 @@ from service.games.jsontext import compact
 from service.storage import StorageError
 
 from .context import services
-from .problems import storage_unavailable
+from .problems import from_storage_error
 from .responses import json_response
 from .schemas import patches_view
 
@@ -36,8 +36,8 @@ def readyz():
     """Readiness: 200 while the store answers, else 503."""
     try:
         services().store.ping()
-    except StorageError:
-        return storage_unavailable().response()
+    except StorageError as error:
+        return from_storage_error(error).response()
     return json_response('{"status":"ready"}')
 
 
