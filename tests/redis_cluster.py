@@ -54,6 +54,10 @@ class ThrowawayCluster(Throwaway):
             capture_output=True,
             timeout=timeout,
         )
+        self.wait_until_ok(timeout)
+
+    def wait_until_ok(self, timeout: float = 20.0) -> None:
+        """Return once every node reports the cluster ok (after start, or a node restarted)."""
         deadline = time.monotonic() + timeout
         while not all(self._state_ok(node) for node in self.nodes):
             if time.monotonic() > deadline:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from collections.abc import Iterator
 
 import pytest
+from prometheus_client import REGISTRY
 
-from service.storage import GameStore, IdempotencyRecord, StoredGame, open_store
+from service.storage import GameStore, IdempotencyRecord, StorageError, StoreBusy, StoredGame, open_store
 from tests.redis_cluster import ThrowawayCluster
+from tests.system.concurrency import run_together
 
 GAMES = [f"game-{number}" for number in range(12)]
 
@@ -62,3 +67,60 @@ def test_every_operation_works_with_games_spread_over_the_masters(
         games_by_node.append(games)
     assert all(games_by_node), "every master holds some of the games"
     assert sorted(game for games in games_by_node for game in games) == sorted(GAMES)
+
+
+def test_no_command_fails_on_a_pooled_connection_after_a_node_restarts(tmp_path) -> None:
+    # redis-py's cluster client looks at each connection as it lends it and
+    # reconnects one the node closed, so a restart costs no request (its
+    # standalone twin: tests/storage/test_connection_pool.py). A cluster of
+    # its own: the restarted node forgets its keys.
+    with ThrowawayCluster(tmp_path / "cluster") as own:
+        store = open_store(own.url, cluster=True, max_connections=16)
+        for game_id in GAMES:
+            store.create_game(game_id, "s", "v")
+        run_together(16, lambda n: [store.load_game(GAMES[(n + k) % len(GAMES)]) for k in range(40)])
+        for node in own.nodes:
+            os.kill(node.pid, signal.SIGKILL)
+            while node.running:
+                time.sleep(0.01)
+            node.start()  # the same port; its nodes.conf keeps its slots
+        own.wait_until_ok()
+        failures: list[BaseException] = []
+
+        def read(n: int) -> None:
+            for k in range(10):
+                try:
+                    store.load_game(GAMES[(n + k) % len(GAMES)])
+                except StorageError as error:
+                    failures.append(error)
+
+        run_together(16, read)
+        assert failures == []
+        store.close()
+
+
+def load_game_errors() -> float:
+    """This process's count of failed load_game store calls (no multiprocess directory in tests)."""
+    found = REGISTRY.get_sample_value("patchwork_store_errors_total", {"operation": "load_game"})
+    return found or 0.0
+
+
+def test_a_node_pool_all_lent_out_is_this_process_busy_not_a_store_error(cluster: ThrowawayCluster) -> None:
+    # A cluster node's pool refuses at once past max_connections: Redis answers the calls in hand.
+    store = open_store(cluster.url, cluster=True, max_connections=1)
+    store.create_game("busy", "s", "v")
+    errors_before = load_game_errors()
+    failures: list[BaseException] = []
+
+    def read(_n: int) -> None:
+        for _ in range(50):
+            try:
+                store.load_game("busy")
+            except StorageError as error:
+                failures.append(error)
+
+    run_together(8, read)
+    assert failures, "eight callers never needed two connections at once"
+    assert all(isinstance(error, StoreBusy) for error in failures), {type(e).__name__ for e in failures}
+    assert load_game_errors() == errors_before
+    store.close()
