@@ -6,10 +6,10 @@ from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from service.games.jsontext import compact
-from service.storage import StorageError
+from service.storage import StorageError, StoreBusy
 
 from .context import services
-from .problems import from_storage_error
+from .problems import storage_unavailable
 from .responses import json_response
 from .schemas import patches_view
 
@@ -36,8 +36,10 @@ def readyz():
     """Readiness: 200 while the store answers, else 503."""
     try:
         services().store.ping()
-    except StorageError as error:
-        return from_storage_error(error).response()
+    except StoreBusy:
+        raise  # 503 overloaded (problems.py), as for any request the worker is too busy for
+    except StorageError:
+        return storage_unavailable().response()
     return json_response('{"status":"ready"}')
 
 

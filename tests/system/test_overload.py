@@ -63,3 +63,6 @@ def test_a_burst_is_shed_with_503_overloaded_and_never_called_a_store_failure(re
         labels: n for (name, labels), n in samples.items() if name == "patchwork_store_errors_total"
     }
     assert not any(store_errors.values()), store_errors
+    # Each refusal is counted where operators look for overload.
+    shed = sum(n for (name, _labels), n in samples.items() if name == "patchwork_requests_shed_total")
+    assert shed == len(refused)
