@@ -27,6 +27,9 @@ _REDIS_MEMORY = re.compile(r"\d+(b|k|kb|m|mb|g|gb)?", re.IGNORECASE)
 # slow clients and (later) event streams included. Each costs a greenlet and
 # a file descriptor, a few KB; past it the worker stops accepting.
 DEFAULT_WORKER_CONNECTIONS = 10_000
+# Event streams one client address holds open at once on an instance
+# (api/stream_limits.py): a page follows one game, a few tabs a few.
+DEFAULT_STREAMS_PER_CLIENT = 32
 # Redis connections one worker opens at most; requests beyond wait for one.
 DEFAULT_REDIS_MAX_CONNECTIONS = 32
 # Requests one worker works on at once (event streams and health probes
@@ -153,6 +156,7 @@ class Settings:
     redis_max_connections: int = DEFAULT_REDIS_MAX_CONNECTIONS
     worker_connections: int = DEFAULT_WORKER_CONNECTIONS
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+    streams_per_client: int = DEFAULT_STREAMS_PER_CLIENT
     # A client has this long to send a request's head (from connecting),
     # and as long again for its body; then the connection is closed.
     read_timeout: float = 10.0
@@ -171,8 +175,11 @@ class Settings:
     bot_workers: int = 1
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
-    # A standalone patchwork-worker serves its metrics on this port (on HOST); None: it serves none.
+    # GET /metrics is served on this port (on HOST) instead of PORT: by gunicorn (the web of
+    # patchwork-service too) and by a standalone patchwork-worker. None: on PORT (a worker: none).
     metrics_port: int | None = None
+    # Set: GET /metrics needs `Authorization: Bearer <it>` (else 404); None: no token asked.
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -211,6 +218,7 @@ class Settings:
             ),
             worker_connections=_int(env, "WORKER_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, minimum=1),
             max_in_flight=_int(env, "MAX_IN_FLIGHT", DEFAULT_MAX_IN_FLIGHT, minimum=1),
+            streams_per_client=_int(env, "STREAMS_PER_CLIENT", DEFAULT_STREAMS_PER_CLIENT, minimum=1),
             read_timeout=_float(env, "READ_TIMEOUT_SECONDS", 10.0),
             keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),
             events_keepalive=_float(env, "EVENTS_KEEPALIVE_SECONDS", 15.0),
@@ -220,4 +228,5 @@ class Settings:
             bot_workers=_int(env, "BOT_WORKERS", 1),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
+            metrics_token=env.get("METRICS_TOKEN") or None,
         )

@@ -59,8 +59,8 @@ from service.api.incoming import MAX_BODY_BYTES
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from service.api.request_ids import HEADER as REQUEST_ID_HEADER
 from service.api.request_ids import new_request_id
+from service.api.responses import json_body
 from service.config import Settings
-from service.games.jsontext import compact
 from service.logs import current_request_id
 from service.storage.wakeups import close_all_wakeups
 
@@ -137,7 +137,7 @@ def problem_for_error(exc: BaseException) -> ApiProblem:
 
 def encode_problem_response(problem: ApiProblem, request_id: str) -> bytes:
     """A whole HTTP/1.1 response carrying `problem`, closing the connection."""
-    body = compact(problem.body()).encode("utf-8")
+    body = json_body(problem.text()).encode("utf-8")
     head = (
         f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
         f"Connection: close\r\n"

@@ -17,6 +17,7 @@ on every call), and durations are in seconds, as Prometheus expects.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -122,17 +123,27 @@ bot_moves = Children(BOT_MOVES)
 
 
 class BotJobsQueued(Collector):
-    """The bot jobs not yet done, read from the store when scraped (left out when it does not answer)."""
+    """The bot jobs not yet done, read from the store when scraped (left out when it does not answer).
 
-    def __init__(self, count: Callable[[], int]):
+    A count read less than `max_age` seconds ago is shown again: the store
+    is asked at most once a second however often (or by how many) /metrics
+    is scraped, and Prometheus scrapes every 15 s or so.
+    """
+
+    def __init__(self, count: Callable[[], int], max_age: float = 1.0):
         self._count = count
+        self._max_age = max_age
+        self._last: tuple[float, int] | None = None  # (monotonic time read, count)
 
     def collect(self) -> Iterable[Metric]:
-        try:
-            count = self._count()
-        except Exception:  # a scrape during an outage still shows the rest (the store error included)
-            return []
-        return [GaugeMetricFamily(BOT_JOBS_QUEUED, "Bot jobs queued and not yet done", value=count)]
+        now = time.monotonic()
+        if self._last is None or now - self._last[0] >= self._max_age:
+            try:
+                self._last = (now, self._count())
+            except Exception:  # a scrape during an outage still shows the rest (the store error included)
+                self._last = None
+                return []
+        return [GaugeMetricFamily(BOT_JOBS_QUEUED, "Bot jobs queued and not yet done", value=self._last[1])]
 
 
 class _InstanceFiles(Collector):

@@ -87,7 +87,7 @@ def bot_worker_spec(number: int, env: dict[str, str], after_exit: Callable[[], N
     """Bot worker `number` (it lowers its own CPU priority); nothing to wait for to call it ready.
 
     Its metrics go to the instance's directory, for the web's /metrics: it
-    serves none of its own, whatever METRICS_PORT says.
+    serves none of its own, whatever METRICS_PORT says (the web listens there).
     """
     return ChildSpec(
         name=f"bot-worker-{number}",

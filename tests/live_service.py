@@ -20,12 +20,12 @@ from tests.redis_servers import Throwaway, free_port
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def spawn_logged(argv: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
-    """A child of the repository's Python in a session of its own, its output appended to `log_path`."""
+def spawn_logged(argv: list[str], env: dict[str, str], log_path: Path, cwd: Path = ROOT) -> subprocess.Popen:
+    """A child in a session of its own (in the checkout unless `cwd`), its output appended to `log_path`."""
     with open(log_path, "ab") as log:
         return subprocess.Popen(
             argv,
-            cwd=ROOT,
+            cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=log,

@@ -53,7 +53,7 @@ API_MD_OPERATIONS = {
     ),
     ("get", "/games/{game_id}/legal-moves"): ("listLegalMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/seat"): ("getSeat", {"200", "400", "401", "404", "503"}),
-    ("get", "/games/{game_id}/events"): ("streamEvents", {"200", "400", "404", "503"}),
+    ("get", "/games/{game_id}/events"): ("streamEvents", {"200", "204", "400", "404", "429", "503"}),
     ("get", "/healthz"): ("healthz", {"200"}),
     ("get", "/readyz"): ("readyz", {"200", "503"}),
     ("get", "/openapi.yaml"): ("getOpenapi", {"200"}),
@@ -76,7 +76,7 @@ EXTENSION_OPERATIONS = {
     ("get", "/play/{asset}"): ("getPlayAsset", {"200", "304", "404"}),
     ("get", "/problems/{problem}"): ("getProblemPage", {"200", "404"}),
     ("get", "/bots"): ("listBots", {"200"}),
-    ("get", "/metrics"): ("getMetrics", {"200"}),
+    ("get", "/metrics"): ("getMetrics", {"200", "404"}),
 }
 
 
@@ -290,7 +290,7 @@ def test_every_response_example_passes_the_checker(spec, contract):
                         if "$ref" in example
                         else example["value"]
                     )
-                    body = json.dumps(value).encode()
+                    body = answer(value)
                     answered = contract.check(
                         method, concrete(path), int(status), {**headers, "Content-Type": media_type}, body
                     )
@@ -299,17 +299,20 @@ def test_every_response_example_passes_the_checker(spec, contract):
     assert checked > 30
 
 
+def answer(doc: object) -> bytes:
+    """A JSON body as the service writes it: the text and a final newline."""
+    return json.dumps(doc).encode() + b"\n"
+
+
 def problem(status: int, code: str) -> bytes:
-    return json.dumps(
-        {"type": "about:blank", "title": "t", "status": status, "detail": "d", "code": code}
-    ).encode()
+    return answer({"type": "about:blank", "title": "t", "status": status, "detail": "d", "code": code})
 
 
 PROBLEM = {"Content-Type": "application/problem+json"}
 
 
 def test_the_checker_matches_concrete_paths_to_templates(contract):
-    moves = json.dumps({"moves": []}).encode()
+    moves = answer({"moves": []})
     headers = {"Content-Type": "application/json", "ETag": '"4"'}
     assert contract.check("GET", "/games/abc/moves?since=3", 200, headers, moves) == "listMoves"
     assert contract.check("GET", "/games/abc/moves/3", 404, PROBLEM, problem(404, "not_found")) == "getMove"
@@ -328,6 +331,14 @@ def test_the_checker_matches_concrete_paths_to_templates(contract):
         )
         == "getOpenapi"
     )
+
+
+def test_the_checker_refuses_a_json_body_without_its_final_newline(contract):
+    headers = {"Content-Type": "application/json", "ETag": '"4"'}
+    with pytest.raises(AssertionError, match="ends with a newline"):
+        contract.check("GET", "/games/abc/moves", 200, headers, json.dumps({"moves": []}).encode())
+    with pytest.raises(AssertionError, match="ends with a newline"):
+        contract.check("GET", "/nowhere", 404, PROBLEM, problem(404, "not_found").rstrip(b"\n"))
 
 
 def test_unrouted_paths_and_undeclared_methods_have_their_own_answers(contract):
@@ -366,7 +377,7 @@ def test_unrouted_paths_and_undeclared_methods_have_their_own_answers(contract):
             problem(404, "version_mismatch"),
             "/code: 'version_mismatch' is not one of 'game_not_found', 'not_found'",
         ),
-        (("GET", "/games/abc"), 404, PROBLEM, b"{", "does not parse"),
+        (("GET", "/games/abc"), 404, PROBLEM, b"{\n", "does not parse"),
         (("GET", "/games/abc"), 304, {}, b"", "required header 'etag' is missing"),
         (("GET", "/games/abc"), 304, {"ETag": '"4"'}, b"{}", "declared without a body"),
         (("GET", "/games/abc"), 304, {"ETag": 'W/"4"'}, b"", "header etag"),
@@ -388,14 +399,14 @@ def test_unrouted_paths_and_undeclared_methods_have_their_own_answers(contract):
             ("POST", "/games/abc/moves"),
             409,
             PROBLEM,
-            problem(409, "wrong_phase")[:-1] + b', "extra": 1}',
+            problem(409, "wrong_phase")[: -len(b"}\n")] + b', "extra": 1}\n',
             "/extra: unknown field 'extra'",
         ),
         (
             ("GET", "/patches"),
             200,
             {"Content-Type": "application/json"},
-            b'{"patches": []}',
+            b'{"patches": []}\n',
             "/patches: has 0 items, expected exactly 33",
         ),
     ],

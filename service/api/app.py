@@ -7,21 +7,24 @@ from importlib import resources
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service import stream_counts
 from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
 from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import GameStore, store_from_settings
 
 from .admission import install_admission
-from .compression import install_compression
+from .compression import StaticBody, install_compression
 from .context import EXTENSION_KEY, Services
 from .cors import install_cors
 from .incoming import MAX_BODY_BYTES
+from .metrics_access import install_metrics_access
 from .problems import register_error_handlers
 from .ratelimit import install_rate_limits
 from .request_ids import RequestIds
 from .request_metrics import RequestMetrics
 from .spec import load_spec
+from .stream_limits import OpenStreams
 from .validation import RequestValidator
 
 
@@ -42,9 +45,12 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         settings=settings,
         store=store,
         validator=RequestValidator(load_spec()),
-        spec_text=resources.files("service").joinpath("openapi.yaml").read_bytes(),
+        spec_file=StaticBody(
+            resources.files("service").joinpath("openapi.yaml").read_bytes(), "application/yaml"
+        ),
         play=GamePlay(store, KeptCopies(settings.recent_games, shared_copies.for_this_worker())),
         metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
+        open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
@@ -60,6 +66,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.register_blueprint(events.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
+    install_metrics_access(app, settings)
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)

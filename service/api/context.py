@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from flask import current_app
+from flask import current_app, request
 from prometheus_client import CollectorRegistry
 
 from service.config import Settings
 from service.games import GamePlay
 from service.storage import GameStore
 
+from .compression import StaticBody
 from .validation import RequestValidator
+
+if TYPE_CHECKING:  # stream_limits imports problems, which imports this module
+    from .stream_limits import OpenStreams
 
 EXTENSION_KEY = "patchwork"
 
@@ -21,12 +26,24 @@ class Services:
     settings: Settings
     store: GameStore
     validator: RequestValidator
-    spec_text: bytes
+    # openapi.yaml as GET /openapi.yaml answers it.
+    spec_file: StaticBody
     play: GamePlay
     # What GET /metrics reads (service/metrics.py).
     metrics: CollectorRegistry
+    # This worker's open event streams by client address (STREAMS_PER_CLIENT).
+    open_streams: OpenStreams
 
 
 def services() -> Services:
     """The services of the app handling the current request."""
     return current_app.extensions[EXTENSION_KEY]
+
+
+def client_address() -> str:
+    """The address of the request's client: what rate limits count by and bot capacity is shared by.
+
+    Behind TRUSTED_PROXIES proxies, ProxyFix (app.py) has made it the one
+    the nearest trusted proxy saw in X-Forwarded-For.
+    """
+    return request.remote_addr or "unknown"

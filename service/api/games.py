@@ -8,7 +8,7 @@ from service.engine import InvalidSetup, legal_moves
 from service.games.jsontext import compact
 from service.games.views import legal_moves_text
 
-from .context import services
+from .context import client_address, services
 from .incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from .problems import invalid_request
 from .ratelimit import count_bot_game
@@ -27,7 +27,9 @@ def create_game():
     check_body("createGame", body)
     params = load_create_game(body)
     try:
-        created = services().play.create(params["names"], params["bots"], **params["setup"])
+        created = services().play.create(
+            params["names"], params["bots"], client=client_address(), **params["setup"]
+        )
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None
     text = f'{{"game":{created.view},"tokens":{compact(created.tokens)}}}'

@@ -18,8 +18,8 @@ from flask import Response
 from service.games import token_hash
 from service.games.jsontext import compact, parse
 
-from .problems import PROBLEM_MIMETYPE, ApiProblem
-from .responses import JSON_MIMETYPE, etag
+from .problems import ApiProblem, problem_response
+from .responses import etag, json_response
 
 # docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (moves.py does, at the commit
 # and on a refusal); 400/401/404/413/415/5xx never are.
@@ -60,8 +60,9 @@ def answer_response(answer: str) -> Response:
         status, code, detail, version = doc
         return refusal_problem(ApiProblem(status, code, detail), version).response()
     status = doc["status"]
-    mimetype = JSON_MIMETYPE if status < 400 else PROBLEM_MIMETYPE
-    resp = Response(doc["body"], status=status, mimetype=mimetype)
+    if status >= 400:
+        return problem_response(status, doc["body"], doc["headers"])
+    resp = json_response(doc["body"], status)
     for name, value in doc["headers"].items():
         resp.headers[name] = value
     return resp

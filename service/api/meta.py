@@ -8,6 +8,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from service.games.jsontext import compact
 from service.storage import StorageError, StoreBusy
 
+from .compression import StaticResponse
 from .context import services
 from .problems import storage_unavailable
 from .responses import json_response
@@ -46,7 +47,7 @@ def readyz():
 @bp.get("/openapi.yaml")
 def openapi_spec():
     """The contract, the openapi.yaml this service validates against."""
-    return Response(services().spec_text, mimetype="application/yaml")
+    return StaticResponse(services().spec_file)
 
 
 @bp.get("/metrics")

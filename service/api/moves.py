@@ -24,7 +24,7 @@ from service.games import (
 )
 from service.storage import IdempotencyRecord, StorageError
 
-from .context import services
+from .context import client_address, services
 from .idempotency import (
     answer_response,
     encode_answer,
@@ -110,7 +110,13 @@ class MoveRequest:
     def _play(self, game: GameCopy) -> tuple[Response, str]:
         try:
             committed = self.play.play(
-                self.game_id, self.move, self.token, condition=self.condition, claim=self.claim, start=game
+                self.game_id,
+                self.move,
+                self.token,
+                condition=self.condition,
+                claim=self.claim,
+                start=game,
+                client=client_address(),
             )
         except Refusal as refusal:
             problem = from_refusal(refusal)
@@ -204,7 +210,8 @@ def _answer(game_id: str, move, body: dict) -> tuple[Response, str]:
     if key is not None and token:
         return MoveRequest(play, game_id, move, body, token, key, condition).answer()
     try:
-        return _created(play.play(game_id, move, token, condition=condition)), ACCEPTED
+        committed = play.play(game_id, move, token, condition=condition, client=client_address())
+        return _created(committed), ACCEPTED
     except Refusal as refusal:
         problem = from_refusal(refusal)
         if refusal.version is not None and problem.status in RECORDED_REFUSALS:

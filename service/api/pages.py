@@ -16,6 +16,7 @@ from importlib import resources
 from flask import Blueprint, Response, request
 from markupsafe import Markup, escape
 
+from .compression import StaticBody, StaticResponse
 from .problem_help import HELP
 from .problems import TITLES, ApiProblem, problem_slug
 
@@ -57,8 +58,7 @@ _ASSET_TYPES = {
 
 @dataclass(frozen=True)
 class _Asset:
-    body: bytes
-    content_type: str
+    body: StaticBody
     etag: str
 
 
@@ -70,17 +70,21 @@ def _load_assets(page: str) -> dict[str, _Asset]:
     assets = {}
     for name, content_type in _ASSET_TYPES[page].items():
         body = _read(page, name)
-        assets[name] = _Asset(body, content_type, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+        assets[name] = _Asset(StaticBody(body, content_type), f'"{hashlib.sha256(body).hexdigest()[:32]}"')
     return assets
 
 
 _ASSETS = {page: _load_assets(page) for page in _ASSET_TYPES}
-_DOCS_PAGE = _read("docs", "index.html")
-_PLAY_PAGE = _read("play", "index.html")
+_HTML = "text/html; charset=utf-8"
+_DOCS_PAGE = StaticBody(_read("docs", "index.html"), _HTML)
+_PLAY_PAGE = StaticBody(_read("play", "index.html"), _HTML)
 
 
-def _page(body: bytes | str, csp: str, status: int = 200) -> Response:
-    resp = Response(body, status=status, content_type="text/html; charset=utf-8")
+def _page(body: StaticBody | str, csp: str, status: int = 200) -> Response:
+    if isinstance(body, StaticBody):
+        resp: Response = StaticResponse(body, status)
+    else:
+        resp = Response(body, status=status, content_type=_HTML)
     resp.headers["Content-Security-Policy"] = csp
     resp.headers["X-Content-Type-Options"] = "nosniff"
     return resp
@@ -124,7 +128,7 @@ def _asset(page: str, asset: str) -> Response:
     if header is not None and _tag_listed(header, found.etag):
         resp = Response(status=304)
     else:
-        resp = Response(found.body, content_type=found.content_type)
+        resp = StaticResponse(found.body)
     resp.headers["ETag"] = found.etag
     resp.headers["Cache-Control"] = ASSET_CACHE_CONTROL
     resp.headers["X-Content-Type-Options"] = "nosniff"

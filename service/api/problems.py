@@ -21,6 +21,7 @@ from service.metrics import requests_shed
 from service.storage import StorageError, StoreBusy
 
 from .context import EXTENSION_KEY
+from .responses import json_body
 
 # Where the page explaining each problem type is served (service/api/pages.py).
 PROBLEM_PAGES_PATH = "/problems/"
@@ -149,7 +150,7 @@ def _public_url() -> str:
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
     """Wrap an encoded problem document in a response."""
-    resp = Response(body, status=status, mimetype=PROBLEM_MIMETYPE)
+    resp = Response(json_body(body), status=status, mimetype=PROBLEM_MIMETYPE)
     for name, value in (headers or {}).items():
         resp.headers[name] = value
     return resp
@@ -196,14 +197,14 @@ def from_storage_error(error: StorageError) -> ApiProblem:
     return storage_unavailable()
 
 
-def _not_found() -> ApiProblem:
+def no_such_resource() -> ApiProblem:
     return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
 
 
 def _from_http_exception(exc: HTTPException) -> ApiProblem:
     status = exc.code or 500
     if status == 404:
-        return _not_found()
+        return no_such_resource()
     if status == 405:
         allowed = sorted(set(getattr(exc, "valid_methods", None) or []))
         return ApiProblem(
@@ -232,7 +233,7 @@ def register_error_handlers(app: Flask) -> None:
         # handlers never see (Flask returns routing redirects as they are):
         # like every other path no rule matches as sent, it is a 404.
         if isinstance(request.routing_exception, RequestRedirect):
-            raise _not_found()
+            raise no_such_resource()
 
     @app.errorhandler(ApiProblem)
     def _api_problem(exc: ApiProblem):

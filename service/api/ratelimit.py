@@ -29,7 +29,7 @@ from flask import Flask, Response, g, request
 
 from service.config import RateLimit, Settings
 
-from .context import services
+from .context import client_address, services
 from .problems import ApiProblem
 
 CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
@@ -93,7 +93,7 @@ def count_bot_game(body: dict | None) -> None:
 
 def _count(family: str, limit: RateLimit) -> None:
     """Count this request in `family` for its client: set the headers, 429 past the limit."""
-    client = request.remote_addr or "unknown"
+    client = client_address()
     count, left_ms = services().store.count_request(f"{family}:{client}", limit.window_seconds)
     reset = max(1, math.ceil(left_ms / 1000))
     remaining = max(0, limit.limit - count)

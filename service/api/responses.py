@@ -23,11 +23,22 @@ def if_match_holds(version: int) -> bool:
     return request.if_match.contains(str(version))
 
 
+def json_body(text: str) -> str:
+    """A JSON text as an answer's body: ended by a newline, as a text file's last line is.
+
+    Every JSON and problem+json answer goes out through this, and only the
+    answer: texts kept in Redis (a recorded answer included) stay as they
+    were, so an answer recorded by an earlier version replays the same.
+    A curl user's prompt starts on a line of its own.
+    """
+    return text + "\n"
+
+
 def json_response(
     text: str, status: int = 200, *, version: int | None = None, location: str | None = None
 ) -> Response:
     """A JSON response; `version` sets the strong ETag."""
-    resp = Response(text, status=status, mimetype=JSON_MIMETYPE)
+    resp = Response(json_body(text), status=status, mimetype=JSON_MIMETYPE)
     if version is not None:
         resp.headers["ETag"] = etag(version)
     if location is not None:

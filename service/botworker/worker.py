@@ -1,27 +1,37 @@
 """One bot worker's loop: take a job, read the game, think, commit the bot's move, acknowledge.
 
 The jobs come from the queue in storage/bot_jobs.py (which says how they
-are added and why before the commit). For each job the worker:
+are added, why before the commit, and how they are shared between clients).
+For each job, which names the version at which a bot is in turn, the worker:
 1. reads the game; if it is behind the job's version, waits up to
    `VERSION_WAIT_SECONDS` for the commit that adds that version (the job is
-   added just before it) and drops the job if it never comes (that commit
-   failed);
-2. drops the job unless the game is at exactly that version with a bot in
+   added just before it);
+2. if the game is still one version short, that commit is late (its process
+   is slow or stopped) or will never come (it died or failed): it may land at
+   any time, so the worker fences it (`GamePlay.fence`: a new revision, the
+   version unchanged) and drops the job. A fenced commit is refused when it
+   is sent, judged again and retried, and the retry queues a new job: the
+   turn is never left without one;
+3. drops the job unless the game is at exactly that version with a bot in
    turn (a late or repeated job: the bot has moved already, or a person is
    in turn);
-3. asks the bot's level for its move with the seed of (game id, version)
+4. asks the bot's level for its move with the seed of (game id, version)
    (`service.bots.seed_for`) and commits it through `GamePlay.play_bot`: the
    checked `apply_move` and the compare-and-set on that version, like every
-   move; the commit queues the next job when a bot is in turn again;
-4. acknowledges the job only then.
-A worker that dies anywhere in this leaves the job pending; another worker
-reclaims it after `RECLAIM_IDLE_MS`, and the compare-and-set makes sure the
-bot moves once. A store error skips the acknowledgement the same way, so the
-job comes back once Redis does.
+   move; the commit queues the next job, in the same client's share, when a
+   bot is in turn again. A commit refused with the game still at that
+   version (its revision renewed: another worker fenced this worker's own
+   late commit) is made again on the game as it is now;
+5. marks the job done only then.
+A worker that dies anywhere in this leaves the job taken; another worker
+reclaims it when its lease (`RECLAIM_IDLE_MS`) runs out, and the
+compare-and-set makes sure the bot moves once. A store error skips the
+acknowledgement the same way, so the job comes back once Redis does.
 
 The loop also refreshes the workers' heartbeat (what the web checks before
 creating a bot game) every `BEAT_EVERY_SECONDS`, and reclaims other
-workers' stale jobs every `RECLAIM_EVERY_SECONDS`. It is single-threaded:
+workers' stale jobs (and adopts the jobs an earlier version queued) every
+`RECLAIM_EVERY_SECONDS`. It is single-threaded:
 the heartbeat only beats while the loop turns, so a stuck worker is not
 counted alive.
 """
@@ -32,15 +42,18 @@ import logging
 import time
 
 from service.bots import choose_move, seed_for
-from service.games import GameCopy, GameNotFound, GamePlay, Refusal, VersionMismatch
+from service.games import GameCopy, GameNotFound, GamePlay, Refusal
 from service.metrics import bot_moves, bot_think
 from service.storage import BotJob, BotJobs, StorageError
 
 log = logging.getLogger("patchwork.botworker")
 
 # A job is added just before its commit (a Redis round trip later, at most
-# the 1 s Redis timeout): a version not there after this never will be.
+# the 1 s Redis timeout): a commit not there after this is late, and fenced.
 VERSION_WAIT_SECONDS = 2.0
+# Retries of a bot's commit refused only for a renewed revision: one is the
+# rule, more means the game's revision keeps being renewed under it.
+_MAX_BOT_COMMITS = 4
 # The worker usually reads a job before its commit has landed (the job goes
 # first): it looks again after 1 ms, then doubling up to 50 ms.
 _VERSION_POLL_FIRST_SECONDS = 0.001
@@ -66,7 +79,6 @@ class BotWorker:
         self.think_ms = think_ms
         self.block_ms = block_ms
         self._stopping = False
-        self._group_ready = False
         self._next_beat = 0.0
         self._next_reclaim = 0.0
 
@@ -83,7 +95,6 @@ class BotWorker:
                 self.turn()
             except StorageError as err:
                 log.warning("store unavailable: %s", err)
-                self._group_ready = False  # Redis may have come back without the group
             except Exception:  # a bug must not take the worker (and its supervisor) down
                 log.exception("unexpected error in the bot worker")
             else:
@@ -96,45 +107,55 @@ class BotWorker:
     def turn(self) -> None:
         """One turn of the loop: beat, reclaim or take jobs (waiting up to block_ms), play them."""
         now = time.monotonic()
-        if not self._group_ready:
-            self.jobs.ensure_group()
-            self._group_ready = True
         if now >= self._next_beat:
             self.jobs.beat(self.name)
             self._next_beat = now + BEAT_EVERY_SECONDS
         jobs: list[BotJob] = []
         if now >= self._next_reclaim:
-            jobs = self.jobs.reclaim(self.name)
+            adopted = self.jobs.adopt_old_jobs()
+            if adopted:
+                log.info("adopted %d jobs queued by an earlier version", adopted)
+            jobs = self.jobs.reclaim()
             self._next_reclaim = now + RECLAIM_EVERY_SECONDS
             for job in jobs:
-                log.info("took over job %s of game %s at version %s", job.entry_id, job.game_id, job.version)
+                log.info("took over job %s of game %s at version %s", job.text, job.game_id, job.version)
         if not jobs:
-            jobs = self.jobs.take(self.name, self.block_ms)
+            taken = self.jobs.take(self.block_ms)
+            jobs = [] if taken is None else [taken]
         for job in jobs:
             self.play_job(job)
 
     def play_job(self, job: BotJob) -> None:
-        """Make the job's move if it is still to be made, then acknowledge the job."""
+        """Make the job's move if it is still to be made, then mark the job done."""
         if job.game_id is not None:
             game = self._game_at(job)
-            if game is not None:
-                self._move(job, game)
+            for _attempt in range(_MAX_BOT_COMMITS):
+                if game is None:
+                    break
+                game = self._move(job, game)
         self.jobs.done(job)
 
     def _game_at(self, job: BotJob) -> GameCopy | None:
         """The game at the job's version with a bot in turn, or None: the job has nothing to do."""
-        assert job.game_id is not None and job.version is not None  # play_job skips deleted entries
+        assert job.game_id is not None and job.version is not None  # play_job skips unreadable jobs
         deadline = time.monotonic() + VERSION_WAIT_SECONDS
         poll = _VERSION_POLL_FIRST_SECONDS
         while True:
-            try:
-                game = self.play.load(job.game_id)
-            except GameNotFound:
-                game = None  # a game's job comes just before its creation too
+            game = self._load(job.game_id)
             if (game is not None and game.version >= job.version) or time.monotonic() >= deadline:
                 break
             time.sleep(poll)
             poll = min(_VERSION_POLL_MAX_SECONDS, poll * 2)
+        if game is not None and game.version == job.version - 1:
+            if self.play.fence(job.game_id, game):
+                log.info(
+                    "game %s is still at version %d: fenced the late commit of its job at version %d",
+                    job.game_id,
+                    game.version,
+                    job.version,
+                )
+                return None
+            game = self._load(job.game_id)  # the commit landed (or another move) meanwhile
         if game is None or game.version != job.version or game.record.bot_in_turn is None:
             log.debug(
                 "dropping job of game %s at version %d: the game is at %s",
@@ -145,7 +166,14 @@ class BotWorker:
             return None
         return game
 
-    def _move(self, job: BotJob, game: GameCopy) -> None:
+    def _load(self, game_id: str) -> GameCopy | None:
+        try:
+            return self.play.load(game_id)
+        except GameNotFound:
+            return None  # expired, or a job of an old version queued before its game
+
+    def _move(self, job: BotJob, game: GameCopy) -> GameCopy | None:
+        """Think and commit the bot's move; the game to move on again when the commit was fenced, else None."""
         record = game.record
         level = record.bot_in_turn
         # _game_at found the job's game at its version with a bot in turn.
@@ -155,20 +183,11 @@ class BotWorker:
         thought = time.monotonic() - started
         bot_think(level).observe(thought)
         try:
-            committed = self.play.play_bot(job.game_id, game, move)
-        except VersionMismatch:
-            bot_moves(level, "stale").inc()
-            log.info(
-                "game %s moved on past version %d before bot %s's move: dropped",
-                job.game_id,
-                job.version,
-                level,
-            )
-            return
+            committed = self.play.play_bot(job.game_id, game, move, job.client)
         except GameNotFound:
             bot_moves(level, "expired").inc()
             log.info("game %s expired before bot %s's move", job.game_id, level)
-            return
+            return None
         except Refusal as refusal:
             # choose_move gave a move the rules refuse: a bug of the level. The
             # same position would give the same move, so retrying cannot help.
@@ -182,7 +201,19 @@ class BotWorker:
                 refusal.code,
                 refusal.detail,
             )
-            return
+            return None
+        if isinstance(committed, GameCopy):
+            if committed.version == job.version and committed.record.bot_in_turn is not None:
+                log.info("game %s at version %d got a new revision: moving again", job.game_id, job.version)
+                return committed
+            bot_moves(level, "stale").inc()
+            log.info(
+                "game %s moved on past version %d before bot %s's move: dropped",
+                job.game_id,
+                job.version,
+                level,
+            )
+            return None
         bot_moves(level, "committed").inc()
         log.info(
             "bot %s moved in game %s: version %d (thought %.0f ms)",
@@ -191,3 +222,4 @@ class BotWorker:
             committed.version,
             thought * 1000,
         )
+        return None

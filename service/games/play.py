@@ -10,8 +10,10 @@ kept copy, only on one just read from the store.
 
 `GamePlay._commit` is the one place every move is stored: the HTTP API and
 any other caller (a bot worker, through `play_bot`) go through it. Whenever
-a creation or a commit leaves a bot in turn, `_hand_turn` queues that bot's
-job first (storage/bot_jobs.py says why first).
+a commit leaves a bot in turn, `_hand_turn` queues that bot's job first; a
+new game is stored first and its job queued after (storage/bot_jobs.py says
+why each way round). A job is served in the share of the client address
+that handed the bot its turn (`client`), for fairness between clients.
 """
 
 from __future__ import annotations
@@ -102,20 +104,29 @@ class GamePlay:
     # --- creating and reading -------------------------------------------
 
     def create(
-        self, names: tuple[str, str], bots: tuple[str | None, str | None] = NO_BOTS, **setup
+        self,
+        names: tuple[str, str],
+        bots: tuple[str | None, str | None] = NO_BOTS,
+        *,
+        client: str = "",
+        **setup,
     ) -> Created:
         """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong).
 
         `bots`: each seat's bot level id, None for a person (levels are the
         caller's to check). BotsUnavailable when a seat is a bot's and no
-        bot worker is alive to play it.
+        bot worker is alive to play it. `client`: the address the game's
+        bot jobs are served for.
         """
         record, tokens = create_record(new_game(**setup), names, bots)
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
         view = compact(game_view(record, 1))
-        self._hand_turn(record, 1)
         self.store.create_game(record.id, record.encode(), view)
+        # After the game is stored: until this returns nobody knows its id,
+        # so a crash or a store error here (the caller gets no 201) leaves a
+        # game nobody waits for, never a stalled one.
+        self._hand_turn(record, 1, client)
         return Created(record.id, view, tokens)
 
     @staticmethod
@@ -238,11 +249,13 @@ class GamePlay:
         condition: VersionCondition | None = None,
         claim: IdempotencyClaim | None = None,
         start: GameCopy | None = None,
+        client: str = "",
     ) -> Committed:
         """Judge `move` by the holder of `token` and commit it, or raise the Refusal.
 
         `start`: a copy just read from the store (with an idempotency claim);
-        without it a kept copy is tried first, then the store.
+        without it a kept copy is tried first, then the store. `client`: the
+        address a bot's job this move queues is served for.
         """
         self._check_id(game_id)
         game = start
@@ -261,20 +274,21 @@ class GamePlay:
                     continue
                 refusal.version = game.version
                 raise
-            outcome = self._commit(game_id, game, state, seat, move, claim)
+            outcome = self._commit(game_id, game, state, seat, move, claim, client)
             if isinstance(outcome, Committed):
                 return outcome
             game, kept = outcome, False
         raise GameBusy()
 
-    def play_bot(self, game_id: str, game: GameCopy, move) -> Committed:
+    def play_bot(self, game_id: str, game: GameCopy, move, client: str) -> Committed | GameCopy:
         """Commit the move of the bot in turn in `game`, a copy just read from the store.
 
         Judged by the same checked `apply_move` as a person's move, and
-        committed against exactly `game`'s version and revision:
-        VersionMismatch when the game has moved on (the job was late or
-        repeated), NotABot when a person is in turn, RuleBroken for an
-        illegal move.
+        committed against exactly `game`'s version and revision: Committed,
+        or the game as stored now when it is no longer that copy (the job
+        was late or repeated, or its revision was renewed). NotABot when a
+        person is in turn, RuleBroken for an illegal move. `client`: whose
+        share the next bot's job goes to (the job's).
         """
         seat = game.record.state.turn
         if seat is None or game.record.bot_in_turn is None:
@@ -283,10 +297,21 @@ class GamePlay:
             state = apply_move(game.record.state, move, seat)
         except RuleError as err:
             raise RuleBroken(err) from None
-        outcome = self._commit(game_id, game, state, seat, move, None)
-        if isinstance(outcome, GameCopy):
-            raise VersionMismatch(outcome.version, "the bot's job")
-        return outcome
+        return self._commit(game_id, game, state, seat, move, None, client)
+
+    def fence(self, game_id: str, game: GameCopy) -> bool:
+        """Make every commit prepared against `game` (version and revision) fail from now on.
+
+        Such a commit, should its process ever send it, returns the stored
+        game and is judged again (play, play_bot): the retry queues its own
+        bot job. Nothing else changes. False when the game is no longer that
+        copy (a commit landed first).
+        """
+        self._check_id(game_id)
+        fenced = self.store.renew_revision(game_id, game.version, game.revision)
+        if fenced:
+            self.kept.drop(game_id)
+        return fenced
 
     @staticmethod
     def _judge(
@@ -302,7 +327,14 @@ class GamePlay:
             raise RuleBroken(err) from None
 
     def _commit(
-        self, game_id: str, game: GameCopy, state: GameState, seat: int, move, claim: IdempotencyClaim | None
+        self,
+        game_id: str,
+        game: GameCopy,
+        state: GameState,
+        seat: int,
+        move,
+        claim: IdempotencyClaim | None,
+        client: str,
     ) -> Committed | GameCopy:
         """Store the move: Committed, or the game as stored now when it had moved on."""
         record = game.record.advanced(state)
@@ -317,7 +349,7 @@ class GamePlay:
         event = NewEvent(
             f'{{"move":{entry},"game":{view}}}', compact(result_body) if result_body is not None else None
         )
-        self._hand_turn(record, version)
+        self._hand_turn(record, version, client)
         text = record.encode()
         result = self.store.commit_move(
             game_id,
@@ -339,14 +371,14 @@ class GamePlay:
             raise GameNotFound(game_id)
         return GameCopy.of(result.current)
 
-    def _hand_turn(self, record: GameRecord, version: int) -> None:
-        """Queue the job of the bot in turn in `record` at `version`, if a bot is in turn.
+    def _hand_turn(self, record: GameRecord, version: int, client: str) -> None:
+        """Queue the job of the bot in turn in `record` at `version`, if a bot is in turn, in `client`'s share.
 
-        Called before the creation or commit that stores `record`: should
-        this process die between the two, the job is there and the turn is
-        played; should the commit fail, the job names a version the game
-        never reaches (or reaches with another seat in turn), and the worker
-        drops it. Games with no bot in turn pay nothing here.
+        Called before the commit that stores `record`: should this process
+        die between the two, the job is there and the worker finds the
+        game still before `version` and fences the commit (`fence`); should
+        this process merely be slow, the fenced commit is retried and
+        queues a new job. Games with no bot in turn pay nothing here.
         """
         if record.bot_in_turn is not None:
-            self.bot_jobs.enqueue(record.id, version, person_waiting=record.has_person)
+            self.bot_jobs.enqueue(record.id, version, person_waiting=record.has_person, client=client)

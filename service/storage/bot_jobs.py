@@ -1,26 +1,55 @@
-"""The queue of bot moves to make: two Redis Streams read by one consumer group of bot workers.
+"""The queue of bot moves to make: per-client lists served round-robin, with leases for crash safety.
 
-Why streams and not RQ or a list: a job read is not a job done. A worker
-reads a job (XREADGROUP), and only after the bot's move is committed does it
-acknowledge it (XACK, then XDEL: the stream holds only jobs not yet done).
-A job whose worker died stays pending in the group, and any live worker
-takes it over (XAUTOCLAIM) once it has been idle for `RECLAIM_IDLE_MS`. RQ
-was considered: its keys span hash slots, which Redis Cluster refuses.
+What a job is. A job names a game and the version at which a bot is in
+turn, and the client address it is served for (the request that handed
+the bot its turn; a bot's own move passes its job's address on). The web
+adds it *before* the commit that hands the bot its turn
+(service/games/play.py), so no crash between the two can leave a bot's
+turn without a job. The game and the queue live in different hash slots on
+a Redis Cluster, so no script can do both: the worker settles what the job
+means when it reads the game (service/botworker/worker.py). A commit not
+stored by the time the worker has waited for it may still be stored at any
+time (its process is slow or stopped) or never (it died), so the worker
+never just drops its job: it fences that commit (GameStore.renew_revision:
+the game keeps its version and gets a new revision, which the commit's
+compare-and-set no longer matches), then drops the job. The fenced commit,
+if its process ever sends it, is refused, judged again and retried, and
+the retry queues a job of its own. So whatever the delays and crashes
+between queueing and committing, a game whose seat in turn is a bot has a
+job. A new game goes the other way round, stored *before* its first job:
+nobody knows its id until its 201, which comes after the job, so a crash
+in between leaves a game nobody waits on.
 
-Every key here carries the hash tag `{bots}`, so the two streams and the
-heartbeat live in one slot: one XREADGROUP reads both streams, on a cluster
-too. (`bots` cannot be a game id: those are 22 characters.)
+Fair shares. Each client address has its own list of jobs, and a ring
+(a list) holds the clients with jobs, each once: a worker takes the job at
+the head of the first client's list and puts that client back at the tail
+of the ring if it has more. One client's many games therefore delay
+another client's bot move by at most one move of theirs per worker. Games
+with a person in them have their own lists and ring, read first: a person
+waits behind at most one bot-vs-bot move per worker.
 
-A job names a game and the version at which a bot will be in turn. It is
-added *before* the commit that hands the bot its turn (service/games/play.py),
-so no crash between the two can leave a bot's turn without a job; a job
-whose commit then failed names a version the game never reaches, and the
-worker drops it. A late or repeated job is harmless: the bot's move is
-committed with the same compare-and-set on the version as any other move.
+A job taken is not a job done. Taking moves the job into `taken`, a
+sorted set scored by the time its lease ends (Redis's clock,
+`RECLAIM_IDLE_MS` after it was taken); the worker deletes it from there
+only after the bot's move is committed (or the job found to have nothing
+to do). A job whose worker died stays there, and any live worker takes it
+over once its lease has ended, renewing it. Redis lists and a sorted set,
+not a Stream with a consumer group: a consumer group serves its stream in
+order, so fairness would need a stream and a group per client and a read
+naming all of them.
 
-Games with a person in them go to their own stream, which a worker reads
-ahead of the bot-vs-bot one: a person waits behind at most one bot-vs-bot
-move per worker.
+Every key here carries the hash tag `{bots}`, so the scripts below touch
+only one slot, on a cluster too (`bots` cannot be a game id: those are 22
+characters). A client's list is named from its address inside the take
+script, which cannot declare it beforehand; it is in the same slot.
+
+Idle workers block on `wake` (BLPOP), to which each job adds a token; a
+take that finds the queue empty clears the tokens, so none outlives the
+jobs it stood for.
+
+Versions before this one queued jobs in two Streams (`{bots}:jobs:person`,
+`{bots}:jobs:bots`); workers move what is there into the lists as they
+reclaim (`adopt_old_jobs`), so a rolling upgrade stalls no game.
 
 Workers refresh one heartbeat key (SET with a TTL) while their loop turns;
 the web refuses bot games (503 bots_unavailable) while it is absent.
@@ -28,73 +57,206 @@ the web refuses bot games (503 bots_unavailable) while it is absent.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .store import StorageError
-
-GROUP = "bot-workers"
-# A pending job idle this long belongs to a worker presumed dead: a live one
-# finishes a job within think_ms (at most about a second) plus the short wait
-# for its version, well inside this.
+# A taken job whose lease ran out belongs to a worker presumed dead: a live
+# one finishes a job within think_ms (at most about a second) plus the
+# short wait for its version, well inside this.
 RECLAIM_IDLE_MS = 5_000
 # How long the heartbeat key outlives the last beat.
 HEARTBEAT_TTL_MS = 10_000
+# At most this many wake tokens wait: enough to wake every blocked worker.
+_WAKE_TOKENS = 64
+# A client address is a key name's suffix: a longer one (a proxy's odd
+# X-Forwarded-For) is cut, which only merges such clients' shares.
+_MAX_CLIENT_CHARS = 100
+
+PERSON, BOTS = "person", "bots"
+
+# `now`, Redis's clock in ms, that leases are counted on: one clock for
+# every worker, whatever machine it runs on. TIME in a script that then
+# writes needs effects replication, which Redis 7 always uses and 6.2 must
+# be asked for.
+_NOW_MS = """
+redis.replicate_commands()
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+"""
+
+# KEYS: ring, the client's list, seq, wake. ARGV: game, version, kind, client.
+# INCR, which Redis refuses when full, is the first write: all or nothing.
+ENQUEUE = f"""
+local job = redis.call('INCR', KEYS[3]) .. ' ' .. ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4]
+if redis.call('RPUSH', KEYS[2], job) == 1 then
+    redis.call('RPUSH', KEYS[1], ARGV[4])
+end
+redis.call('LPUSH', KEYS[4], 1)
+redis.call('LTRIM', KEYS[4], 0, {_WAKE_TOKENS - 1})
+return 1
+"""
+
+# KEYS: the person ring, the bots ring, taken, wake. ARGV: the person
+# lists' prefix, the bots lists' prefix, lease ms. Returns the job taken,
+# or false. A ring entry whose list is gone (Redis lost data) is skipped.
+# Moves a job rather than growing anything, so it may run past maxmemory.
+TAKE = (
+    _NOW_MS
+    + """
+for ring = 1, 2 do
+    while true do
+        local client = redis.call('LPOP', KEYS[ring])
+        if not client then
+            break
+        end
+        local list = ARGV[ring] .. client
+        local job = redis.call('LPOP', list)
+        if job then
+            if redis.call('LLEN', list) > 0 then
+                redis.call('RPUSH', KEYS[ring], client)
+            end
+            redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), job)
+            return job
+        end
+    end
+end
+redis.call('DEL', KEYS[4])
+return false
+"""
+)
+
+# KEYS: taken. ARGV: lease ms, count. Returns up to `count` jobs whose lease
+# has ended, each leased again to the caller.
+RECLAIM = (
+    _NOW_MS
+    + """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, ARGV[2])
+for _, job in ipairs(due) do
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), job)
+end
+return due
+"""
+)
+
+# KEYS: the person ring, the bots ring, taken. ARGV: the two lists' prefixes.
+# Returns the jobs not done: queued in every client's list, and taken.
+QUEUED = """
+local count = redis.call('ZCARD', KEYS[3])
+for ring = 1, 2 do
+    for _, client in ipairs(redis.call('LRANGE', KEYS[ring], 0, -1)) do
+        count = count + redis.call('LLEN', ARGV[ring] .. client)
+    end
+end
+return count
+"""
+
+# KEYS: the old person stream, the old bots stream, the person ring, the bots
+# ring, seq, wake. ARGV: the person lists' prefix, the bots lists' prefix.
+# Moves the jobs that versions before this queue queued into Streams (fields
+# game and version, taken or not) into the lists, in the share of client ''.
+# Returns how many. The INCR comes first, as in ENQUEUE.
+ADOPT = """
+local adopted = 0
+for old = 1, 2 do
+    local kind = old == 1 and 'person' or 'bots'
+    for _, entry in ipairs(redis.call('XRANGE', KEYS[old], '-', '+')) do
+        local game, version
+        local fields = entry[2]
+        for i = 1, #fields, 2 do
+            if fields[i] == 'game' then game = fields[i + 1] elseif fields[i] == 'version' then version = fields[i + 1] end
+        end
+        if game and version then
+            local job = redis.call('INCR', KEYS[5]) .. ' ' .. game .. ' ' .. version .. ' ' .. kind .. ' '
+            if redis.call('RPUSH', ARGV[old], job) == 1 then
+                redis.call('RPUSH', KEYS[old + 2], '')
+            end
+            adopted = adopted + 1
+        end
+    end
+    redis.call('DEL', KEYS[old])
+end
+if adopted > 0 then
+    redis.call('LPUSH', KEYS[6], 1)
+end
+return adopted
+"""
+
+# The scripts above, by the name the store runs each under (redis_store.py).
+SCRIPTS = {
+    "bot_enqueue": ENQUEUE,
+    "bot_take": TAKE,
+    "bot_reclaim": RECLAIM,
+    "bot_queued": QUEUED,
+    "bot_adopt": ADOPT,
+}
 
 
 @dataclass(frozen=True, slots=True)
 class BotJob:
-    """A bot's move to make: in game `game_id` at `version` (None: an entry that was deleted)."""
+    """A bot's move to make: in game `game_id` at `version`, for `client` (game None: an unreadable job)."""
 
-    stream: str
-    entry_id: str
+    text: str  # as queued: what done() removes
     game_id: str | None
     version: int | None
+    person_waiting: bool
+    client: str
 
 
-def _job(stream: str, entry_id: str, fields: Any) -> BotJob:
-    """A job from a stream entry, whichever shape the client gave its fields in."""
-    if fields is None:  # XAUTOCLAIM on Redis 6.2 gives deleted entries as nil
-        return BotJob(stream, entry_id, None, None)
-    if not isinstance(fields, dict):  # a flat [field, value, ...] list
-        fields = dict(zip(fields[::2], fields[1::2]))
+def _job(text: str) -> BotJob:
+    """The job queued as `text`: "<seq> <game> <version> <kind> <client>"."""
+    parts = text.split(" ", 4)
     try:
-        return BotJob(stream, entry_id, str(fields["game"]), int(fields["version"]))
-    except (KeyError, ValueError):
-        return BotJob(stream, entry_id, None, None)
+        _seq, game, version, kind, client = parts
+        return BotJob(text, game, int(version), kind == PERSON, client)
+    except ValueError:
+        return BotJob(text, None, None, False, "")
 
 
 class BotJobs:
-    """The bot job streams and the workers' heartbeat under a key prefix.
+    """The bot job queue and the workers' heartbeat under a key prefix.
 
-    `command` sends one Redis command and returns its answer, raising
-    StorageError when Redis does not answer (RedisGameStore.command).
+    `command` sends one Redis command and `script` runs one of SCRIPTS by
+    name with (keys, args); both raise StorageError when Redis does not
+    answer (RedisGameStore).
     """
 
-    def __init__(self, command: Callable[..., Any], prefix: str):
+    def __init__(
+        self,
+        command: Callable[..., Any],
+        script: Callable[[str, list[str], Sequence[object]], Any],
+        prefix: str,
+    ):
         self._command = command
+        self._script = script
         base = f"{prefix}{{bots}}:"
-        # The stream read first: games with a person waiting.
-        self.person_stream = base + "jobs:person"
-        self.bots_stream = base + "jobs:bots"
+        self.rings = {kind: f"{base}ring:{kind}" for kind in (PERSON, BOTS)}
+        self.lists = {kind: f"{base}queue:{kind}:" for kind in (PERSON, BOTS)}
+        self.taken_key = base + "taken"
+        self.wake_key = base + "wake"
+        self.seq_key = base + "seq"
         self.heartbeat_key = base + "alive"
-
-    @property
-    def streams(self) -> tuple[str, str]:
-        """Both streams, the one read first first."""
-        return self.person_stream, self.bots_stream
+        # Where versions before these lists queued jobs: Streams (adopt_old_jobs).
+        self.old_streams = {kind: f"{base}jobs:{kind}" for kind in (PERSON, BOTS)}
+        # How long a taken job is its worker's (tests shorten it).
+        self.lease_ms = RECLAIM_IDLE_MS
 
     # --- the web's side ---------------------------------------------------
 
-    def enqueue(self, game_id: str, version: int, *, person_waiting: bool) -> None:
-        """Add the job of the bot in turn at `version` (XADD: refused, like a move, when Redis is full)."""
-        stream = self.person_stream if person_waiting else self.bots_stream
-        self._command("XADD", stream, "*", "game", game_id, "version", version)
+    def enqueue(self, game_id: str, version: int, *, person_waiting: bool, client: str) -> None:
+        """Add the job of the bot in turn at `version`, in `client`'s share (refused, like a move, when Redis is full)."""
+        kind = PERSON if person_waiting else BOTS
+        client = client[:_MAX_CLIENT_CHARS]
+        self._script(
+            "bot_enqueue",
+            [self.rings[kind], self.lists[kind] + client, self.seq_key, self.wake_key],
+            [game_id, version, kind, client],
+        )
 
     def queued(self) -> int:
-        """Jobs not done yet, in both streams (taken ones included: a done job is deleted)."""
-        return sum(int(self._command("XLEN", stream)) for stream in self.streams)
+        """Jobs not done yet: queued, and taken by a worker."""
+        keys = [self.rings[PERSON], self.rings[BOTS], self.taken_key]
+        return int(self._script("bot_queued", keys, [self.lists[PERSON], self.lists[BOTS]]))
 
     def workers_seen(self) -> bool:
         """Whether some bot worker's loop turned within the heartbeat's TTL."""
@@ -106,61 +268,43 @@ class BotJobs:
         """Say a worker is alive for the next ttl_ms."""
         self._command("SET", self.heartbeat_key, worker, "PX", ttl_ms)
 
-    def ensure_group(self) -> None:
-        """Create the consumer group on both streams (and the streams), if not there yet.
+    def take(self, block_ms: int) -> BotJob | None:
+        """The next job, leased to the caller: the next client's in turn, games with a person first.
 
-        From id 0: jobs added before the group existed (a fresh Redis) are
-        read too.
+        Waits up to about block_ms when there is none.
         """
-        for stream in self.streams:
-            try:
-                self._command("XGROUP", "CREATE", stream, GROUP, "0", "MKSTREAM")
-            except StorageError as err:
-                if "BUSYGROUP" not in str(err):
-                    raise
+        job = self._take()
+        if job is None and self._command("BLPOP", self.wake_key, block_ms / 1000):
+            job = self._take()
+        return job
 
-    def take(self, consumer: str, block_ms: int) -> list[BotJob]:
-        """New jobs for `consumer`: at most one of each stream, the person stream's first.
+    def _take(self) -> BotJob | None:
+        keys = [self.rings[PERSON], self.rings[BOTS], self.taken_key, self.wake_key]
+        text = self._script("bot_take", keys, [self.lists[PERSON], self.lists[BOTS], self.lease_ms])
+        return _job(text) if text else None
 
-        Waits up to block_ms when there are none. StorageError naming
-        NOGROUP when the group is gone (Redis lost its data): ensure_group().
-        """
-        found = self._command(
-            "XREADGROUP",
-            "GROUP",
-            GROUP,
-            consumer,
-            "COUNT",
-            1,
-            "BLOCK",
-            block_ms,
-            "STREAMS",
-            *self.streams,
-            ">",
-            ">",
-        )
-        jobs = []
-        for stream, entries in _by_stream(found):
-            jobs += [_job(stream, entry_id, fields) for entry_id, fields in entries]
-        jobs.sort(key=lambda job: self.streams.index(job.stream))
+    def reclaim(self, count: int = 10) -> list[BotJob]:
+        """Jobs whose lease ran out (their worker is presumed dead), leased anew to the caller; person jobs first."""
+        jobs = [_job(text) for text in self._script("bot_reclaim", [self.taken_key], [self.lease_ms, count])]
+        jobs.sort(key=lambda job: not job.person_waiting)
         return jobs
 
-    def reclaim(self, consumer: str, min_idle_ms: int = RECLAIM_IDLE_MS, count: int = 10) -> list[BotJob]:
-        """Jobs pending with another worker for at least min_idle_ms, now `consumer`'s; person jobs first."""
-        jobs = []
-        for stream in self.streams:
-            found = self._command("XAUTOCLAIM", stream, GROUP, consumer, min_idle_ms, "0", "COUNT", count)
-            jobs += [_job(stream, entry_id, fields) for entry_id, fields in found[1]]
-        return jobs
+    def adopt_old_jobs(self) -> int:
+        """Move the jobs an earlier version queued (in Streams) into the lists; how many.
+
+        Workers call it as they reclaim, so that a rolling upgrade, with
+        older web instances still queueing the old way, stalls no game.
+        """
+        keys = [
+            self.old_streams[PERSON],
+            self.old_streams[BOTS],
+            self.rings[PERSON],
+            self.rings[BOTS],
+            self.seq_key,
+            self.wake_key,
+        ]
+        return int(self._script("bot_adopt", keys, [self.lists[PERSON], self.lists[BOTS]]))
 
     def done(self, job: BotJob) -> None:
-        """Acknowledge the job and delete its entry: the streams keep only jobs not done."""
-        self._command("XACK", job.stream, GROUP, job.entry_id)
-        self._command("XDEL", job.stream, job.entry_id)
-
-
-def _by_stream(found: Any) -> list[tuple[str, list]]:
-    """XREADGROUP's answer as (stream, entries) pairs: a map under RESP3, pairs under RESP2, nil for none."""
-    if isinstance(found, dict):
-        return list(found.items())
-    return [(stream, entries) for stream, entries in found or ()]
+        """Forget the job: its move is made, or it had none to make."""
+        self._command("ZREM", self.taken_key, job.text)

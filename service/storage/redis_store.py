@@ -22,8 +22,10 @@ Redis closed before they fail a request (see _ConnectionPool).
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -36,15 +38,22 @@ from redis import ConnectionPool, Redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
 from redis.connection import AbstractConnection
+from redis.exceptions import (
+    ClusterError,
+    MaxConnectionsError,
+    NoScriptError,
+    RedisClusterException,
+    RedisError,
+    SlotNotCoveredError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import MaxConnectionsError, NoScriptError, RedisClusterException, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
 from service.config import ConfigError, Settings
 from service.metrics import store_duration, store_errors
 
-from . import scripts
+from . import bot_jobs, scripts
 from .bot_jobs import BotJobs
 from .keys import GameKeys, check_prefix
 from .store import (
@@ -160,6 +169,8 @@ _SCRIPTS = {
     "load_moves": scripts.LOAD_MOVES,
     "load_events": scripts.LOAD_EVENTS,
     "count_request": scripts.COUNT_REQUEST,
+    "renew_revision": scripts.RENEW_REVISION,
+    **bot_jobs.SCRIPTS,
 }
 
 
@@ -170,7 +181,7 @@ class _Script(Protocol):
 
 
 class _Commands(ABC):
-    """What the store sends commands through: a _Connection, or a _ConnectionPool lending them.
+    """What the store sends commands through: a _ClusterConnection, or a _ConnectionPool lending _Connections.
 
     Each of _SCRIPTS is an attribute of that name, set when one is made.
     """
@@ -183,6 +194,12 @@ class _Commands(ABC):
     load_moves: _Script
     load_events: _Script
     count_request: _Script
+    renew_revision: _Script
+    bot_enqueue: _Script
+    bot_take: _Script
+    bot_reclaim: _Script
+    bot_queued: _Script
+    bot_adopt: _Script
 
     @abstractmethod
     def command(self, *args: Any) -> Any:
@@ -194,20 +211,21 @@ class _Commands(ABC):
 
 
 class _Connection(_Commands):
-    """A redis-py client, the store's scripts, and the fastest way to send it a command.
+    """A single-connection redis-py client (standalone Redis), the store's scripts, and the fastest way to send it a command.
 
-    A single-connection client (standalone Redis) has its commands sent
-    straight on its connection: redis-py's per-command layer (retry wrapper,
-    metrics and event hooks, locks) cost about as much CPU as the round trip
-    itself. That layer adds nothing here: no retries are wanted, and the
-    connection drops itself on any error mid-command, so the next command
-    reconnects and never reads a stale answer. A cluster client routes each
-    command by its key's slot, so it keeps the layer.
+    Commands are sent straight on the client's connection: redis-py's
+    per-command layer (retry wrapper, metrics and event hooks, locks) cost
+    about as much CPU as the round trip itself. That layer adds nothing
+    here: no retries are wanted, and the connection drops itself on any
+    error mid-command, so the next command reconnects and never reads a
+    stale answer.
     """
 
-    def __init__(self, client: Redis | RedisCluster, generation: int = 0):
+    def __init__(self, client: Redis, generation: int = 0):
+        if client.connection is None:
+            raise ValueError("a _Connection needs a single-connection client")
         self.client = client
-        self._own: AbstractConnection | None = getattr(client, "connection", None)
+        self._own: AbstractConnection = client.connection
         # The pool's generation (_ConnectionPool) when this connection's socket was last known new.
         self.generation = generation
         for name, source in _SCRIPTS.items():
@@ -217,18 +235,15 @@ class _Connection(_Commands):
         """Whether its socket has something to read: an answer not read yet, or the server's close."""
         # redis-py keeps the socket in _sock (None while disconnected); the
         # look is one system call, no read: an answer found stays to be read.
-        sock = self._own._sock if self._own is not None else None
+        sock = self._own._sock
         return sock is not None and bool(_select([sock], [], [], 0)[0])
 
     def disconnect(self) -> None:
-        """Close its socket (single-connection clients): the next command connects anew."""
-        if self._own is not None:
-            self._own.disconnect()
+        """Close its socket: the next command connects anew."""
+        self._own.disconnect()
 
     def command(self, *args: Any) -> Any:
         """Send one command and return its answer."""
-        if self._own is None:
-            return self.client.execute_command(*args)
         # hiredis packs the arguments as they are (str, bytes, int); redis-py's
         # packer first re-tuples and type-checks each one in Python. Health
         # checks are off in this client, as send_command would ask.
@@ -236,30 +251,105 @@ class _Connection(_Commands):
         return self._own.read_response()
 
     def _script(self, source: str) -> Callable[..., Any]:
-        script = self.client.register_script(source)
-        if self._own is None:
-            return script
+        sha = _sha_of(source)
 
         def run(keys: list[str], args: Sequence[object] = ()) -> Any:
             try:
-                return self.command("EVALSHA", script.sha, len(keys), *keys, *args)
+                return self.command("EVALSHA", sha, len(keys), *keys, *args)
             except NoScriptError:  # Redis restarted or was flushed: load it again
                 self.command("SCRIPT", "LOAD", source)
-                return self.command("EVALSHA", script.sha, len(keys), *keys, *args)
+                return self.command("EVALSHA", sha, len(keys), *keys, *args)
 
         return run
 
     def close(self) -> None:
         self.client.close()
-        if isinstance(self.client, Redis):
-            # A single-connection client only hands its connection back to redis-py's pool.
-            self.client.connection_pool.disconnect()
-        if isinstance(self.client, RedisCluster):
-            # RedisCluster.close() leaves open the node pools that from_url
-            # made (their clients do not own them): close those sockets too.
-            for node in self.client.get_nodes():
-                if node.redis_connection is not None:
-                    node.redis_connection.connection_pool.disconnect()
+        # A single-connection client only hands its connection back to redis-py's pool.
+        self.client.connection_pool.disconnect()
+
+
+def _sha_of(source: str) -> str:
+    """The SHA1 that EVALSHA names a script by."""
+    return hashlib.sha1(source.encode()).hexdigest()
+
+
+# What a Redis Cluster answers when it refused a command before running it,
+# as redis-py raises it: TRYAGAIN, MOVED and ASK past the redirects redis-py
+# follows by itself ("TTL exhausted"), CLUSTERDOWN and MASTERDOWN (a
+# failover), and a slot missing from the client's map. Each is safe to send
+# again: nothing ran.
+_REFUSED_UNRUN = (ClusterError, SlotNotCoveredError)
+# The first pause before sending a refused command again, doubling up to the last.
+_FIRST_PAUSE, _LAST_PAUSE = 0.005, 0.1
+
+
+class _ClusterConnection(_Commands):
+    """A RedisCluster client and the store's scripts: each command routed by its key's slot, refusals sent again.
+
+    redis-py follows MOVED (updating its slot map) and ASK (with ASKING)
+    within a call, and retries TRYAGAIN (16 tries in all), but gives up after
+    about 0.4 s. A slot being resharded answers TRYAGAIN for as long as its
+    keys take to MIGRATE to the new master: to a script whose keys are split
+    between the two nodes, and to one that names a key neither holds yet (a
+    new game, a new Idempotency-Key), until the slot's move completes. So a
+    refused command is sent again, with growing pauses, for up to
+    `patience` seconds: the operator's resharding shows as a slower move,
+    not a 503. A timeout or a dropped connection is never sent again: the
+    command may have run. (A move sent again would not be applied twice,
+    its compare-and-set finds the version moved on, but it would be
+    answered as if another client had moved first.)
+    """
+
+    def __init__(self, client: RedisCluster, patience: float):
+        self.client = client
+        self._patience = patience
+        for name, source in _SCRIPTS.items():
+            setattr(self, name, self._script(source))
+
+    def command(self, *args: Any) -> Any:
+        """Send one command to the node serving its key and return its answer."""
+        return self._until_run(self.client.execute_command, *args)
+
+    def _script(self, source: str) -> Callable[..., Any]:
+        sha = _sha_of(source)
+
+        def evalsha(keys: list[str], args: Sequence[object]) -> Any:
+            try:
+                return self.client.execute_command("EVALSHA", sha, len(keys), *keys, *args)
+            except NoScriptError:
+                # The node serving the slot never loaded it: a replica just
+                # promoted (Redis 7 does not replicate the script cache), a
+                # master added, a node restarted. Load it on every master.
+                self.client.script_load(source)
+                return self.client.execute_command("EVALSHA", sha, len(keys), *keys, *args)
+
+        def run(keys: list[str], args: Sequence[object] = ()) -> Any:
+            return self._until_run(evalsha, keys, args)
+
+        return run
+
+    def _until_run(self, call: Callable[..., Any], *args: Any) -> Any:
+        deadline = perf_counter() + self._patience
+        pause = _FIRST_PAUSE
+        while True:
+            try:
+                return call(*args)
+            except _REFUSED_UNRUN:
+                if perf_counter() + pause > deadline:
+                    raise
+                # time.sleep looked up now, not bound at import: the arbiter
+                # imports this module before gevent patches its workers, and
+                # an unpatched sleep would stall every greenlet of the worker.
+                time.sleep(pause)
+                pause = min(pause * 2, _LAST_PAUSE)
+
+    def close(self) -> None:
+        self.client.close()
+        # RedisCluster.close() leaves open the node pools that from_url
+        # made (their clients do not own them): close those sockets too.
+        for node in self.client.get_nodes():
+            if node.redis_connection is not None:
+                node.redis_connection.connection_pool.disconnect()
 
 
 class _Waiter:
@@ -552,7 +642,8 @@ class RedisGameStore(GameStore):
         revision = _new_revision()
         args: list[Any] = [
             expected_version,
-            expected_revision or "",
+            # '*': any revision; '' is the revision of a game stored before they existed.
+            "*" if expected_revision is None else expected_revision,
             revision,
             state,
             view,
@@ -577,6 +668,15 @@ class RedisGameStore(GameStore):
         if found[0] == "moved":
             return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
         return CommitResult(revision=revision)
+
+    def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
+        """Give the game a new revision if it is still at `version` and `revision`; whether it did."""
+        keys = self._keys(game_id)
+        with _StoreCall("renew_revision"):
+            renewed = self._redis().renew_revision(
+                keys=[keys.game], args=[version, revision, _new_revision()]
+            )
+        return bool(renewed)
 
     def record_answer(self, game_id: str, idempotency_key: str, fingerprint: str, answer: str) -> None:
         """Record a refusal under the key for 24 h; nothing when the game is gone."""
@@ -637,13 +737,18 @@ class RedisGameStore(GameStore):
 
     def command(self, *args: Any) -> Any:
         """Send one command on the store's connections (StorageError when Redis does not answer)."""
-        # By the command's name (XADD, XREADGROUP ...): the bot queue's calls, from a fixed set.
+        # By the command's name (BLPOP, ZREM ...): the bot queue's calls, from a fixed set.
         with _StoreCall(str(args[0]).lower()):
             return self._redis().command(*args)
 
+    def script(self, name: str, keys: list[str], args: Sequence[object]) -> Any:
+        """Run the store's script `name` (one of _SCRIPTS) on `keys` (StorageError when Redis does not answer)."""
+        with _StoreCall(name):
+            return getattr(self._redis(), name)(keys, args)
+
     def bot_jobs(self) -> BotJobs:
         """The bot job queue on this store's connections and key prefix (bot_jobs.py)."""
-        return BotJobs(self.command, self._prefix)
+        return BotJobs(self.command, self.script, self._prefix)
 
     def ping(self) -> None:
         """Raise StorageError when the store does not answer."""
@@ -683,9 +788,12 @@ def open_store(
     listening = dict(options, socket_timeout=None)
     if cluster:
 
-        def connect_cluster() -> _Connection:
+        def connect_cluster() -> _ClusterConnection:
             # Each node's pool refuses (503) past max_connections rather than waiting.
-            return _Connection(RedisCluster.from_url(url, max_connections=max_connections, **options))
+            client = RedisCluster.from_url(url, max_connections=max_connections, **options)
+            # Refusals are sent again for half the timeout, as a borrower waits
+            # for a pooled connection: a request still ends well inside 2 s.
+            return _ClusterConnection(client, patience=timeout / 2)
 
         def subscribe_cluster() -> Any:
             # Classic PUBLISH reaches every node of a cluster: subscribe on any

@@ -82,7 +82,7 @@ return {game[1], revision, game[3]}
 )
 
 # KEYS: game, moves, events[, record]. ARGV: expected_version,
-# expected_revision ('' = any), new_revision, state, view, move, ttl_ms,
+# expected_revision ('*' = any; '' = none stored), new_revision, state, view, move, ttl_ms,
 # event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
 # wake-up message, events_maxlen[, record_ttl_ms, record].
 # Returns nil when there is no game, and {'moved', version, revision, state}
@@ -104,7 +104,7 @@ if not found[1] then
 end
 local version = tonumber(found[1])
 local revision = found[2] or ''
-if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '' and revision ~= ARGV[2]) then
+if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '*' and revision ~= ARGV[2]) then
     return {'moved', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
 end
 redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3],
@@ -130,6 +130,20 @@ if KEYS[4] then
     redis.call('SET', KEYS[4], ARGV[15], 'PX', ARGV[14])
 end
 return {'stored'}
+"""
+
+# KEYS: game. ARGV: version, revision, new revision. Returns 1 after giving
+# the game the new revision when it is at that version and revision (''
+# matching a game stored before revisions), else 0: nothing changed. A
+# commit prepared against that version and revision is refused from then on
+# (bot_jobs.py says why that is wanted).
+RENEW_REVISION = """
+local found = redis.call('HMGET', KEYS[1], 'version', 'revision')
+if not found[1] or tonumber(found[1]) ~= tonumber(ARGV[1]) or (found[2] or '') ~= ARGV[2] then
+    return 0
+end
+redis.call('HSET', KEYS[1], 'revision', ARGV[3])
+return 1
 """
 
 # KEYS: game, record. ARGV: record, record_ttl_ms. Keeps an answer that is

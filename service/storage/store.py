@@ -117,6 +117,10 @@ class EventWatch(ABC):
         """True when woken (an event may be new, or the wake-ups were interrupted);
         False after `timeout` without a wake-up."""
 
+    @abstractmethod
+    def wake(self) -> None:
+        """Make the current wait (or the next) return True at once."""
+
     @property
     @abstractmethod
     def closing(self) -> bool:
@@ -176,7 +180,7 @@ class GameStore(ABC):
         event: NewEvent | None = None,
     ) -> CommitResult:
         """Compare-and-set: store the move if the game is still at `expected_version`
-        (and `expected_revision`, when given), in one round trip.
+        (and `expected_revision`, when given; '' for a game stored before revisions), in one round trip.
 
         Stored: the version goes up by one, the game gets a new revision,
         `move` is appended to the history, the answer is recorded under the
@@ -185,6 +189,17 @@ class GameStore(ABC):
         commit appends it to the game's event stream under the new version
         and wakes the listeners (`watch_events`). Not stored (nothing changed): the result carries the game as
         it is now, so the caller can judge the move again without loading it.
+        """
+
+    @abstractmethod
+    def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
+        """Give the game a new revision, nothing else changed, if it is still at `version` and `revision`.
+
+        Returns whether it did. From then on a commit against that version
+        and revision is refused (it returns the game as stored, to be judged
+        again): the bot worker fences a commit that is late this way
+        (bot_jobs.py). An empty `revision` names a game stored before
+        revisions existed.
         """
 
     @abstractmethod

@@ -3,7 +3,7 @@
 ResponseContract(spec).check(...) finds the operation a concrete request went
 to (/games/abc/moves/3 -> getMove), then asserts that the status is declared
 for it, the content type is the declared one, the body validates against the
-declared schema (a response declared without content has an empty body) and
+declared schema (a JSON body ending with a newline) (a response declared without content has an empty body) and
 every required header is there with a valid value.
 """
 
@@ -160,6 +160,8 @@ def _check_response(
 def _parse(where: str, media_type: str, body: bytes) -> Any:
     try:
         if media_type.endswith("json"):
+            # Ended like a line of text, so a terminal's next line does not start glued to it.
+            assert body.endswith(b"\n"), f"{where}: a JSON body ends with a newline: {body[-80:]!r}"
             return json.loads(body.decode("utf-8"))
         if media_type.endswith("yaml"):
             return yaml.safe_load(body.decode("utf-8"))

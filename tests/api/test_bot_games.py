@@ -11,14 +11,15 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.api import create_app
 from service.api.spec import load_spec
 from service.bots import LEVELS, choose_move, seed_for
-from service.engine import canonical_move
+from service.engine import Advance, canonical_move
 from service.games.views import move_body
 from tests.bot_workers import BotWorkerProcess, wait_for
 from tests.system.history_check import replay_prefix
 
-from .conftest import Table
+from .conftest import Table, checked_client_class
 
 # A bot's move is due within its think_ms plus a second; this leaves room for a busy machine.
 BOT_MOVE_BOUND = 10.0
@@ -54,9 +55,8 @@ def wait_for_person_or_end(table: Table, bound: float = BOT_MOVE_BOUND) -> dict:
 
 
 def pending_jobs(app) -> int:
-    """Jobs in the queue's streams: done jobs are deleted from them."""
-    play = app.extensions["patchwork"].play
-    return sum(play.store.command("XLEN", stream) for stream in play.bot_jobs.streams)
+    """Jobs not done yet: queued or taken."""
+    return app.extensions["patchwork"].play.bot_jobs.queued()
 
 
 def test_bots_lists_the_levels_weakest_first(client):
@@ -151,15 +151,67 @@ def test_jobs_for_a_version_never_reached_or_already_played_move_nothing(app, cl
     jobs = app.extensions["patchwork"].play.bot_jobs
     table = Table(client, {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "seed": 2})
     # A job whose commit failed: the version never comes, the worker drops it.
-    jobs.enqueue(table.id, 5, person_waiting=True)
+    jobs.enqueue(table.id, 5, person_waiting=True, client="tests")
     table.play({"action": "advance"}, seat=0)
     game = wait_for_person_or_end(table)
     played = game["version"]
     # A repeated job, for a version the bot has played already.
-    jobs.enqueue(table.id, 2, person_waiting=True)
+    jobs.enqueue(table.id, 2, person_waiting=True, client="tests")
     wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the jobs were not dropped")
     assert table.state()["version"] == played
     assert len(history(client, table.id)) == played - 1
+
+
+def test_a_commit_late_past_the_workers_wait_is_fenced_then_judged_again_with_a_job_of_its_own(
+    app, client, worker
+):
+    # What a slow web worker does, step by step: it reads the game, queues
+    # the bot's job, and commits much later.
+    play = app.extensions["patchwork"].play
+    table = Table(client, {"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "seed": 2})
+    read = play.load(table.id)
+    play.bot_jobs.enqueue(table.id, 2, person_waiting=True, client="tests")
+    # The worker waits for version 2, then fences the commit and drops the job.
+    wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the worker kept the job")
+    fenced = play.load(table.id)
+    assert fenced.version == 1 and fenced.revision != read.revision
+    # The late commit is refused, judged again on the game as stored, and
+    # stored with a job of its own: the bot moves.
+    committed = play.play(table.id, Advance(), table.tokens[0], start=read, client="tests")
+    assert committed.version == 2
+    game = wait_for_person_or_end(table)
+    moves = history(client, table.id)
+    assert game["version"] == len(moves) + 1 >= 3
+    assert [entry["seat"] for entry in moves[:2]] == [0, 1]
+    assert replay_prefix(game, moves, len(moves)).moves_played == len(moves)
+
+
+def test_bot_jobs_are_shared_by_the_client_address_the_rate_limits_count(backend, contract):
+    # Behind one trusted proxy, X-Forwarded-For names the client. Nobody
+    # takes the jobs here: the test reads them off the queue in the order
+    # workers would get them.
+    app = create_app(backend.settings(trust_proxy_headers=1))
+    app.test_client_class = checked_client_class(contract)
+    jobs = app.extensions["patchwork"].play.bot_jobs
+    jobs.beat("a test standing in for a worker")  # bot games are accepted while a worker is seen
+    try:
+        busy, other = app.test_client(), app.test_client()
+        busy.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.7"
+        other.environ_base["HTTP_X_FORWARDED_FOR"] = "198.51.100.2"
+        players = [{"name": "Ann"}, {"name": "Bot", "bot": "search"}]
+        for _ in range(4):  # each move hands a bot its turn: a job in the busy client's share
+            Table(busy, {"players": players, "first_player": 0}).play({"action": "advance"}, seat=0)
+        # The other client's bot starts its game: the creation queues its job.
+        Table(
+            other, {"players": [{"name": "Bob"}, {"name": "Bot", "bot": "search-quick"}], "first_player": 1}
+        )
+        order = []
+        while (job := jobs.take(block_ms=10)) is not None:
+            order.append(job.client)
+            jobs.done(job)
+        assert order == ["203.0.113.7", "198.51.100.2", "203.0.113.7", "203.0.113.7", "203.0.113.7"]
+    finally:
+        app.extensions["patchwork"].store.close()
 
 
 def test_a_person_cannot_move_for_a_bot_seat(client, worker):

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from service.api import create_app
+from service.api import compression, create_app
 from service.logs import JsonFormatter, TextFormatter
 
 from .conftest import make_settings
@@ -176,6 +176,27 @@ def test_the_board_svg_and_the_spec_are_gzipped(plain, game):
         assert packed.headers["Content-Encoding"] == "gzip", path
         assert gzip.decompress(packed.get_data()) == bare.get_data()
         assert packed.headers.get("ETag") == bare.headers.get("ETag")
+
+
+@pytest.mark.parametrize(
+    "path", ["/docs/swagger-ui-bundle.js", "/docs/swagger-ui.css", "/play", "/openapi.yaml"]
+)
+def test_a_file_of_the_package_is_compressed_once_not_at_every_request(plain, path, monkeypatch):
+    compressed: list[int] = []
+    real = compression.gzip_bytes
+
+    def counted(data: bytes, level: int) -> bytes:
+        compressed.append(len(data))
+        return real(data, level)
+
+    monkeypatch.setattr(compression, "gzip_bytes", counted)
+    first = plain.get(path, headers=GZIP)
+    made = len(compressed)  # once, or none if an earlier request in this process made it
+    again = plain.get(path, headers=GZIP)
+    assert again.headers["Content-Encoding"] == first.headers["Content-Encoding"] == "gzip"
+    assert len(compressed) == made <= 1, f"{path} was compressed again: {compressed}"
+    assert again.get_data() == first.get_data()
+    assert gzip.decompress(again.get_data()) == plain.get(path).get_data()
 
 
 def test_small_answers_and_refusing_clients_get_plain_bodies(plain, game):

@@ -1,4 +1,4 @@
-"""The bot job queue on a real Redis: order, acknowledgement, takeover, the heartbeat, a lost group."""
+"""The bot job queue on a real Redis: fair shares, order, leases and takeover, the heartbeat, lost data."""
 
 from __future__ import annotations
 
@@ -6,40 +6,84 @@ import time
 
 import pytest
 
-from service.storage import StorageError
-
 GAME = "g" * 22
+OTHER = "h" * 22
 
 
 @pytest.fixture
 def jobs(store):
-    queue = store.bot_jobs()
-    queue.ensure_group()
-    return queue
+    return store.bot_jobs()
+
+
+def taken_clients(jobs, count: int) -> list[str]:
+    found = []
+    for _ in range(count):
+        job = jobs.take(block_ms=100)
+        assert job is not None
+        found.append(job.client)
+        jobs.done(job)
+    return found
 
 
 def test_jobs_of_games_with_a_person_are_taken_first(jobs):
-    jobs.enqueue(GAME, 4, person_waiting=False)
-    jobs.enqueue(GAME, 7, person_waiting=True)
-    taken = jobs.take("w1", block_ms=100)
-    assert [(job.version, job.stream) for job in taken] == [(7, jobs.person_stream), (4, jobs.bots_stream)]
-    assert all(job.game_id == GAME for job in taken)
+    jobs.enqueue(GAME, 4, person_waiting=False, client="a")
+    jobs.enqueue(GAME, 7, person_waiting=True, client="b")
+    first, second = jobs.take(block_ms=100), jobs.take(block_ms=100)
+    assert first is not None and second is not None
+    assert [(job.version, job.person_waiting, job.client) for job in (first, second)] == [
+        (7, True, "b"),
+        (4, False, "a"),
+    ]
+    assert first.game_id == second.game_id == GAME
 
 
-def test_a_job_not_done_is_taken_over_once_idle_and_a_done_one_is_gone(jobs, redis):
-    jobs.enqueue(GAME, 2, person_waiting=True)
-    jobs.enqueue(GAME, 3, person_waiting=True)
-    (first,) = jobs.take("dead", block_ms=100)
-    (second,) = jobs.take("alive", block_ms=100)
+def test_one_client_many_jobs_delay_another_clients_job_by_at_most_one(jobs):
+    for version in range(2, 12):
+        jobs.enqueue(GAME, version, person_waiting=True, client="10.0.0.1")
+    jobs.enqueue(OTHER, 3, person_waiting=True, client="10.0.0.2")
+    order = taken_clients(jobs, 11)
+    assert order.index("10.0.0.2") <= 1
+    # A's own jobs keep their order.
+    assert order.count("10.0.0.1") == 10
+
+
+def test_clients_take_turns_job_by_job_in_each_kind(jobs):
+    for client in ("a", "b", "c"):
+        for version in (2, 3):
+            jobs.enqueue(GAME, version, person_waiting=False, client=client)
+    jobs.enqueue(GAME, 9, person_waiting=True, client="a")
+    assert taken_clients(jobs, 7) == ["a", "a", "b", "c", "a", "b", "c"]
+    assert jobs.take(block_ms=10) is None
+
+
+def test_a_job_not_done_is_taken_over_once_its_lease_ends_and_a_done_one_is_gone(jobs):
+    jobs.lease_ms = 200
+    jobs.enqueue(GAME, 2, person_waiting=True, client="a")
+    jobs.enqueue(GAME, 3, person_waiting=True, client="a")
+    first, second = jobs.take(block_ms=100), jobs.take(block_ms=100)
+    assert first is not None and second is not None
     jobs.done(second)
-    assert jobs.take("alive", block_ms=10) == []
-    assert jobs.reclaim("alive", min_idle_ms=60_000) == []  # not idle long enough yet
-    time.sleep(0.05)
-    (taken_over,) = jobs.reclaim("alive", min_idle_ms=20)
-    assert (taken_over.entry_id, taken_over.version) == (first.entry_id, 2)
+    assert jobs.take(block_ms=10) is None
+    assert jobs.reclaim() == []  # the lease of the first has not ended yet
+    assert jobs.queued() == 1  # taken, not done
+    time.sleep(0.3)
+    (taken_over,) = jobs.reclaim()
+    assert (taken_over.text, taken_over.version) == (first.text, 2)
+    assert jobs.reclaim() == []  # leased again, to the taker
     jobs.done(taken_over)
-    assert jobs.reclaim("alive", min_idle_ms=0) == []
-    assert redis.xlen(jobs.person_stream) == 0  # done jobs are deleted, not kept
+    jobs.done(taken_over)  # a job done twice (two workers had it) is fine
+    time.sleep(0.3)
+    assert jobs.reclaim() == []
+    assert jobs.queued() == 0
+
+
+def test_an_idle_taker_waits_for_a_job_and_wakes_when_one_comes(jobs, store):
+    assert jobs.take(block_ms=50) is None
+    jobs.enqueue(GAME, 2, person_waiting=True, client="a")
+    job = jobs.take(block_ms=5_000)
+    assert job is not None and job.version == 2
+    assert jobs.take(block_ms=50) is None
+    assert store.command("EXISTS", jobs.wake_key) == 0  # an empty queue leaves no stale tokens
 
 
 def test_the_heartbeat_says_whether_a_worker_was_seen_lately(jobs):
@@ -50,11 +94,26 @@ def test_the_heartbeat_says_whether_a_worker_was_seen_lately(jobs):
     assert not jobs.workers_seen()
 
 
-def test_a_lost_group_is_reported_and_made_again_with_the_jobs_queued_meanwhile(jobs, redis):
+def test_jobs_queued_after_redis_lost_its_data_are_taken(jobs, redis):
+    jobs.enqueue(GAME, 4, person_waiting=False, client="a")
     redis.flushall()  # Redis restarted without its data
-    jobs.enqueue(GAME, 5, person_waiting=False)
-    with pytest.raises(StorageError, match="NOGROUP"):
-        jobs.take("w1", block_ms=10)
-    jobs.ensure_group()
-    jobs.ensure_group()  # twice is fine
-    assert [job.version for job in jobs.take("w1", block_ms=100)] == [5]
+    assert jobs.take(block_ms=10) is None
+    jobs.enqueue(GAME, 5, person_waiting=False, client="a")
+    job = jobs.take(block_ms=100)
+    assert job is not None and job.version == 5
+
+
+def test_jobs_an_earlier_version_queued_in_streams_are_adopted(jobs, redis):
+    redis.xadd(jobs.old_streams["bots"], {"game": GAME, "version": 4})
+    redis.xadd(jobs.old_streams["person"], {"game": OTHER, "version": 6})
+    redis.xgroup_create(jobs.old_streams["person"], "bot-workers", id="0")
+    redis.xreadgroup("bot-workers", "old-worker", {jobs.old_streams["person"]: ">"})  # taken, not done
+    assert jobs.adopt_old_jobs() == 2
+    assert jobs.adopt_old_jobs() == 0
+    first, second = jobs.take(block_ms=100), jobs.take(block_ms=100)
+    assert first is not None and second is not None
+    assert [(job.game_id, job.version, job.person_waiting) for job in (first, second)] == [
+        (OTHER, 6, True),
+        (GAME, 4, False),
+    ]
+    assert not redis.exists(*jobs.old_streams.values())

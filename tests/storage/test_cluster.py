@@ -6,12 +6,14 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from prometheus_client import REGISTRY
 
 from service.storage import GameStore, IdempotencyRecord, StorageError, StoreBusy, StoredGame, open_store
 from tests.redis_cluster import ThrowawayCluster
+from tests.redis_servers import ThrowawayRedis
 from tests.system.concurrency import run_together
 
 GAMES = [f"game-{number}" for number in range(12)]
@@ -69,6 +71,52 @@ def test_every_operation_works_with_games_spread_over_the_masters(
     assert sorted(game for games in games_by_node for game in games) == sorted(GAMES)
 
 
+def test_a_move_on_a_slot_in_migration_waits_for_the_slot_instead_of_failing(
+    cluster: ThrowawayCluster,
+) -> None:
+    """A commit whose keys are split between two masters (TRYAGAIN) goes through once the slot has moved.
+
+    The slot is left half migrated until the nodes have refused the commit
+    more often than redis-py alone would try (16 tries within about 0.4 s;
+    Redis 7's source answers TRYAGAIN itself, 6.2's sends ASK and the target
+    answers TRYAGAIN), and only then is it handed over.
+    """
+    store = open_store(cluster.url, cluster=True, timeout=4.0)  # 2 s of patience for refusals
+    try:
+        game_id = "migrating"
+        store.create_game(game_id, "s1", "v1")
+        assert store.commit_move(game_id, 1, "s2", "v2", "m1").committed
+        slot = cluster.slot_of(game_id)
+        source = cluster.owner_of(slot)
+        target = next(node for node in cluster.masters() if node is not source)
+        source_id, target_id = cluster.node_id(source), cluster.node_id(target)
+        with source.client() as at_source, target.client() as at_target:
+            at_target.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", source_id)
+            at_source.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", target_id)
+            game_key = f"patchwork:{{{game_id}}}:game"
+            at_source.execute_command("MIGRATE", target.host, target.port, "", 0, 5000, "KEYS", game_key)
+            refused_before = tryagains(cluster, source, target)
+            with ThreadPoolExecutor(max_workers=1) as mover:
+                committing = mover.submit(
+                    store.commit_move, game_id, 2, "s3", "v3", "m2", "0:key", "fp", "201"
+                )
+                ThrowawayCluster.wait_until(
+                    lambda: tryagains(cluster, source, target) - refused_before > 16 or committing.done(),
+                    "the commit refused more than redis-py alone would try",
+                )
+                cluster.move_slots([slot], source, target)
+                assert committing.result().committed
+        assert store.load_moves(game_id) == (3, ["m1", "m2"])
+        assert cluster.owner_of(slot) is target
+    finally:
+        store.close()
+
+
+def tryagains(cluster: ThrowawayCluster, *nodes: ThrowawayRedis) -> int:
+    """How many TRYAGAIN these nodes answered so far."""
+    return sum(cluster.error_counts(node).get("TRYAGAIN", 0) for node in nodes)
+
+
 def test_no_command_fails_on_a_pooled_connection_after_a_node_restarts(tmp_path) -> None:
     # redis-py's cluster client looks at each connection as it lends it and
     # reconnects one the node closed, so a restart costs no request (its
@@ -84,7 +132,7 @@ def test_no_command_fails_on_a_pooled_connection_after_a_node_restarts(tmp_path)
             while node.running:
                 time.sleep(0.01)
             node.start()  # the same port; its nodes.conf keeps its slots
-        own.wait_until_ok()
+        own.wait_until_settled()
         failures: list[BaseException] = []
 
         def read(n: int) -> None:

@@ -111,6 +111,35 @@ def test_a_game_stored_without_a_revision_commits_by_version(store: GameStore, r
     assert store.load_game("g1").revision == result.revision != ""
 
 
+def test_a_renewed_revision_fences_commits_prepared_against_the_old_one(
+    store: GameStore, redis: Redis
+) -> None:
+    # A web worker read the game at version 1 and is slow to commit; the bot
+    # worker renews the revision, and that commit is refused whenever it comes.
+    store.create_game("g1", "s1", "v1")
+    late = store.load_game("g1")
+    assert not store.renew_revision("g1", 2, late.revision)  # not at that version: nothing
+    assert not store.renew_revision("g1", 1, "another")
+    assert store.load_game("g1").revision == late.revision
+
+    assert store.renew_revision("g1", 1, late.revision)
+
+    renewed = store.load_game("g1")
+    assert renewed == late and renewed.revision != late.revision  # only the revision changed
+    refused = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=late.revision)
+    assert not refused.committed and refused.current.revision == renewed.revision
+    assert store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=renewed.revision).committed
+    assert not store.renew_revision("gone", 1, "")
+
+
+def test_a_renewed_revision_fences_a_game_stored_without_one(store: GameStore, redis: Redis) -> None:
+    store.create_game("g1", "s1", "v1")
+    redis.hdel("patchwork:{g1}:game", "revision")
+    assert store.renew_revision("g1", 1, "")
+    refused = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision="")
+    assert not refused.committed
+
+
 def test_history_slices_follow_lrange_and_match_the_version(store: GameStore) -> None:
     store.create_game("g1", "s", "v")
     for version in range(1, 6):

@@ -101,3 +101,13 @@ def assert_acks_in_history(acks: Iterable[Ack], games: dict[str, tuple[dict, lis
         assert entry["seat"] == ack.seat
         assert {k: v for k, v in entry.items() if k not in ("number", "seat", "outcome")} == ack.move
         assert_view_is_state(ack.game, replay_prefix(game, history, number))
+
+
+def acknowledged_in_history(ack: Ack, history: list[dict]) -> bool:
+    """Whether the history holds the acknowledged move at the number its 201 gave it."""
+    number = ack.version - 1
+    if len(history) < number:
+        return False
+    entry = history[number - 1]
+    shown = {key: value for key, value in entry.items() if key not in ("number", "seat", "outcome")}
+    return entry["seat"] == ack.seat and shown == ack.move

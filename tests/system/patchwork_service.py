@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.live_service import spawn_logged, stop_process_group, wait_until_healthy
+from tests.live_service import ROOT, spawn_logged, stop_process_group, wait_until_healthy
 from tests.redis_servers import Throwaway, free_port
 
 
@@ -63,7 +63,10 @@ def program(pid: int) -> str:
 
 
 class PatchworkService(Throwaway):
-    """`python -m service`: with no `redis_url`, its own Redis with data in `data_dir`."""
+    """`python -m service`: with no `redis_url`, its own Redis with data in `data_dir`.
+
+    `command` and `cwd` run another installation of it (an installed wheel's script).
+    """
 
     def __init__(
         self,
@@ -73,7 +76,11 @@ class PatchworkService(Throwaway):
         *,
         redis_url: str | None = None,
         env: dict[str, str] | None = None,
+        command: list[str] | None = None,
+        cwd: Path | None = None,
     ):
+        self.command = command if command is not None else [sys.executable, "-m", "service"]
+        self.cwd = cwd if cwd is not None else ROOT
         self.data_dir = Path(data_dir)
         self.port = port if port is not None else free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -88,7 +95,7 @@ class PatchworkService(Throwaway):
         self.process: subprocess.Popen | None = None
 
     def launch(self) -> subprocess.Popen:
-        self.process = spawn_logged([sys.executable, "-m", "service"], self.env, self.log_path)
+        self.process = spawn_logged(self.command, self.env, self.log_path, cwd=self.cwd)
         return self.process
 
     def refused(self, timeout: float = 30.0) -> str:

@@ -2,7 +2,8 @@
 
 Each client thread picks a game, reads its legal moves, posts one (now and
 then with If-Match or an Idempotency-Key), and keeps every status it saw and
-every move acknowledged with 201, until the test stops it.
+every move acknowledged with 201, until the test stops it. A 503 must say
+when to come back (Retry-After); one that does not is kept apart.
 """
 
 from __future__ import annotations
@@ -20,17 +21,26 @@ EXPECTED_STATUSES = {200, 201, 409, 412, 422, 503}
 
 
 class BackgroundPlay:
-    """`clients` threads playing on `games` ({id: tokens}) through the service at `url`."""
+    """`clients` threads playing on `games` ({id: tokens}) through the service at `url`.
 
-    def __init__(self, url: str, games: dict[str, list[str]], clients: int = 4):
+    Client threads are numbered from `first`: plays running side by side on
+    the same games (through other instances) take distinct numbers, so their
+    Idempotency-Keys never collide.
+    """
+
+    def __init__(self, url: str, games: dict[str, list[str]], clients: int = 4, first: int = 0):
         self.url = url
         self.games = games
         self.statuses: Counter[int] = Counter()
+        self.move_statuses: Counter[int] = Counter()  # of the moves alone
+        self.unavailable_without_retry_after = 0
         self.acks: list[Ack] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._errors: list[BaseException] = []
-        self._threads = [threading.Thread(target=self._play, args=(n,), daemon=True) for n in range(clients)]
+        self._threads = [
+            threading.Thread(target=self._play, args=(n,), daemon=True) for n in range(first, first + clients)
+        ]
 
     def __enter__(self) -> BackgroundPlay:
         for thread in self._threads:
@@ -89,8 +99,11 @@ class BackgroundPlay:
             choice, token, if_match=choice.version if kind == 1 else None, key=key if kind == 2 else None
         )
         self._count(resp.status_code)
-        if resp.status_code == 201:
-            with self._lock:
+        with self._lock:
+            self.move_statuses[resp.status_code] += 1
+            if resp.status_code == 503 and "Retry-After" not in resp.headers:
+                self.unavailable_without_retry_after += 1
+            if resp.status_code == 201:
                 self.acks.append(Ack.of(choice, resp))
 
     def _count(self, status: int) -> None:

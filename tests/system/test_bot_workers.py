@@ -6,6 +6,11 @@ middle of a bot's thinking, the web killed right after the move that handed
 a bot its turn, Redis restarted; and `patchwork-service` starting BOT_WORKERS
 workers, restarting a killed one and stopping them between the web and
 Redis. Each time the bot's move still arrives, once: the history replays.
+
+A commit that is late (its web worker slow or stopped after it queued the
+bot's job) or never comes (the web killed in between) is made real on a
+cluster, where the queue and the game live on different nodes: a CLIENT
+PAUSE on the game's node holds the commit while the queue goes on.
 """
 
 from __future__ import annotations
@@ -13,13 +18,17 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import requests
+from redis import Redis
+from redis.exceptions import MovedError
 
+from service.botworker.worker import VERSION_WAIT_SECONDS
 from service.games import GamePlay, KeptCopies
 from service.storage import open_store
 from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
@@ -77,18 +86,9 @@ def assert_replays(play: GamePlay, game_id: str) -> tuple[dict, list[dict]]:
     return game, moves
 
 
-def pending_consumers(play: GamePlay) -> set[str]:
-    """Names of the workers holding read but unacknowledged jobs."""
-    found = set()
-    for stream in play.bot_jobs.streams:
-        try:
-            summary = play.store.command("XPENDING", stream, "bot-workers")
-        except Exception:  # no group yet
-            continue
-        consumers = summary[3] if isinstance(summary, list) else summary.get("consumers")
-        for entry in consumers or []:
-            found.add(entry[0] if isinstance(entry, list) else entry["name"])
-    return found
+def jobs_taken(play: GamePlay) -> int:
+    """Jobs a worker has taken and not yet done."""
+    return int(play.store.command("ZCARD", play.bot_jobs.taken_key))
 
 
 @pytest.mark.parametrize("kind", ["single", "cluster"])
@@ -105,18 +105,15 @@ def test_a_worker_killed_mid_thought_has_its_move_made_by_another_once(kind, tmp
         # The bot (seat 1) starts: its job is queued with the game.
         created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "search"}], first_player=1, seed=8)
         game_id = created["game"]["id"]
-        holder = wait_for(
-            lambda: [c for c in pending_consumers(play) if f"-{slow.pid}-" in c],
-            10,
-            f"the worker did not take the job:\n{slow.log()}",
-        )
+        # The slow worker is the only one: the job taken is in its hands.
+        wait_for(lambda: jobs_taken(play) == 1, 10, f"the worker did not take the job:\n{slow.log()}")
         slow.kill()
         assert play.view(game_id)[0] == 1, "the slow worker moved before it was killed"
         with BotWorkerProcess(url, tmp_path / "fast.log", cluster=cluster) as fast:
             wait_for(
                 lambda: play.view(game_id)[0] > 1,
                 TAKEOVER_BOUND,
-                f"nobody took over the job of {holder}:\n{fast.log()}",
+                f"nobody took over the job of the killed worker:\n{fast.log()}",
             )
             game = wait_for(
                 lambda: (g := assert_replays(play, game_id)[0])["turn"] == 0 and g,
@@ -197,6 +194,157 @@ def test_a_redis_restart_mid_game_loses_no_bot_turn(durable_redis, tmp_path):
         wait_for(bot_moved_after(version), BOT_MOVE_BOUND, f"no bot move after the restart:\n{worker.log()}")
         wait_for(play.bot_jobs.workers_seen, 10, "the worker's heartbeat did not come back")
         assert_replays(play, game_id)
+
+
+def test_a_bots_own_commit_fenced_while_it_thinks_is_made_again(tmp_path):
+    # The worker's commit is the late one here: another worker fenced it
+    # (the game's revision renewed) while this one was thinking.
+    with (
+        ThrowawayRedis(tmp_path / "redis") as server,
+        game_play(server.url, False) as play,
+        LiveService(server.url, tmp_path / "web.log", workers=1) as web,
+        BotWorkerProcess(server.url, tmp_path / "worker.log", think_ms="1500") as worker,
+    ):
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+        created = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "search"}], first_player=1, seed=8)
+        game_id = created["game"]["id"]
+        wait_for(lambda: jobs_taken(play) == 1, 10, f"the worker did not take the job:\n{worker.log()}")
+
+        def fenced_until_retried() -> bool:
+            # Fenced again and again: whenever the worker read the game, its
+            # copy is out of date by the time it commits.
+            if "moving again" in worker.log():
+                return True
+            game = play.load(game_id)
+            assert game.version == 1, "the fenced commit was stored"
+            play.fence(game_id, game)
+            return False
+
+        wait_for(fenced_until_retried, TAKEOVER_BOUND, f"no commit refused:\n{worker.log()}")
+        wait_for(lambda: play.view(game_id)[0] > 1, BOT_MOVE_BOUND, f"no second try:\n{worker.log()}")
+        _game, moves = assert_replays(play, game_id)
+        assert moves[0]["seat"] == 1
+
+
+def _owns(node: Redis, key: str) -> bool:
+    try:
+        node.execute_command("EXISTS", key)
+    except MovedError:  # another node's slot
+        return False
+    return True
+
+
+def node_of(cluster: ThrowawayCluster, key: str) -> int:
+    """The index of the cluster node that owns `key`'s slot."""
+    for index, node in enumerate(cluster.nodes):
+        with node.client() as client:
+            if _owns(client, key):
+                return index
+    raise AssertionError(f"no node owns {key}")
+
+
+def game_away_from_the_queue(cluster: ThrowawayCluster, play: GamePlay, base: str) -> tuple[str, str, int]:
+    """(id, Ann's token, node) of a new Ann-vs-random game, Ann to move, on another node than the queue."""
+    queue_node = node_of(cluster, play.bot_jobs.heartbeat_key)  # every {bots} key is in its slot
+    for _ in range(50):
+        created = create(base, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], first_player=0, seed=3)
+        game_id = created["game"]["id"]
+        node = node_of(cluster, f"patchwork:{{{game_id}}}:game")
+        if node != queue_node:
+            return game_id, created["tokens"][0], node
+    raise AssertionError("every game landed on the queue's node")
+
+
+def advance(base: str, game_id: str, token: str) -> requests.Response:
+    return requests.post(
+        f"{base}/games/{game_id}/moves",
+        json={"action": "advance"},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=60,
+    )
+
+
+def person_in_turn(play: GamePlay, game_id: str) -> bool:
+    game = json.loads(play.view(game_id)[1])
+    return game["status"] == "finished" or game["players"][game["turn"]]["bot"] is None
+
+
+# Longer than the worker's wait for a commit, so that it gives the commit up as late.
+PAUSE_MS = int(VERSION_WAIT_SECONDS * 1000 * 2) + 1000
+# The web's Redis timeout outlasts the pause: its commit is held, not failed.
+PATIENT_WEB = {"REDIS_CLUSTER": "1", "REDIS_TIMEOUT_SECONDS": "15"}
+
+
+def test_a_commit_that_lands_after_the_workers_wait_still_gets_the_bot_its_move(tmp_path):
+    with (
+        ThrowawayCluster(tmp_path / "cluster") as cluster,
+        game_play(cluster.url, True) as play,
+        LiveService(cluster.url, tmp_path / "web.log", workers=1, env=PATIENT_WEB) as web,
+        BotWorkerProcess(cluster.url, tmp_path / "worker.log", cluster=True) as worker,
+    ):
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+        game_id, token, node = game_away_from_the_queue(cluster, play, web.url)
+        with cluster.nodes[node].client() as client:
+            client.execute_command("CLIENT", "PAUSE", PAUSE_MS, "WRITE")
+        # The bot's job is queued on the queue's node; the commit waits out the pause.
+        resp = advance(web.url, game_id, token)
+        assert resp.status_code == 201, resp.text
+        assert resp.json()["version"] == 2 and not person_in_turn(play, game_id)
+        wait_for(
+            lambda: person_in_turn(play, game_id),
+            BOT_MOVE_BOUND + PAUSE_MS / 1000,
+            f"the bot never moved after the late commit:\n{worker.log()}",
+        )
+        _game, moves = assert_replays(play, game_id)
+        assert [m["seat"] for m in moves[:2]] == [0, 1]
+        wait_for(lambda: play.bot_jobs.queued() == 0, BOT_MOVE_BOUND, "a job was left behind")
+
+
+def test_the_web_killed_between_queueing_and_committing_leaves_no_job_and_no_stall(tmp_path):
+    with (
+        ThrowawayCluster(tmp_path / "cluster") as cluster,
+        game_play(cluster.url, True) as play,
+        BotWorkerProcess(cluster.url, tmp_path / "worker.log", cluster=True) as worker,
+    ):
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+        web = LiveService(cluster.url, tmp_path / "web.log", workers=1, env=PATIENT_WEB)
+        with web:
+            game_id, token, node = game_away_from_the_queue(cluster, play, web.url)
+            with cluster.nodes[node].client() as client:
+                client.execute_command("CLIENT", "PAUSE", PAUSE_MS, "WRITE")
+            # The move's request hangs in its commit; it is killed with the web.
+            hanging = threading.Thread(target=lambda: _ignore_errors(advance, web.url, game_id, token))
+            hanging.start()
+            wait_for(lambda: play.bot_jobs.queued() == 1, 10, "the web did not queue the bot's job")
+            os.killpg(web.process.pid, signal.SIGKILL)
+            hanging.join(30)
+        with cluster.nodes[node].client() as client:
+            # Now, not when the pause runs out: the test's own reads of the
+            # history (scripts) would wait behind it. The dead web's commit
+            # may or may not run, as Redis notices its socket closed or not.
+            client.execute_command("CLIENT", "UNPAUSE")
+        # Whether or not Redis ran the dead web's commit, nobody waits on a bot for ever.
+        wait_for(
+            lambda: play.bot_jobs.queued() == 0 and person_in_turn(play, game_id),
+            BOT_MOVE_BOUND + PAUSE_MS / 1000 + TAKEOVER_BOUND,
+            f"the job was neither played nor dropped:\n{worker.log()}",
+        )
+        version, _view = play.view(game_id)
+        assert_replays(play, game_id)
+        # And the game goes on.
+        with LiveService(cluster.url, tmp_path / "web2.log", workers=1, env=PATIENT_WEB) as web2:
+            resp = advance(web2.url, game_id, token)
+            assert resp.status_code == 201, resp.text
+            wait_for(lambda: person_in_turn(play, game_id), BOT_MOVE_BOUND, "no bot move after the restart")
+        assert play.view(game_id)[0] > version + 1
+        assert_replays(play, game_id)
+
+
+def _ignore_errors(call, *args) -> None:
+    try:
+        call(*args)
+    except requests.RequestException:
+        pass  # the server was killed under the request
 
 
 def worker_children(service: PatchworkService) -> list[tuple[int, str]]:

@@ -21,6 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.metrics_dir import RETIRED
 from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.live_service import LiveService
+from tests.redis_monitor import ClientCommands
 from tests.redis_servers import ThrowawayRedis, free_port
 from tests.sse import EventStream
 
@@ -29,9 +30,11 @@ from .patchwork_service import PatchworkService, children, program
 MOVES_ROUTE = "/games/<game_id>/moves"
 
 
-def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+def scrape(
+    url: str, headers: dict[str, str] | None = None
+) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample of `url`/metrics by (name, sorted labels)."""
-    resp = requests.get(f"{url}/metrics", timeout=10)
+    resp = requests.get(f"{url}/metrics", headers=headers, timeout=10)
     assert resp.status_code == 200, resp.text
     assert resp.headers["Content-Type"].startswith("text/plain")
     return {
@@ -184,7 +187,7 @@ def test_open_event_streams_go_up_and_down_however_they_close(web):
     ended = EventStream(web.url, game_id)
     assert left.take(1)[0].kind == "game" and ended.take(1)[0].kind == "game"
     assert open_streams(web.url) == 2
-    left.close()  # the client goes away: noticed at the next keep-alive (0.2 s)
+    left.close()  # the client goes away: its stream ends at once
     wait_for(lambda: open_streams(web.url) == 1, 10, "a stream the client left still counted")
     resp = requests.post(
         f"{web.url}/games/{game_id}/resign", headers={"Authorization": f"Bearer {token}"}, timeout=10
@@ -232,10 +235,13 @@ def bot_moves(samples: dict) -> float:
     return sum(count for (name, _), count in samples.items() if name == "patchwork_bot_moves_total")
 
 
-def test_bot_workers_of_patchwork_service_report_on_its_metrics_even_when_restarted(tmp_path):
+def test_bot_workers_of_patchwork_service_report_on_its_metrics_port_even_when_restarted(tmp_path):
     service = PatchworkService(tmp_path / "data", tmp_path / "service.log")
-    service.env.update(BOT_WORKERS="1", BOT_THINK_MS="20", METRICS_PORT=str(free_port()))
+    metrics_port = free_port()
+    service.env.update(BOT_WORKERS="1", BOT_THINK_MS="20", METRICS_PORT=str(metrics_port))
+    own = f"http://127.0.0.1:{metrics_port}"  # the web's: its bot workers serve none of their own
     with service:
+        assert_served_on_its_port_alone(service.url, own)
         created = create_bot_game(
             service.url, [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]
         )
@@ -246,7 +252,7 @@ def test_bot_workers_of_patchwork_service_report_on_its_metrics_even_when_restar
             "no bot worker",
         )[0]
         directory = wait_for(lambda: metrics_dir_of(worker), 20, f"no metrics file:\n{service.log()}")
-        wait_for(lambda: bot_moves(scrape(service.url)) >= 3, 30, "no bot moves on /metrics")
+        wait_for(lambda: bot_moves(scrape(own)) >= 3, 30, "no bot moves on /metrics")
         os.kill(worker, signal.SIGKILL)  # its counts must stay, folded by the supervisor
         wait_for(
             lambda: requests.get(f"{service.url}/games/{game_id}", timeout=10).json()["status"] == "finished",
@@ -254,7 +260,7 @@ def test_bot_workers_of_patchwork_service_report_on_its_metrics_even_when_restar
             f"the bot game did not finish:\n{service.log()}",
         )
         history = requests.get(f"{service.url}/games/{game_id}/moves", timeout=10).json()["moves"]
-        samples = scrape(service.url)
+        samples = scrape(own)
         committed = sum(
             count
             for (name, labels), count in samples.items()
@@ -270,6 +276,54 @@ def test_bot_workers_of_patchwork_service_report_on_its_metrics_even_when_restar
         assert value(samples, "patchwork_bot_moves_total", level="greedy", outcome="committed") > 0
         assert not list(directory.glob(f"*_{worker}.db")), "the killed worker's files were left"
     assert not directory.exists()
+
+
+def assert_not_found(resp: requests.Response) -> None:
+    """The answer of a path no route matches: what a refused scrape must look like."""
+    assert (resp.status_code, resp.headers["Content-Type"]) == (404, "application/problem+json"), resp.text
+    assert resp.json()["code"] == "not_found"
+
+
+def assert_served_on_its_port_alone(service_url: str, metrics_url: str) -> None:
+    """/metrics answers on METRICS_PORT only, and nothing else does there; the Host header changes neither."""
+    assert scrape(metrics_url), "no samples on METRICS_PORT"
+    assert_not_found(requests.get(f"{service_url}/metrics", timeout=10))
+    metrics_host = {"Host": metrics_url.removeprefix("http://")}
+    assert_not_found(requests.get(f"{service_url}/metrics", headers=metrics_host, timeout=10))
+    for path in ("/healthz", "/games", "/docs", "/nowhere"):
+        assert_not_found(requests.get(f"{metrics_url}{path}", timeout=10))
+    assert requests.get(f"{service_url}/healthz", timeout=10).status_code == 200
+
+
+def test_metrics_port_of_a_lone_gunicorn_serves_metrics_and_nothing_else(redis, tmp_path):
+    port = free_port()
+    with LiveService(redis.url, tmp_path / "web.log", workers=2, env={"METRICS_PORT": str(port)}) as web:
+        own = f"http://127.0.0.1:{port}"
+        assert_served_on_its_port_alone(web.url, own)
+        create_game(web.url)
+        assert (
+            value(scrape(own), "patchwork_http_requests_total", route="/games", method="POST", status="201")
+            == 1
+        )
+
+
+def test_metrics_token_is_asked_for_and_a_scrape_costs_redis_at_most_one_count_a_second(redis, tmp_path):
+    token = "scrape-" + "x" * 24
+    with (
+        LiveService(redis.url, tmp_path / "web.log", workers=1, env={"METRICS_TOKEN": token}) as web,
+        ClientCommands(redis.url) as commands,
+    ):
+        for refused in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {token}"}):
+            assert_not_found(requests.get(f"{web.url}/metrics", headers=refused, timeout=10))
+        bearer = {"Authorization": f"Bearer {token}"}
+        assert scrape(web.url, bearer)  # the worker's first Redis connection (its handshake) is made
+        commands.take()
+        started = time.monotonic()
+        for _ in range(10):
+            assert value(scrape(web.url, bearer), "patchwork_bot_jobs_queued") == 0
+        elapsed = time.monotonic() - started
+        # One count is two XLENs (the two job streams), read again only once it is a second old.
+        assert commands.take() <= 2 * (int(elapsed) + 1), f"10 scrapes in {elapsed:.2f} s"
 
 
 def test_a_standalone_worker_serves_its_own_metrics_on_metrics_port(redis, tmp_path):
@@ -293,7 +347,7 @@ def test_a_standalone_worker_serves_its_own_metrics_on_metrics_port(redis, tmp_p
         assert created["game"]["id"] not in requests.get(f"{own}/metrics", timeout=10).text
         wait_for(lambda: value(scrape(own), "patchwork_bot_jobs_queued") == 0, 10, "a job left queued")
         samples = scrape(own)
-        assert value(samples, "patchwork_store_call_duration_seconds_count", operation="xreadgroup") > 0
+        assert value(samples, "patchwork_store_call_duration_seconds_count", operation="bot_take") > 0
         assert bot_moves(scrape(web.url)) == 0  # another instance's
 
 
