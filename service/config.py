@@ -32,6 +32,11 @@ DEFAULT_WORKER_CONNECTIONS = 10_000
 DEFAULT_STREAMS_PER_CLIENT = 32
 # Redis connections one worker opens at most; requests beyond wait for one.
 DEFAULT_REDIS_MAX_CONNECTIONS = 32
+# Requests one worker works on at once (event streams and health probes
+# aside); more are refused with 503 overloaded (service/api/admission.py).
+# A worker runs one at a time, so each waits for the CPU behind the others:
+# at a few ms each, 64 keep every answer far inside the API's 2 s.
+DEFAULT_MAX_IN_FLIGHT = 64
 # Bot games and hints per client per window, on by default: each costs the
 # service CPU (a whole game of bot moves; a bot's decision inside the
 # request), and no person starts a bot game a minute or asks ten hints a minute.
@@ -150,6 +155,7 @@ class Settings:
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
     redis_max_connections: int = DEFAULT_REDIS_MAX_CONNECTIONS
     worker_connections: int = DEFAULT_WORKER_CONNECTIONS
+    max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
     streams_per_client: int = DEFAULT_STREAMS_PER_CLIENT
     # A client has this long to send a request's head (from connecting),
     # and as long again for its body; then the connection is closed.
@@ -211,6 +217,7 @@ class Settings:
                 env, "REDIS_MAX_CONNECTIONS", DEFAULT_REDIS_MAX_CONNECTIONS, minimum=1
             ),
             worker_connections=_int(env, "WORKER_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, minimum=1),
+            max_in_flight=_int(env, "MAX_IN_FLIGHT", DEFAULT_MAX_IN_FLIGHT, minimum=1),
             streams_per_client=_int(env, "STREAMS_PER_CLIENT", DEFAULT_STREAMS_PER_CLIENT, minimum=1),
             read_timeout=_float(env, "READ_TIMEOUT_SECONDS", 10.0),
             keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),

@@ -66,6 +66,13 @@ STORE_ERRORS = Counter(
     "Calls to the game store that failed (Redis down, hung, full or refusing), by operation",
     ["operation"],
 )
+REQUESTS_SHED = Counter(
+    "patchwork_requests_shed",
+    "Requests refused with 503 overloaded because the worker had more work than it could do, by "
+    "reason: in_flight (MAX_IN_FLIGHT requests already in hand) or store_connections (every Redis "
+    "connection in use, Redis answering)",
+    ["reason"],
+)
 OPEN_EVENT_STREAMS = Gauge(
     "patchwork_open_event_streams",
     "Event streams (GET /games/{id}/events) open now",
@@ -110,6 +117,7 @@ http_duration = Children(HTTP_DURATION)
 moves = Children(MOVES)
 store_duration = Children(STORE_DURATION)
 store_errors = Children(STORE_ERRORS)
+requests_shed = Children(REQUESTS_SHED)
 bot_think = Children(BOT_THINK)
 bot_moves = Children(BOT_MOVES)
 

@@ -85,6 +85,10 @@ class ThrowawayCluster(Throwaway):
             capture_output=True,
             timeout=timeout,
         )
+        self.wait_until_settled(timeout)
+
+    def wait_until_settled(self, timeout: float = 20.0) -> None:
+        """Return once the cluster is ok on every node and every replica in sync (after start, or a node restarted)."""
         self.wait_until(self._settled, "the cluster ok on every node, every replica in sync", timeout)
 
     def _settled(self) -> bool:

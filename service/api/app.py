@@ -13,6 +13,7 @@ from service.games import GamePlay, KeptCopies, shared_copies
 from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import GameStore, store_from_settings
 
+from .admission import install_admission
 from .compression import StaticBody, install_compression
 from .context import EXTENSION_KEY, Services
 from .cors import install_cors
@@ -63,6 +64,8 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(events.bp)
+    # First of the before_request hooks: a request refused for load costs nothing more.
+    install_admission(app, settings)
     install_metrics_access(app, settings)
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)

@@ -6,7 +6,7 @@ from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from service.games.jsontext import compact
-from service.storage import StorageError
+from service.storage import StorageError, StoreBusy
 
 from .compression import StaticResponse
 from .context import services
@@ -37,6 +37,8 @@ def readyz():
     """Readiness: 200 while the store answers, else 503."""
     try:
         services().store.ping()
+    except StoreBusy:
+        raise  # 503 overloaded (problems.py), as for any request the worker is too busy for
     except StorageError:
         return storage_unavailable().response()
     return json_response('{"status":"ready"}')

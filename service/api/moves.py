@@ -41,7 +41,7 @@ from .incoming import (
     read_path,
     read_query,
 )
-from .problems import ApiProblem, from_refusal
+from .problems import ApiProblem, from_refusal, from_storage_error
 from .responses import etag, if_match_holds, json_response, not_modified
 from .schemas import load_move
 
@@ -194,8 +194,8 @@ def _play(game_id: str, move, body: dict) -> Response:
     except (ApiProblem, Refusal) as refused:
         metrics.moves(refused.code).inc()
         raise
-    except StorageError:
-        metrics.moves("storage_unavailable").inc()
+    except StorageError as error:
+        metrics.moves(from_storage_error(error).code).inc()
         raise
     metrics.moves(result).inc()
     return response

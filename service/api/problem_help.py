@@ -159,6 +159,12 @@ HELP = {
         "The game store (Redis) did not answer in time. Nothing that was not confirmed was changed.",
         RETRY_LATER,
     ),
+    "overloaded": ProblemHelp(
+        503,
+        "The service has more requests in hand than it can answer in time, so it refused this one "
+        "at once rather than keep it waiting; the store is fine. Nothing was changed.",
+        RETRY_LATER,
+    ),
     "bots_unavailable": ProblemHelp(
         503,
         "A game with a computer player was asked for, but no bot worker has been seen alive "

@@ -17,7 +17,8 @@ from werkzeug.routing import RequestRedirect
 from service.engine import RuleError
 from service.games import BotsUnavailable, GameBusy, InvalidToken, MissingToken, Refusal
 from service.games.jsontext import compact
-from service.storage import StorageError
+from service.metrics import requests_shed
+from service.storage import StorageError, StoreBusy
 
 from .context import EXTENSION_KEY
 from .responses import json_body
@@ -56,6 +57,7 @@ TITLES = {
     "request_timeout": "Request not received in time",
     "rate_limited": "Too many requests",
     "storage_unavailable": "Storage unavailable",
+    "overloaded": "Service overloaded",
     "bots_unavailable": "No bot worker available",
     "internal_error": "Internal error",
 }
@@ -183,6 +185,18 @@ def storage_unavailable() -> ApiProblem:
     )
 
 
+def overloaded(detail: str) -> ApiProblem:
+    """503 with Retry-After: this worker has more work than it can do (the store is fine)."""
+    return ApiProblem(503, "overloaded", detail, headers={"Retry-After": RETRY_AFTER_SECONDS})
+
+
+def from_storage_error(error: StorageError) -> ApiProblem:
+    """The answer to a store call that failed: overloaded when only this process's load kept it from Redis."""
+    if isinstance(error, StoreBusy):
+        return overloaded("Every store connection is in use: the service is busy; try again shortly.")
+    return storage_unavailable()
+
+
 def no_such_resource() -> ApiProblem:
     return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
 
@@ -232,8 +246,13 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(StorageError)
     def _storage_error(exc: StorageError):
-        log.warning("store unavailable: %s", exc)
-        return storage_unavailable().response()
+        problem = from_storage_error(exc)
+        if problem.code == "overloaded":
+            requests_shed("store_connections").inc()
+            log.warning("overloaded: %s", exc)
+        else:
+            log.warning("store unavailable: %s", exc)
+        return problem.response()
 
     @app.errorhandler(HTTPException)
     def _http_exception(exc: HTTPException):

@@ -10,6 +10,7 @@ from .store import (
     IdempotencyRecord,
     NewEvent,
     StorageError,
+    StoreBusy,
     StoredEvent,
     StoredGame,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "IdempotencyRecord",
     "NewEvent",
     "StorageError",
+    "StoreBusy",
     "StoredEvent",
     "StoredGame",
     "open_store",

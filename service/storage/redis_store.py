@@ -15,7 +15,9 @@ and as many connections as open requests; the pool keeps a worker to a
 fixed number. It is not redis-py's pool, whose checkout (a lock, and
 polling the socket for stray data) cost about a fifth of each call: redis-py
 drops a connection on any error in the middle of a command, so no stray
-answer can be left on one for the next user.
+answer can be left on one for the next user. What it keeps of that poll is
+one zero-timeout select per command, which finds the sockets a restarted
+Redis closed before they fail a request (see _ConnectionPool).
 """
 
 from __future__ import annotations
@@ -31,18 +33,21 @@ from time import perf_counter
 from typing import Any, Protocol
 
 import hiredis
+from gevent.monkey import get_original
 from redis import ConnectionPool, Redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
 from redis.connection import AbstractConnection
 from redis.exceptions import (
     ClusterError,
+    MaxConnectionsError,
     NoScriptError,
     RedisClusterException,
     RedisError,
     SlotNotCoveredError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
 from service.config import ConfigError, Settings
@@ -59,10 +64,18 @@ from .store import (
     IdempotencyRecord,
     NewEvent,
     StorageError,
+    StoreBusy,
     StoredEvent,
     StoredGame,
 )
 from .wakeups import Wakeups
+
+# The system's select, never gevent's: gevent's yields to other greenlets
+# when a socket is ready, and a look at a socket must not wait for the CPU.
+_select = get_original("select", "select")
+# What a connection that Redis stopped answering or closed raises (redis-py
+# has then closed its socket).
+_CONNECTION_LOST = (RedisConnectionError, RedisTimeoutError, OSError)
 
 # An answer is replayed for 24 h (docs/api-guide.md#idempotency). A record keeps this expiry from
 # the moment it is answered, whatever the game's own TTL: renewing records
@@ -129,6 +142,10 @@ class _StoreCall:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _trace: Any) -> None:
         store_duration(self._operation).observe(perf_counter() - self._started)
+        if isinstance(error, MaxConnectionsError):
+            # A cluster node's pool is all lent out (it refuses at once rather
+            # than waiting): this process's load, not a failure of Redis.
+            raise StoreBusy(f"every connection to a Redis node is in use ({self._operation})") from error
         if isinstance(error, (RedisError, RedisClusterException, OSError)):
             store_errors(self._operation).inc()
             raise StorageError(_describe(error)) from error
@@ -204,13 +221,26 @@ class _Connection(_Commands):
     stale answer.
     """
 
-    def __init__(self, client: Redis):
+    def __init__(self, client: Redis, generation: int = 0):
         if client.connection is None:
             raise ValueError("a _Connection needs a single-connection client")
         self.client = client
         self._own: AbstractConnection = client.connection
+        # The pool's generation (_ConnectionPool) when this connection's socket was last known new.
+        self.generation = generation
         for name, source in _SCRIPTS.items():
             setattr(self, name, self._script(source))
+
+    def readable(self) -> bool:
+        """Whether its socket has something to read: an answer not read yet, or the server's close."""
+        # redis-py keeps the socket in _sock (None while disconnected); the
+        # look is one system call, no read: an answer found stays to be read.
+        sock = self._own._sock
+        return sock is not None and bool(_select([sock], [], [], 0)[0])
+
+    def disconnect(self) -> None:
+        """Close its socket: the next command connects anew."""
+        self._own.disconnect()
 
     def command(self, *args: Any) -> Any:
         """Send one command and return its answer."""
@@ -341,10 +371,26 @@ class _ConnectionPool(_Commands):
     a semaphore (a Python-level Condition under gevent's monkey-patching)
     would cost more than the command's own client work. A borrower that finds none idle takes the
     lock to open one more or, at `size`, queues up; connections given back
-    then go to the queue in order, so nobody starves, and a borrower that
-    waited `wait` seconds gets a ConnectionError (503), as if Redis had not
-    answered. The most recently returned connection goes out first, so a
-    quiet worker keeps using one or two.
+    then go to the queue in order, so nobody starves. The most recently
+    returned connection goes out first, so a quiet worker keeps using one or two.
+
+    A borrower that waited `wait` seconds in vain is told why: when a lent
+    connection has its answer waiting unread, or waits to be taken by the
+    borrower it was handed to (or is still being opened), Redis answers and
+    the borrowers are waiting for this process's CPU (overload: StoreBusy,
+    `503 overloaded`); when every lent connection waits for Redis, or one
+    was lost meanwhile, Redis is not answering (a ConnectionError: a store
+    error, `503 storage_unavailable`).
+
+    No connection fails a command for having outlived its Redis:
+    - one that Redis closed while it sat idle (Redis restarted: its close
+      reaches every idle socket at once) is readable before it is lent, so it
+      is reconnected instead of failing the next request on it;
+    - after a command fails for its connection (lost, timed out), the pool
+      moves to a new generation: every connection made before (its Redis
+      may be gone or hung without closing anything) is reconnected when it
+      is next lent, instead of each failing once in turn.
+    The look is one system call (a zero-timeout select) per command lent.
     """
 
     def __init__(self, connect: Callable[[], Redis], size: int, wait: float):
@@ -354,6 +400,9 @@ class _ConnectionPool(_Commands):
         self._idle: list[_Connection] = []
         self._opened: list[_Connection] = []
         self._opening = 0
+        self._generation = 0
+        # Connections handed to waiting borrowers that have not taken them yet.
+        self._handed = 0
         self._lock = threading.Lock()
         self._waiters: deque[_Waiter] = deque()
         for name in _SCRIPTS:
@@ -362,10 +411,20 @@ class _ConnectionPool(_Commands):
     def _borrow(self) -> _Connection:
         if not self._waiters:
             try:
-                return self._idle.pop()
+                return self._current(self._idle.pop())
             except IndexError:
                 pass
         return self._borrow_slowly()
+
+    def _current(self, connection: _Connection) -> _Connection:
+        """The connection, reconnected first if its socket may be one its Redis no longer answers."""
+        if connection.generation != self._generation or connection.readable():
+            # Readable while idle: no answer is pending on a connection given
+            # back (redis-py drops it on any error mid-command), so it is the
+            # server's close.
+            connection.disconnect()
+            connection.generation = self._generation
+        return connection
 
     def _borrow_slowly(self) -> _Connection:
         waiter = _Waiter()
@@ -375,25 +434,44 @@ class _ConnectionPool(_Commands):
             self._waiters.append(waiter)
             if self._idle:
                 self._waiters.remove(waiter)
-                return self._idle.pop()
+                return self._current(self._idle.pop())
             may_open = len(self._opened) + self._opening < self._size
             if may_open:
                 self._waiters.remove(waiter)
                 self._opening += 1
         if may_open:
             return self._open()
+        generation = self._generation
         waiter.handed.wait(self._wait)
         with self._lock:
             if waiter.connection is None:
                 self._waiters.remove(waiter)
-                raise RedisConnectionError(f"no Redis connection came free within {self._wait} s")
-        return waiter.connection
+                raise self._why_none_came(generation)
+            self._handed -= 1
+        return self._current(waiter.connection)
+
+    def _why_none_came(self, generation: int) -> Exception:
+        """(Under the lock) what a borrower that waited in vain is told, the pool's generation having been `generation`."""
+        # Redis answers when no connection was lost meanwhile and, of the
+        # connections (all lent), one waits to be taken by the borrower it
+        # was handed to, or holds its answer unread: the borrowers are
+        # waiting for this process's CPU. One still being opened is given
+        # the same benefit of the doubt: under a burst its connect waits
+        # for the CPU too, and if Redis is the trouble its opener says so.
+        busy = self._handed or self._opening or any(c.readable() for c in self._opened)
+        if generation == self._generation and busy:
+            return StoreBusy(
+                f"every Redis connection of this process stayed in use for {self._wait} s, "
+                "Redis answering: the process is behind"
+            )
+        return RedisConnectionError(f"no Redis connection came free within {self._wait} s")
 
     def _open(self) -> _Connection:
         """A new connection, in the place reserved for it (_opening)."""
+        generation = self._generation
         try:
             # Connects here, outside the lock, bounded by the connect timeout.
-            connection = _Connection(self._connect())
+            connection = _Connection(self._connect(), generation)
         except BaseException:
             # The place is free again. A borrower that queued meanwhile
             # waits out its `wait`: with Redis refusing connections it
@@ -413,13 +491,24 @@ class _ConnectionPool(_Commands):
                 while self._waiters and self._idle:
                     waiter = self._waiters.popleft()
                     waiter.connection = self._idle.pop()
+                    self._handed += 1
                     waiter.handed.set()
+
+    def _lost(self, connection: _Connection) -> None:
+        """A command failed for its connection: the connections made before it are suspect."""
+        with self._lock:
+            self._generation += 1
+            # redis-py closed this one's socket: its next is new.
+            connection.generation = self._generation
 
     def command(self, *args: Any) -> Any:
         """Send one command on a free connection and return its answer."""
         connection = self._borrow()
         try:
             return connection.command(*args)
+        except _CONNECTION_LOST:
+            self._lost(connection)
+            raise
         finally:
             self._give_back(connection)
 
@@ -428,6 +517,9 @@ class _ConnectionPool(_Commands):
             connection = self._borrow()
             try:
                 return getattr(connection, name)(keys, args)
+            except _CONNECTION_LOST:
+                self._lost(connection)
+                raise
             finally:
                 self._give_back(connection)
 

@@ -21,6 +21,17 @@ class StorageError(Exception):
     """The store is down, timed out or refused the request."""
 
 
+class StoreBusy(StorageError):
+    """Every connection to the store is in use by this process's other calls, and the store answers them.
+
+    The process has more work than it can do (its callers wait for the CPU
+    while holding their connections); the store itself is fine. A
+    StorageError still, so whatever gives up on a failed call gives up on
+    this one too; the API answers it `503 overloaded`, not as an outage, and
+    it is not counted as a store error.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """One game as loaded to be changed: its version and the caller's state text.

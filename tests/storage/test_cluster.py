@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from prometheus_client import REGISTRY
 
-from service.storage import GameStore, IdempotencyRecord, StoredGame, open_store
+from service.storage import GameStore, IdempotencyRecord, StorageError, StoreBusy, StoredGame, open_store
 from tests.redis_cluster import ThrowawayCluster
 from tests.redis_servers import ThrowawayRedis
+from tests.system.concurrency import run_together
 
 GAMES = [f"game-{number}" for number in range(12)]
 
@@ -110,3 +115,60 @@ def test_a_move_on_a_slot_in_migration_waits_for_the_slot_instead_of_failing(
 def tryagains(cluster: ThrowawayCluster, *nodes: ThrowawayRedis) -> int:
     """How many TRYAGAIN these nodes answered so far."""
     return sum(cluster.error_counts(node).get("TRYAGAIN", 0) for node in nodes)
+
+
+def test_no_command_fails_on_a_pooled_connection_after_a_node_restarts(tmp_path) -> None:
+    # redis-py's cluster client looks at each connection as it lends it and
+    # reconnects one the node closed, so a restart costs no request (its
+    # standalone twin: tests/storage/test_connection_pool.py). A cluster of
+    # its own: the restarted node forgets its keys.
+    with ThrowawayCluster(tmp_path / "cluster") as own:
+        store = open_store(own.url, cluster=True, max_connections=16)
+        for game_id in GAMES:
+            store.create_game(game_id, "s", "v")
+        run_together(16, lambda n: [store.load_game(GAMES[(n + k) % len(GAMES)]) for k in range(40)])
+        for node in own.nodes:
+            os.kill(node.pid, signal.SIGKILL)
+            while node.running:
+                time.sleep(0.01)
+            node.start()  # the same port; its nodes.conf keeps its slots
+        own.wait_until_settled()
+        failures: list[BaseException] = []
+
+        def read(n: int) -> None:
+            for k in range(10):
+                try:
+                    store.load_game(GAMES[(n + k) % len(GAMES)])
+                except StorageError as error:
+                    failures.append(error)
+
+        run_together(16, read)
+        assert failures == []
+        store.close()
+
+
+def load_game_errors() -> float:
+    """This process's count of failed load_game store calls (no multiprocess directory in tests)."""
+    found = REGISTRY.get_sample_value("patchwork_store_errors_total", {"operation": "load_game"})
+    return found or 0.0
+
+
+def test_a_node_pool_all_lent_out_is_this_process_busy_not_a_store_error(cluster: ThrowawayCluster) -> None:
+    # A cluster node's pool refuses at once past max_connections: Redis answers the calls in hand.
+    store = open_store(cluster.url, cluster=True, max_connections=1)
+    store.create_game("busy", "s", "v")
+    errors_before = load_game_errors()
+    failures: list[BaseException] = []
+
+    def read(_n: int) -> None:
+        for _ in range(50):
+            try:
+                store.load_game("busy")
+            except StorageError as error:
+                failures.append(error)
+
+    run_together(8, read)
+    assert failures, "eight callers never needed two connections at once"
+    assert all(isinstance(error, StoreBusy) for error in failures), {type(e).__name__ for e in failures}
+    assert load_game_errors() == errors_before
+    store.close()

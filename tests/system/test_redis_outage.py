@@ -17,6 +17,7 @@ import time
 
 import pytest
 
+from tests.burst import burst
 from tests.live_service import LiveService
 
 from .history_check import assert_acks_in_history, assert_history_replays
@@ -25,6 +26,8 @@ from .service_client import ServiceClient, wait_until_ready
 
 PROMISE_SECONDS = 2.0  # docs/api-guide.md#errors: a store that does not answer gets 503 within 2 s
 BOUND_SECONDS = PROMISE_SECONDS + 0.5  # slack for a noisy 2-core machine, not for a second timeout
+# Concurrent reads after a restart: more than a worker's pool holds, so every pooled connection is lent.
+BURST_AFTER_RESTART = 100
 
 
 def store_requests(game_id: str, token: str) -> list[tuple[str, str, dict]]:
@@ -117,3 +120,29 @@ def test_service_rides_out_a_redis_outage(durable_redis, tmp_path, break_redis, 
         with ServiceClient(service.url) as reader:
             stored = {game_id: assert_history_replays(reader, game_id) for game_id in games}
         assert_acks_in_history(play.acks, stored)
+
+
+def test_no_request_fails_on_a_pooled_connection_once_redis_is_back(durable_redis, tmp_path):
+    # Each worker's pool holds connections to the Redis that is killed; its
+    # close reaches every one. Once /readyz says ready, a burst of reads
+    # must find none of them: before the fix each failed one request (503).
+    overload_aside = {"MAX_IN_FLIGHT": "1000"}  # the bursts must meet no admission limit
+    with LiveService(durable_redis.url, tmp_path / "service.log", env=overload_aside) as service:
+        with ServiceClient(service.url) as setup:
+            games = [setup.create_game(seed)[0] for seed in range(8)]
+        paths = [f"/games/{games[n % len(games)]}/board.svg" for n in range(BURST_AFTER_RESTART)]
+        with durable_redis.client() as redis:
+            deadline = time.monotonic() + 30
+            while len(redis.client_list()) < 8:  # several in each worker's pool, besides this one
+                assert time.monotonic() < deadline, "the bursts never filled the pools"
+                assert {answer.status for answer in burst(service.url, paths)} == {200}
+        os.kill(durable_redis.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while durable_redis.running:
+            assert time.monotonic() < deadline, "redis-server outlived SIGKILL"
+            time.sleep(0.01)
+        durable_redis.start()  # same port, same data directory
+        wait_until_ready(service.url)
+        answers = burst(service.url, paths)
+    failed = [(answer.path, answer.status, answer.body[:120]) for answer in answers if answer.status != 200]
+    assert not failed, f"{len(failed)} of {len(answers)} failed, e.g. {failed[:3]}"
