@@ -17,8 +17,8 @@ import re
 from flask import Blueprint, Response, request
 
 from service.games import EventFeed, GameEvent
-from service.metrics import OPEN_EVENT_STREAMS
 from service.storage import StorageError
+from service.telemetry.metrics import OPEN_EVENT_STREAMS
 
 from .context import services
 from .incoming import check_headers, read_query
