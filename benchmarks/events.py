@@ -250,7 +250,8 @@ def latency(args, a: LiveService, b: LiveService) -> None:
 def main() -> None:
     args = parse_args()
     print(f"open-file limit of the load generator: {raise_open_file_limit():,}; {os.cpu_count()} cores")
-    env = {"ACCESS_LOG": "0"}
+    # Every stream comes from this one address: lift the per-client stream limit above them all.
+    env = {"ACCESS_LOG": "0", "STREAMS_PER_CLIENT": str(args.streams + args.idle + 1)}
     with tempfile.TemporaryDirectory(prefix="bench-events-") as scratch:
         scratch_dir = Path(scratch)
         with (

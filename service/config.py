@@ -27,6 +27,9 @@ _REDIS_MEMORY = re.compile(r"\d+(b|k|kb|m|mb|g|gb)?", re.IGNORECASE)
 # slow clients and (later) event streams included. Each costs a greenlet and
 # a file descriptor, a few KB; past it the worker stops accepting.
 DEFAULT_WORKER_CONNECTIONS = 10_000
+# Event streams one client address holds open at once on an instance
+# (api/stream_limits.py): a page follows one game, a few tabs a few.
+DEFAULT_STREAMS_PER_CLIENT = 32
 # Redis connections one worker opens at most; requests beyond wait for one.
 DEFAULT_REDIS_MAX_CONNECTIONS = 32
 # Bot games and hints per client per window, on by default: each costs the
@@ -147,6 +150,7 @@ class Settings:
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
     redis_max_connections: int = DEFAULT_REDIS_MAX_CONNECTIONS
     worker_connections: int = DEFAULT_WORKER_CONNECTIONS
+    streams_per_client: int = DEFAULT_STREAMS_PER_CLIENT
     # A client has this long to send a request's head (from connecting),
     # and as long again for its body; then the connection is closed.
     read_timeout: float = 10.0
@@ -207,6 +211,7 @@ class Settings:
                 env, "REDIS_MAX_CONNECTIONS", DEFAULT_REDIS_MAX_CONNECTIONS, minimum=1
             ),
             worker_connections=_int(env, "WORKER_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, minimum=1),
+            streams_per_client=_int(env, "STREAMS_PER_CLIENT", DEFAULT_STREAMS_PER_CLIENT, minimum=1),
             read_timeout=_float(env, "READ_TIMEOUT_SECONDS", 10.0),
             keepalive=_int(env, "KEEPALIVE_SECONDS", 5, minimum=1),
             events_keepalive=_float(env, "EVENTS_KEEPALIVE_SECONDS", 15.0),

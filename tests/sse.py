@@ -84,10 +84,11 @@ class EventStream:
         last_event_id: str | None = None,
         query: str = "",
         timeout: float = 10.0,
+        headers: dict[str, str] | None = None,
     ):
         address = urlsplit(base_url)
         self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=timeout)
-        headers = {"Accept": "text/event-stream"}
+        headers = {"Accept": "text/event-stream", **(headers or {})}
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
         self.connection.request("GET", f"/games/{game_id}/events{query}", headers=headers)

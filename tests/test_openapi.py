@@ -51,7 +51,7 @@ API_MD_OPERATIONS = {
     ),
     ("get", "/games/{game_id}/legal-moves"): ("listLegalMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/seat"): ("getSeat", {"200", "400", "401", "404", "503"}),
-    ("get", "/games/{game_id}/events"): ("streamEvents", {"200", "400", "404", "503"}),
+    ("get", "/games/{game_id}/events"): ("streamEvents", {"200", "204", "400", "404", "429", "503"}),
     ("get", "/healthz"): ("healthz", {"200"}),
     ("get", "/readyz"): ("readyz", {"200", "503"}),
     ("get", "/openapi.yaml"): ("getOpenapi", {"200"}),

@@ -7,6 +7,7 @@ from importlib import resources
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service import stream_counts
 from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
 from service.storage import GameStore, store_from_settings
@@ -22,6 +23,7 @@ from .ratelimit import install_rate_limits
 from .request_ids import RequestIds
 from .request_metrics import RequestMetrics
 from .spec import load_spec
+from .stream_limits import OpenStreams
 from .validation import RequestValidator
 
 
@@ -47,6 +49,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         ),
         play=GamePlay(store, KeptCopies(settings.recent_games, shared_copies.for_this_worker())),
         metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
+        open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.

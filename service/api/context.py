@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flask import current_app, request
 from prometheus_client import CollectorRegistry
@@ -13,6 +14,9 @@ from service.storage import GameStore
 
 from .compression import StaticBody
 from .validation import RequestValidator
+
+if TYPE_CHECKING:  # stream_limits imports problems, which imports this module
+    from .stream_limits import OpenStreams
 
 EXTENSION_KEY = "patchwork"
 
@@ -27,6 +31,8 @@ class Services:
     play: GamePlay
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
+    # This worker's open event streams by client address (STREAMS_PER_CLIENT).
+    open_streams: OpenStreams
 
 
 def services() -> Services:

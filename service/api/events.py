@@ -6,7 +6,14 @@ request (an unknown game, a store that does not answer) happens before the
 response starts, so such a request gets its problem+json, never a stream.
 
 While waiting the response's iterator is parked on the store's wake-ups:
-under gevent a parked greenlet, holding no store connection.
+under gevent a parked greenlet, holding no store connection. Meanwhile the
+client's socket is watched (hangups.py): a client that closes its
+connection ends its stream at once, not at the next keep-alive. Each client
+address holds at most STREAMS_PER_CLIENT streams (stream_limits.py).
+
+A client that has the whole of a finished game (its Last-Event-ID at or past
+the last version) gets `204 No Content`: on a 204 EventSource stops, where a
+stream with only `end` in it would make it reconnect for ever.
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ from service.games import EventFeed, GameEvent
 from service.storage import StorageError
 from service.telemetry.metrics import OPEN_EVENT_STREAMS
 
-from .context import services
+from .context import client_address, services
+from .hangups import HangupWatch
 from .incoming import check_headers, read_query
 
 log = logging.getLogger(__name__)
@@ -52,11 +60,12 @@ def _encode(event: GameEvent | None) -> bytes:
     return f"{head}event: {event.kind}\ndata: {event.data}\n\n".encode()
 
 
-def _stream(feed: EventFeed):
+def _stream(feed: EventFeed, environ: dict):
     # Counted open from the first byte until the stream ends, however it
     # ends (its end, a store failure, the client gone, the worker stopping):
     # the server closes the generator and `finally` runs.
     OPEN_EVENT_STREAMS.inc()
+    hangup = HangupWatch.of_request(environ, feed.hang_up)
     try:
         yield f"retry: {RETRY_MS}\n\n".encode("ascii")
         for event in feed:
@@ -65,6 +74,8 @@ def _stream(feed: EventFeed):
         # The client reconnects with Last-Event-ID and misses nothing.
         log.warning("event stream closed: the store failed (%s)", error)
     finally:
+        if hangup is not None:
+            hangup.stop()  # before the server reads the socket again, or closes it
         OPEN_EVENT_STREAMS.dec()
         feed.close()
 
@@ -74,8 +85,22 @@ def stream_events(game_id: str):
     """The game's events: a snapshot or the missed ones, then each move, then its end."""
     check_headers("streamEvents")
     after = _last_event_id()
-    feed = services().play.follow(game_id, after, services().settings.events_keepalive)
-    resp = Response(_stream(feed), mimetype="text/event-stream")
+    client = client_address()
+    open_streams = services().open_streams
+    open_streams.open(client)  # 429 past the client's limit, before any store call
+    try:
+        feed = services().play.follow(game_id, after, services().settings.events_keepalive)
+    except BaseException:
+        open_streams.close(client)
+        raise
+    if feed.complete:
+        feed.close()
+        open_streams.close(client)
+        return Response(status=204)
+    resp = Response(_stream(feed, request.environ), mimetype="text/event-stream")
+    # Whenever the server closes the response, started or not: the stream's
+    # generator runs its `finally` only if it was started.
+    resp.call_on_close(lambda: open_streams.close(client))
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

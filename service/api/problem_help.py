@@ -129,8 +129,10 @@ HELP = {
     ),
     "rate_limited": ProblemHelp(
         429,
-        "This client sent more requests of this kind than the service allows in its window.",
-        "Wait the `Retry-After` seconds (the `RateLimit-*` headers say how the limit stands) and send it again.",
+        "This client sent more requests of this kind than the service allows in its window, "
+        "or holds as many event streams open as it may.",
+        "Wait the `Retry-After` seconds (the `RateLimit-*` headers say how the limit stands; "
+        "for streams, close one) and send it again.",
     ),
     "headers_too_large": ProblemHelp(
         431,

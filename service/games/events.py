@@ -46,7 +46,11 @@ def _snapshot(version: int, view: str) -> list[GameEvent]:
 class EventFeed:
     """One follower of one game. Iterate it: events, and None each time it has been idle
     `idle_seconds` (for a keep-alive); it ends after the game's end, when the process is
-    shutting down, or by raising StorageError when the store fails. Close it when done.
+    shutting down, after `hang_up`, or by raising StorageError when the store fails.
+    Close it when done.
+
+    `complete` is True when the game is over and the client already has all of
+    it: the feed has nothing to send, now or ever.
     """
 
     def __init__(
@@ -57,6 +61,7 @@ class EventFeed:
         first: list[GameEvent],
         last: int,
         idle_seconds: float,
+        complete: bool = False,
     ):
         self._store = store
         self._game_id = game_id
@@ -64,6 +69,8 @@ class EventFeed:
         self._first = first
         self._last = last  # the version the client has once `first` is sent
         self._idle = idle_seconds
+        self.complete = complete
+        self._hung_up = False
 
     @classmethod
     def open(cls, store: GameStore, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
@@ -72,7 +79,8 @@ class EventFeed:
         `after`: the last version the client has (Last-Event-ID). When the
         stream still holds every event after it, the feed starts with those
         and no snapshot; otherwise (None, garbage, trimmed, not a version of
-        this game) with a snapshot.
+        this game) with a snapshot. When `after` is at or past the last
+        version of a finished game, the feed is `complete`.
         """
         # Watching before the first read: a move committed after the read wakes it.
         watch = store.watch_events(game_id)
@@ -81,13 +89,18 @@ class EventFeed:
         except BaseException:
             watch.close()
             raise
+        if first is None:
+            assert after is not None
+            return cls(store, game_id, watch, [], after, idle_seconds, complete=True)
         versions = [event.version for event in first if event.version is not None]
         last = versions[-1] if versions else after
         assert last is not None, "a snapshot carries its version"
         return cls(store, game_id, watch, first, last, idle_seconds)
 
     @staticmethod
-    def _first_events(store: GameStore, game_id: str, after: int | None) -> list[GameEvent]:
+    def _first_events(store: GameStore, game_id: str, after: int | None) -> list[GameEvent] | None:
+        """What to send first; None when the game is over and the client has all of it."""
+        current = False  # the client missed nothing (it waits for the next move)
         if after is not None:
             found = store.load_events(game_id, after, READ_BATCH)
             if found is None:
@@ -97,31 +110,34 @@ class EventFeed:
                 ended = [GameEvent("end", event.end) for event in found.events if event.end]
                 if events or ended:
                     return events + ended
-                # Nothing missed: the client is current. If the game is over it
-                # has had the end already (or the stream lost it): say it again.
-                view = store.load_view(game_id)
-                if view is None:
-                    raise GameNotFound(game_id)
-                return [event for event in _snapshot(*view) if event.kind == "end"]
+                current = True
         view = store.load_view(game_id)
         if view is None:
             raise GameNotFound(game_id)
-        return _snapshot(*view)
+        snapshot = _snapshot(*view)
+        if after is not None and after >= view[0] and snapshot[-1].kind == "end":
+            # Over, and the client has every version (or claims more): the
+            # final move's data carried the result. Sending `end` again would
+            # only end the stream, and EventSource would reconnect for it.
+            return None
+        return [] if current else snapshot
 
     def __iter__(self) -> Iterator[GameEvent | None]:
+        if self.complete:
+            return
         for event in self._first:
             yield event
             if event.kind == "end":
                 return
         last = self._last
         sent_at = time.monotonic()
-        while not self._watch.closing:
+        while not (self._watch.closing or self._hung_up):
             # Only a wake-up makes a read: an idle follower costs the store nothing.
             if not self._watch.wait(max(0.0, sent_at + self._idle - time.monotonic())):
                 yield None
                 sent_at = time.monotonic()
                 continue
-            if self._watch.closing:
+            if self._watch.closing or self._hung_up:
                 return
             found = self._store.load_events(self._game_id, last, READ_BATCH)
             if found is None or not found.resumes_after(last):
@@ -137,6 +153,14 @@ class EventFeed:
                     return
             if found.events:
                 sent_at = time.monotonic()
+
+    def hang_up(self) -> None:
+        """End the feed at once, even while it waits: its client has gone.
+
+        Safe to call from anywhere in the process (under gevent, from the hub).
+        """
+        self._hung_up = True
+        self._watch.wake()
 
     def close(self) -> None:
         self._watch.close()

@@ -26,11 +26,14 @@ Why these values (see README "Running in production"):
   fresh private one made here, before anything imports prometheus_client,
   and removed when gunicorn exits. A worker's files are folded away when
   it exits (child_exit), and those of a previous arbiter's workers at start.
+- stream counts (service/stream_counts.py): the arbiter gives each worker a
+  row of the shared table (pre_fork) and zeroes it when the worker exits.
 """
 
 import logging
 import resource
 
+from service import stream_counts
 from service.config import Settings
 from service.telemetry import metrics_dir
 
@@ -45,6 +48,9 @@ _settings = Settings.from_env()
 
 # Made here, in the arbiter, so that every worker it forks shares it.
 shared_copies.share_with_workers(_settings.recent_games)
+# A row per worker, and as many again for the new workers of a reload (HUP),
+# which start before the old ones stop.
+stream_counts.share_with_workers(2 * _settings.web_concurrency + 2)
 
 bind = [f"{_settings.host}:{_settings.port}"]
 if _settings.metrics_port is not None:
@@ -79,18 +85,28 @@ def on_starting(server):
     _raise_open_file_limit(server)
 
 
+def pre_fork(server, worker):
+    """In the arbiter: give the worker about to be forked a row of the stream counts no live worker has."""
+    worker.stream_row = stream_counts.free_row(
+        {getattr(other, "stream_row", None) for other in server.WORKERS.values()}
+    )
+
+
 def post_fork(server, worker):
-    """In the new worker: keep the queue where signals land until its own handlers are installed.
+    """In the new worker: keep the queue where signals land until its own handlers are installed;
+    count its streams in the row it was given.
 
     The worker inherits the arbiter's handlers with the fork, and they only
     queue; ProblemJsonGeventWorker.init_signals acts on what they queued.
     """
     worker.inherited_signals = server.SIG_QUEUE
+    stream_counts.use_row(worker.stream_row)
 
 
 def child_exit(server, worker):
-    """A worker exited (reaped already): fold its metrics files into the accumulated ones."""
+    """A worker exited (reaped already): fold its metrics files into the accumulated ones, forget its streams."""
     metrics_dir.retire(_metrics_dir, worker.pid)
+    stream_counts.release_row(getattr(worker, "stream_row", None))
 
 
 def on_exit(server):

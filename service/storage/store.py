@@ -106,6 +106,10 @@ class EventWatch(ABC):
         """True when woken (an event may be new, or the wake-ups were interrupted);
         False after `timeout` without a wake-up."""
 
+    @abstractmethod
+    def wake(self) -> None:
+        """Make the current wait (or the next) return True at once."""
+
     @property
     @abstractmethod
     def closing(self) -> bool:

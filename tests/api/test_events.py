@@ -63,23 +63,48 @@ def test_resuming_a_finished_game_sends_every_missed_move_and_no_snapshot(table,
             assert [e.version for e in events[:-1]] == list(range(k + 1, final["version"] + 1))
             assert [e.json()["move"] for e in events[:-1]] == history[k - 1 :]
             assert events[-2].json()["game"] == final and events[-1].json() == final["result"]
-    # A client that has everything (it reconnected after the end) is told the end again.
-    current = events_of(client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": str(final["version"])}))
-    assert [e.kind for e in current] == ["end"]
+
+
+def test_a_client_that_has_the_whole_finished_game_gets_204_and_no_stream(table, client):
+    """EventSource reconnects after any stream that ends, but stops on a 204 (WHATWG HTML)."""
+    t, final = finished_game(table)
+    last = final["version"]
+    for after in (last, last + 1, last + 1000):
+        for resume in (
+            {"headers": {"Last-Event-ID": str(after)}},
+            {"query_string": {"last_event_id": after}},
+        ):
+            resp = client.get(f"/games/{t.id}/events", **resume)
+            assert resp.status_code == 204, resp.data
+            assert resp.data == b"" and "Content-Encoding" not in resp.headers
+    # One version short: the final move, then the end.
+    events = events_of(client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": str(last - 1)}))
+    assert [(e.kind, e.id) for e in events] == [("move", str(last)), ("end", None)]
+    assert events[0].json()["game"] == final and events[1].json() == final["result"]
+
+
+def test_a_client_current_on_a_game_in_play_gets_a_stream_that_waits(app, table):
+    t = table({"seed": 4})
+    t.play({"action": "advance"})
+    resp = FlaskClient(app).get(f"/games/{t.id}/events", headers={"Last-Event-ID": "2"}, buffered=False)
+    try:
+        assert resp.status_code == 200
+        chunks = iter(resp.response)
+        assert next(chunks).startswith(b"retry:")
+        t.play({"action": "advance"})
+        assert next(chunks).startswith(b"id: 3\nevent: move\n")
+    finally:
+        resp.close()
 
 
 @pytest.mark.parametrize(
     "weird", ["", "abc", "0", "-3", "1.5", " 2x", "99999999999999999999999999", "\u0661\u0662"]
 )
 def test_a_last_event_id_that_is_no_version_of_the_game_gets_a_snapshot(table, client, weird):
-    t, final = finished_game(table)
+    t, _final = finished_game(table)
     for resume in ({"headers": {"Last-Event-ID": weird}}, {"query_string": {"last_event_id": weird}}):
         events = events_of(client.get(f"/games/{t.id}/events", **resume))
         assert [e.kind for e in events] == ["game", "end"]
-    beyond = events_of(
-        client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": str(final["version"] + 1)})
-    )
-    assert [e.kind for e in beyond] == ["game", "end"]
 
 
 def test_a_version_older_than_the_events_kept_gets_a_snapshot(table, client, backend):

@@ -210,11 +210,11 @@ def test_a_tab_catches_up_after_the_service_restarted(browser, play_backend):
     wait_for(lambda: web.process.poll() is None, 1, "the restarted service died")
 
 
-def _events_refused(base: str) -> float:
-    """How many event streams the service has answered 503 since it started (from /metrics)."""
+def _events_answered(base: str, status: int) -> float:
+    """How many event streams the service has answered `status` since it started (from /metrics)."""
     text = requests.get(f"{base}/metrics", timeout=10).text
     found = re.search(
-        r'^patchwork_http_requests_total\{method="GET",route="/games/<game_id>/events",status="503"\} (\S+)$',
+        rf'^patchwork_http_requests_total\{{method="GET",route="/games/<game_id>/events",status="{status}"\}} (\S+)$',
         text,
         re.M,
     )
@@ -235,7 +235,7 @@ def test_a_tab_starts_its_stream_over_after_a_503(browser, play_backend):
     try:
         web.close()  # the open stream ends; the browser reconnects by itself...
         web.start()  # ...to a service whose store does not answer: 503, and EventSource gives up
-        wait_for(lambda: _events_refused(web.url) >= 1, 30, f"no stream refused 503:\n{web.log()}")
+        wait_for(lambda: _events_answered(web.url, 503) >= 1, 30, f"no stream refused 503:\n{web.log()}")
     finally:
         os.kill(redis_pid, signal.SIGCONT)
     for _ in range(2):
@@ -243,3 +243,35 @@ def test_a_tab_starts_its_stream_over_after_a_503(browser, play_backend):
     wait(browser, lambda d: version(d) >= 4, "the tab never opened its stream again", bound=60)
     logged = logged_moves(browser)
     assert logged == {1, 2, 3}  # caught up through the missed moves' events, resumed after version 2
+
+
+def test_an_event_source_on_a_finished_game_stops_after_its_end(browser, play_backend):
+    """A plain EventSource reconnects whenever a stream ends; resuming at the finished game's last
+    version is answered 204, on which it stops for good (it used to get `end` again, for ever)."""
+    base = play_backend.web.url
+    created = requests.post(f"{base}/games", json={}, timeout=10).json()
+    game_id, seat = created["game"]["id"], created["game"]["turn"]
+    resigned = requests.post(
+        f"{base}/games/{game_id}/resign",
+        headers={"Authorization": f"Bearer {created['tokens'][seat]}"},
+        timeout=10,
+    )
+    assert resigned.status_code == 201, resigned.text
+    browser.get(f"{base}/play")
+    browser.execute_script(
+        """
+        window.seen = [];
+        window.source = new EventSource(`/games/${arguments[0]}/events`);
+        for (const type of ["game", "move", "end"]) {
+          source.addEventListener(type, (e) => seen.push([type, e.lastEventId]));
+        }
+        """,
+        game_id,
+    )
+    wait(
+        browser, lambda d: d.execute_script("return source.readyState") == 2, "EventSource still reconnecting"
+    )
+    final = resigned.headers["ETag"].strip('"')
+    assert browser.execute_script("return seen") == [["game", final], ["end", final]]
+    # The first connection streamed the snapshot and its end; the reconnect, with Last-Event-ID, got 204.
+    assert (_events_answered(base, 200), _events_answered(base, 204)) == (1, 1)

@@ -6,23 +6,34 @@ Last-Event-ID (header or query) gives exactly the missed events; Redis
 stopped and restarted, or an instance killed, with streams open: clients
 that reconnect miss nothing; hundreds of idle streams leave moves and reads
 answered; idle streams get keep-alives; a stopping worker ends its streams.
+A client that closes its connection ends its stream at once (not at the
+keep-alive), one address holds at most STREAMS_PER_CLIENT streams on an
+instance, and opening and closing streams fast never fills a worker.
 """
 
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
+import requests
+
+from tests.bot_workers import wait_for
 from tests.live_service import LiveService
 from tests.redis_cluster import ThrowawayCluster
 from tests.sse import Event, EventStream, open_when_ready
 
 from .service_client import ServiceClient, choose_move, wait_until_ready
+from .test_metrics import open_streams
+from .test_redis_outage import worker_pids
 
 SHORT_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "0.3"}
 CLUSTER = {"REDIS_CLUSTER": "1"}
@@ -190,7 +201,9 @@ IDLE_STREAMS = 300
 
 
 def test_hundreds_of_idle_streams_leave_moves_and_reads_answered(redis_url, tmp_path):
-    with LiveService(redis_url, tmp_path / "a.log") as a, ServiceClient(a.url) as client:
+    # All from one address: the per-client stream limit is lifted above them.
+    env = {"STREAMS_PER_CLIENT": str(IDLE_STREAMS + 1)}
+    with LiveService(redis_url, tmp_path / "a.log", env=env) as a, ServiceClient(a.url) as client:
         game_ids = [client.create_game(seed)[0] for seed in range(20)]
         with ThreadPoolExecutor(32) as pool:
             idle = list(pool.map(lambda n: EventStream(a.url, game_ids[n % 20]), range(IDLE_STREAMS)))
@@ -245,3 +258,127 @@ def test_on_a_cluster_games_on_every_master_stream_across_instances(tmp_path):
                 if any(redis.scan_iter("patchwork:*:events")):
                     masters.add(node.port)
         assert len(masters) > 1, "every game's stream on one master: the test shows less than it says"
+
+
+# Far longer than any wait below: a stream that ends within them was ended
+# because its client left, never by a failed keep-alive write.
+LONG_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "60"}
+# Well past the instant of a close, well short of LONG_KEEPALIVE.
+NOTICED_WITHIN = 3.0
+
+
+def open_raw_stream(url: str, game_id: str, extra: bytes = b"") -> socket.socket:
+    """A stream opened on a bare socket, read up to its first event; `extra` sent after the request."""
+    address = urlsplit(url)
+    sock = socket.create_connection((address.hostname, address.port), timeout=10)
+    sock.sendall(f"GET /games/{game_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode() + extra)
+    received = b""
+    while b"event: game" not in received:
+        chunk = sock.recv(4096)
+        assert chunk, f"closed before the first event: {received!r}"
+        received += chunk
+    assert received.startswith(b"HTTP/1.1 200"), received
+    return sock
+
+
+def test_a_stream_whose_client_closed_ends_at_once_not_at_its_keep_alive(redis_url, tmp_path):
+    with LiveService(redis_url, tmp_path / "a.log", env=LONG_KEEPALIVE) as a, ServiceClient(a.url) as client:
+        game_id, tokens = client.create_game(17)
+        left = open_raw_stream(a.url, game_id)
+        # Bytes after the request (HTTP/1.1 pipelining) keep the socket readable: the close behind them still counts.
+        pipelined = open_raw_stream(a.url, game_id, extra=b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        with EventStream(a.url, game_id) as staying:
+            staying.take(1)
+            wait_for(lambda: open_streams(a.url) == 3, 10, "three streams not counted")
+            left.close()
+            wait_for(lambda: open_streams(a.url) == 2, NOTICED_WITHIN, "a closed client's stream still open")
+            pipelined.shutdown(socket.SHUT_RDWR)
+            pipelined.close()
+            wait_for(
+                lambda: open_streams(a.url) == 1, NOTICED_WITHIN, "a pipelining client's stream still open"
+            )
+            # The client that stayed is served on.
+            made = play(client, game_id, tokens, random.Random(17), 1)
+            assert [e.version for e in staying.take(1)] == made
+            assert open_streams(a.url) == 1
+
+
+def streams_on_one_worker(
+    service: LiveService, running: int, stopped: int, game_id: str, count: int, headers: dict[str, str]
+) -> list[EventStream]:
+    """`count` streams that worker `running` accepted: each opened while `stopped` is held with SIGSTOP."""
+    streams = []
+    os.kill(stopped, signal.SIGSTOP)
+    try:
+        for _ in range(count):
+            streams.append(EventStream(service.url, game_id, headers=headers))
+    finally:
+        os.kill(stopped, signal.SIGCONT)
+    assert [stream.status for stream in streams] == [200] * count
+    return streams
+
+
+def test_one_address_holds_at_most_streams_per_client_on_the_instance(redis_url, tmp_path):
+    env = {**LONG_KEEPALIVE, "TRUSTED_PROXIES": "1"}
+    with LiveService(redis_url, tmp_path / "a.log", workers=2, env=env) as a, ServiceClient(a.url) as client:
+        first, second = wait_for(
+            lambda: len(found := worker_pids(a)) == 2 and sorted(found), 10, "no two workers"
+        )
+        game_id, _ = client.create_game(19)
+        mine = {"X-Forwarded-For": "203.0.113.7"}
+        # Half on each worker: the limit is the instance's, whichever worker the kernel hands a connection.
+        held = streams_on_one_worker(a, first, second, game_id, 16, mine)
+        try:
+            held += streams_on_one_worker(a, second, first, game_id, 16, mine)
+            for _ in range(4):  # on either worker
+                refused = EventStream(a.url, game_id, headers=mine)
+                assert refused.status == 429
+                assert refused.response.getheader("Content-Type") == "application/problem+json"
+                assert int(refused.response.getheader("Retry-After")) > 0
+                assert json.loads(refused.response.read())["code"] == "rate_limited"
+                refused.close()
+            with EventStream(a.url, game_id, headers={"X-Forwarded-For": "203.0.113.8"}) as other:
+                assert other.status == 200 and other.take(1)[0].kind == "game"
+            # One of the 32 closes: its place is free again as soon as the service sees it gone.
+            held.pop().close()
+
+            def admitted() -> bool:
+                stream = EventStream(a.url, game_id, headers=mine)
+                if stream.status == 200:
+                    held.append(stream)
+                    return True
+                stream.close()
+                return False
+
+            wait_for(admitted, NOTICED_WITHIN, "a freed place not given to the next stream", every=0.2)
+            # A worker killed with its streams open leaves none of them counted.
+            os.kill(first, signal.SIGKILL)
+            wait_for(lambda: len(worker_pids(a) - {first}) == 2, 20, "the killed worker not replaced")
+
+            def room_again() -> bool:
+                stream = EventStream(a.url, game_id, headers=mine)
+                held.append(stream)
+                return stream.status == 200
+
+            wait_for(room_again, 10, "the killed worker's streams still counted", every=0.2)
+        finally:
+            for stream in held:
+                stream.close()
+
+
+def test_opening_and_closing_streams_quickly_never_fills_the_worker(redis_url, tmp_path):
+    """The attack: one address opens a stream and closes it, again and again, holding one socket at
+    a time. Each closed stream used to hold a connection until its keep-alive write failed, so a
+    few of them filled WORKER_CONNECTIONS and the service stopped answering, /healthz included."""
+    env = {**LONG_KEEPALIVE, "WORKER_CONNECTIONS": "20"}
+    with LiveService(redis_url, tmp_path / "a.log", workers=1, env=env) as a:
+        with ServiceClient(a.url) as client:  # closed: its kept-alive connection would take a place
+            game_id, _ = client.create_game(20)
+        for n in range(200):
+            try:
+                open_raw_stream(a.url, game_id).close()
+            except TimeoutError:
+                raise AssertionError(f"stream {n + 1} not answered: the worker is full") from None
+            if n % 20 == 19:
+                assert requests.get(f"{a.url}/healthz", timeout=5).status_code == 200
+        wait_for(lambda: open_streams(a.url) == 0, NOTICED_WITHIN, "closed streams still open")

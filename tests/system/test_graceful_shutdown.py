@@ -126,6 +126,9 @@ class Follower:
         last_id = str(self.versions[-1]) if self.versions else None
         stream = EventStream(url, self.game_id, last_event_id=last_id, timeout=30)
         self.streams.append(stream)
+        if stream.status == 204:  # lost after the final move: the game is over, we have all of it
+            self.ends.append("game over")
+            return True
         assert stream.status == 200, stream.status
         try:
             while (event := stream.next()) is not None:

@@ -187,7 +187,7 @@ def test_open_event_streams_go_up_and_down_however_they_close(web):
     ended = EventStream(web.url, game_id)
     assert left.take(1)[0].kind == "game" and ended.take(1)[0].kind == "game"
     assert open_streams(web.url) == 2
-    left.close()  # the client goes away: noticed at the next keep-alive (0.2 s)
+    left.close()  # the client goes away: its stream ends at once
     wait_for(lambda: open_streams(web.url) == 1, 10, "a stream the client left still counted")
     resp = requests.post(
         f"{web.url}/games/{game_id}/resign", headers={"Authorization": f"Bearer {token}"}, timeout=10

@@ -134,6 +134,8 @@ def _every_move_event(url: str, game_id: str, deadline: float) -> list[int]:
     while time.monotonic() < deadline:
         try:
             with EventStream(url, game_id, last_event_id=last_id, timeout=30) as stream:
+                if stream.status == 204:
+                    return versions  # lost after the final move: the game is over, we have all of it
                 if stream.status != 200:
                     time.sleep(0.1)
                     continue

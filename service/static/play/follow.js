@@ -4,7 +4,9 @@
 // (sending Last-Event-ID), but gives up for good when an answer is not a 200
 // stream (a 503 while the service's store is down, say): readyState CLOSED.
 // Then we start over ourselves, with backoff, resuming with ?last_event_id=
-// since a new EventSource cannot set headers.
+// since a new EventSource cannot set headers. Once the game is over nothing
+// more can come: a stream that drops after the final move (before `end`) is
+// answered 204 on reconnect, and the browser gives up; so do we.
 
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30000;
@@ -19,6 +21,7 @@ export function follow(url, onEvent, onConnection = () => {}) {
   let delay = FIRST_DELAY_MS;
   let timer = null;
   let stopped = false;
+  let over = false; // an event showed the game finished
 
   function open() {
     source = new EventSource(url(lastId));
@@ -27,13 +30,16 @@ export function follow(url, onEvent, onConnection = () => {}) {
       source.addEventListener(type, (event) => {
         lastId = event.lastEventId;
         delay = FIRST_DELAY_MS; // a working stream resets the backoff
+        const data = JSON.parse(event.data);
+        over ||= (type === "game" ? data : data.game)?.status === "finished";
         if (type === "end") stop(); // the game is over: nothing more will come
-        onEvent(type, JSON.parse(event.data));
+        onEvent(type, data);
       });
     }
     source.onerror = () => {
       onConnection(false);
-      if (source.readyState === EventSource.CLOSED && !stopped && timer === null) {
+      if (source.readyState === EventSource.CLOSED && over) stop();
+      else if (source.readyState === EventSource.CLOSED && !stopped && timer === null) {
         timer = setTimeout(() => { timer = null; open(); }, delay);
         delay = Math.min(delay * 2, MAX_DELAY_MS);
       }
