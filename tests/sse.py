@@ -1,22 +1,28 @@
 """Reading Server-Sent Events in tests, as the WHATWG event-stream format defines them,
-and checking each event's data against openapi.yaml.
+and checking each event against the `itemSchema` openapi.yaml declares for the stream.
 """
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
-from service.api.spec import load_spec
-from service.api.spec_errors import compile_schema, schema_errors
+from jsonschema import validators
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
-# What each kind of event carries (openapi.yaml, streamEvents).
-DATA_SCHEMAS = {"game": "Game", "move": "MoveEvent", "end": "GameResult"}
-_validators: dict[str, object] = {}
+from service.api.schema_validator import SchemaValidator
+from service.api.spec import inline_refs, load_spec
+from service.api.spec_errors import schema_errors
+
+STREAM_PATH = "/games/{game_id}/events"
+STREAM_MEDIA_TYPE = "text/event-stream"
 
 
 @dataclass
@@ -64,13 +70,54 @@ def parse_blocks(lines: Iterable[str]) -> Iterator[Event]:
             event.retry = value
 
 
-def check_data(event: Event) -> None:
-    """Assert the event's data is what openapi.yaml says an event of its kind carries."""
-    name = DATA_SCHEMAS[event.kind]
-    if name not in _validators:
-        _validators[name] = compile_schema(load_spec(), {"$ref": f"#/components/schemas/{name}"})
-    faults = schema_errors(_validators[name], event.json())
-    assert not faults, f"{event.kind} event breaks {name}: {faults}\n{event.data[:300]}"
+def stream_item(event: Event) -> dict:
+    """A dispatched event as OpenAPI 3.2's itemSchema of an event stream describes one (and
+    schemathesis reads one): `event`, `data`, and `id` and `retry` when its block sets them."""
+    item: dict[str, Any] = {"event": event.kind, "data": event.data}
+    if event.id is not None:
+        item["id"] = event.id
+    if event.retry is not None and event.retry.isascii() and event.retry.isdigit():
+        item["retry"] = int(event.retry)  # WHATWG ignores a retry: that is not all digits
+    return item
+
+
+def _json_content(validator: Validator, content_schema: Any, instance: Any, schema: dict) -> Iterator:
+    """contentSchema, asserted on JSON text: Draft 2020-12 makes it an annotation, but it is how
+    an itemSchema says what an event's `data` holds (schemathesis asserts it too)."""
+    if schema.get("contentMediaType") != "application/json" or not isinstance(instance, str):
+        return
+    try:
+        document = json.loads(instance)
+    except ValueError as error:
+        yield ValidationError(f"is not JSON ({error})")
+        return
+    yield from validator.descend(document, content_schema)
+
+
+_StreamItemValidator = validators.extend(SchemaValidator, {"contentSchema": _json_content})
+
+
+def compile_stream_item(spec: dict, item_schema: dict) -> Validator:
+    """A validator of one item of a sequential media type, its JSON content checked as declared."""
+    return _StreamItemValidator(inline_refs(spec, item_schema))
+
+
+@functools.cache
+def _declared_events() -> Validator:
+    media = load_spec()["paths"][STREAM_PATH]["get"]["responses"]["200"]["content"][STREAM_MEDIA_TYPE]
+    assert "itemSchema" in media, f"openapi.yaml declares no itemSchema for the events of {STREAM_PATH}"
+    return compile_stream_item(load_spec(), media["itemSchema"])
+
+
+def event_faults(validator: Validator, event: Event) -> list[dict]:
+    """How a dispatched event breaks the item schema of `validator` ({"pointer", "message"} items)."""
+    return schema_errors(validator, stream_item(event))
+
+
+def check_event(event: Event) -> None:
+    """Assert the event is one openapi.yaml declares for the stream (its data included)."""
+    faults = event_faults(_declared_events(), event)
+    assert not faults, f"{event.kind} event breaks the stream's itemSchema: {faults}\n{event.data[:300]}"
 
 
 class EventStream:
@@ -111,7 +158,7 @@ class EventStream:
             if event.kind is None and skip_comments:
                 continue
             if event.kind is not None:
-                check_data(event)
+                check_event(event)
             return event
         return None
 

@@ -1,6 +1,6 @@
 """Pages for people: the reference at /docs, the client at /play, and one page per problem type.
 
-/docs is Swagger UI (version 5: it reads OpenAPI 3.1), vendored from its
+/docs is Swagger UI (version 5: it reads OpenAPI 3.2), vendored from its
 pinned npm package into service/static/docs/ by tools/vendor_docs.py, so
 every asset comes from the service itself and the page works offline.
 /play is the project's own small client (service/static/play/: plain HTML,

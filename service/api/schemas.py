@@ -1,17 +1,31 @@
 """marshmallow schemas: request bodies to engine values, and the patch catalogue out.
 
 Requests reach these only after the spec validator accepted them, so loading
-is conversion (1.0 to 1, null to the default), not a second validation. The
-game's own view is the game-play core's (service/games/views.py): it is stored
-with every commit.
+is conversion (1.0 to 1, null to the default), not a second validation, but
+for the one rule the spec cannot state: a placement given in both forms must
+name the same cells in each. The game's own view is the game-play core's
+(service/games/views.py): it is stored with every commit.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+
 from marshmallow import EXCLUDE, Schema, fields, post_load
 
-from service.engine import PATCHES, Advance, Buy, PlaceLeather, Placement
+from service.engine import (
+    PATCHES,
+    Advance,
+    Buy,
+    PlaceLeather,
+    Placement,
+    describe_placement,
+    orientation_cells,
+)
 from service.games import DEFAULT_NAMES, NO_BOTS
+
+from .problems import invalid_request
 
 
 class _Loader(Schema):
@@ -58,7 +72,7 @@ def load_create_game(body: dict) -> dict:
 
 
 class PlacementField(fields.Field):
-    """A placement object (either form, as the spec allows) -> engine Placement.
+    """A placement object (an orientation, its cells, or both, as the spec allows) -> engine Placement.
 
     A field rather than a nested schema: a second schema pass doubled the
     cost of loading a buy, and the spec validator has already checked every
@@ -66,15 +80,17 @@ class PlacementField(fields.Field):
     """
 
     def _deserialize(self, value, attr, data, **kwargs) -> Placement:
-        cells = value.get("cells")
-        if cells is not None:
-            return Placement(None, None, 0, False, tuple(sorted((int(r), int(c)) for r, c in cells)))
+        given = value.get("cells")
+        cells = None if given is None else tuple((int(r), int(c)) for r, c in given)
+        if value.get("row") is None:
+            # The spec lets the cells come alone, never row or col without the other.
+            return Placement(None, None, 0, False, cells)
         return Placement(
             int(value["row"]),
             int(value["col"]),
             int(value.get("rotation") or 0),
             bool(value.get("flipped")),
-            None,
+            cells,
         )
 
 
@@ -84,7 +100,40 @@ class BuySchema(_Loader):
 
     @post_load
     def _to_move(self, data: dict, **_kwargs) -> Buy:
-        return Buy(data["patch_id"], data["placement"])
+        placement = data["placement"]
+        if placement.has_orientation and placement.cells is not None:
+            _check_same_cells(data["patch_id"], placement)
+        return Buy(data["patch_id"], placement)
+
+
+def _check_same_cells(patch_id: int, placement: Placement) -> None:
+    """400 unless both forms of `placement` name the same cells: as a set, each once, in any order.
+
+    So an entry of /legal-moves or a hint, which show both forms, can be sent
+    back as it came, and a client whose two forms disagree hears which cells
+    its orientation names instead of having one form silently win.
+    """
+    covered = orientation_cells(patch_id, placement)
+    assert placement.cells is not None  # the caller's condition
+    if placement.cells == covered:  # both sorted row-major
+        return
+    given = placement.cells
+    twice = " (a cell named twice)" if len(set(given)) < len(given) else ""
+    raise invalid_request(
+        "The placement gives both forms and they name different cells: "
+        "send the cells its orientation covers, or one form alone.",
+        [
+            {
+                "pointer": "/placement/cells",
+                "message": f"patch {patch_id} at {describe_placement(placement)} covers "
+                f"{_cells_text(covered)}, not {_cells_text(given)}{twice}",
+            }
+        ],
+    )
+
+
+def _cells_text(cells: Iterable[tuple[int, int]]) -> str:
+    return json.dumps([list(cell) for cell in cells])
 
 
 class PlaceLeatherSchema(_Loader):

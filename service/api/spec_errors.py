@@ -114,15 +114,18 @@ def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str,
         if isinstance(value, str) and value in values:
             return values.index(value)
         return name, f"{show(value)} is not one of {', '.join(show(v) for v in values)}"
-    # Without a discriminator the branch is the form whose own fields the instance uses.
-    given = {key for key, value in instance.items() if value is not None}
-    used = [index for index, branch in enumerate(branches) if given & _own_fields(branch)]
-    if len(used) == 1:
-        return used[0]
+    # Without a discriminator the branch is the form that owns every field the
+    # instance gives (unknown ones aside), the narrowest such form when forms
+    # share fields (a placement's orientation may carry its cells too).
+    owned = [_own_fields(branch) for branch in branches]
+    given = {key for key, value in instance.items() if value is not None} & set().union(*owned)
+    fitting = [index for index, fields in enumerate(owned) if given and given <= fields]
+    if fitting:
+        return min(fitting, key=lambda index: len(owned[index]))
     forms = ", or ".join(
         " and ".join(show(name) for name in branch.get("required", ())) for branch in branches
     )
-    if used:
+    if given:
         return "", f"give either {forms}, not both"
     return "", f"give either {forms}"
 

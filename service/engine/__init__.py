@@ -25,6 +25,7 @@ from .placements import (
     canonical_move,
     canonical_placement,
     describe_placement,
+    orientation_cells,
     resolve_placement,
 )
 from .quilt import BOARD_SIZE
@@ -75,6 +76,7 @@ __all__ = [
     "income_spaces_passed",
     "legal_moves",
     "new_game",
+    "orientation_cells",
     "parse_move",
     "parse_moves",
     "play_advance",

@@ -138,14 +138,34 @@ def _show(cells: Iterable[object]) -> str:
     return str([list(cell) if isinstance(cell, tuple) else cell for cell in cells])
 
 
-def _mask_from_orientation(patch_id: int, p: Placement) -> int:
+def orientation_cells(patch_id: int, placement: Placement) -> tuple[tuple[int, int], ...]:
+    """The cells the orientation form of `placement` names, row-major, whether on the board or not.
+
+    What a placement given in both forms is checked against (its `cells`,
+    normalized the same way): a mask cannot hold the cells past the board's
+    edge that an orientation off the board names.
+    """
+    if patch_id not in ORIENTATIONS:
+        raise DoesNotFit(f"patch {patch_id!r} is not a regular patch (ids 1..33)")
+    o = _orientation(patch_id, placement)
+    assert placement.row is not None and placement.col is not None  # _orientation checked them
+    return tuple((placement.row + r, placement.col + c) for r, c in cells_of_mask(o.mask))
+
+
+def _orientation(patch_id: int, p: Placement) -> Orientation:
+    """The patch turned as `p` says; DoesNotFit when its orientation fields are not well formed."""
     if type(p.rotation) is not int or p.rotation not in ROTATIONS:
         raise DoesNotFit(f"rotation {p.rotation!r} is not one of 0, 90, 180, 270")
     if type(p.flipped) is not bool:
         raise DoesNotFit(f"flipped {p.flipped!r} is not true or false")
     if type(p.row) is not int or type(p.col) is not int:
         raise DoesNotFit(f"row {p.row!r} and col {p.col!r} must both be integers")
-    o = ORIENTATIONS[patch_id][p.rotation, p.flipped]
+    return ORIENTATIONS[patch_id][p.rotation, p.flipped]
+
+
+def _mask_from_orientation(patch_id: int, p: Placement) -> int:
+    o = _orientation(patch_id, p)
+    assert p.row is not None and p.col is not None  # _orientation checked them
     if not (0 <= p.row <= BOARD_SIZE - o.height and 0 <= p.col <= BOARD_SIZE - o.width):
         raise DoesNotFit(
             f"patch {patch_id} at {describe_placement(p)} would cover rows {p.row}..{p.row + o.height - 1}"

@@ -3,8 +3,10 @@
 ResponseContract(spec).check(...) finds the operation a concrete request went
 to (/games/abc/moves/3 -> getMove), then asserts that the status is declared
 for it, the content type is the declared one, the body validates against the
-declared schema (a JSON body ending with a newline) (a response declared without content has an empty body) and
-every required header is there with a valid value.
+declared schema (a JSON body ending with a newline; a response declared
+without content has an empty body; an event stream's each event validates
+against its `itemSchema`) and every required header is there with a valid
+value.
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ import yaml
 from service.api.spec import HTTP_METHODS, inline_refs
 from service.api.spec_errors import compile_schema, schema_errors
 from service.api.validation import coerce_parameter
+from tests.sse import compile_stream_item, event_faults, parse_blocks
 
 # Answers of the framework and the error module that no single operation declares.
 _UNROUTED = "#/components/responses/GameNotFound"  # 404 not_found for a path no route matches
 _WRONG_METHOD = "#/components/responses/MethodNotAllowed"  # 405 for a route's undeclared method
+# What ends a line of an event stream (str.splitlines would break a line at U+2028 too).
+_SSE_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -37,6 +42,8 @@ class _Header:
 @dataclass
 class _Response:
     content: dict[str, Any] = field(default_factory=dict)  # media type -> body validator
+    # Sequential media types (OpenAPI 3.2 itemSchema: the event stream) -> each item's validator.
+    items: dict[str, Any] = field(default_factory=dict)
     headers: dict[str, _Header] = field(default_factory=dict)  # lower-case name -> its rules
 
 
@@ -114,6 +121,8 @@ def _compile_response(spec: dict, response: dict) -> _Response:
     compiled = _Response()
     for media_type, media in response.get("content", {}).items():
         compiled.content[media_type] = compile_schema(spec, media.get("schema", {}))
+        if "itemSchema" in media:
+            compiled.items[media_type] = compile_stream_item(spec, media["itemSchema"])
     for name, header in response.get("headers", {}).items():
         schema = header.get("schema", {})
         types = schema.get("type", "string")
@@ -155,6 +164,15 @@ def _check_response(
     document = _parse(where, media_type, body)
     faults = schema_errors(response.content[media_type], document)
     assert not faults, f"{where}: the body breaks its schema:\n{_listed(faults)}\nbody: {body[:600]!r}"
+    if media_type in response.items:
+        for event in parse_blocks(_SSE_LINE_END.split(document)):
+            if event.kind is None:
+                continue  # the retry: block, a keep-alive comment: no event is dispatched
+            faults = event_faults(response.items[media_type], event)
+            assert not faults, (
+                f"{where}: a {event.kind!r} event breaks the itemSchema:\n{_listed(faults)}\n"
+                f"data: {event.data[:600]!r}"
+            )
 
 
 def _parse(where: str, media_type: str, body: bytes) -> Any:
@@ -167,9 +185,6 @@ def _parse(where: str, media_type: str, body: bytes) -> Any:
             return yaml.safe_load(body.decode("utf-8"))
         if media_type.endswith("xml"):
             ElementTree.fromstring(body)  # well-formed, or ParseError
-            return body.decode("utf-8")
-        if media_type == "text/event-stream":
-            # The events themselves are checked by tests/api/test_events.py's reader.
             return body.decode("utf-8")
         if media_type.startswith("text/"):
             return body.decode("utf-8")

@@ -14,7 +14,7 @@ from redis.exceptions import ResponseError
 
 from service.api import create_app
 from tests.redis_servers import ThrowawayRedis
-from tests.sse import check_data, parse_blocks
+from tests.sse import Event, check_event, parse_blocks
 
 from .anu import anu_games, create_body, request_body, tokens
 from .conftest import make_settings
@@ -23,7 +23,7 @@ GAMES = anu_games()
 
 
 def events_of(resp) -> list:
-    """The data-carrying events of a whole (closed) stream, each checked against the spec."""
+    """The data-carrying events of a whole (closed) stream, each checked against the spec's itemSchema."""
     assert resp.status_code == 200
     assert resp.mimetype == "text/event-stream"
     assert resp.headers["Cache-Control"] == "no-cache" and resp.headers["X-Accel-Buffering"] == "no"
@@ -31,7 +31,7 @@ def events_of(resp) -> list:
     assert blocks[0].retry is not None and blocks[0].kind is None
     events = [block for block in blocks if block.kind is not None]
     for event in events:
-        check_data(event)
+        check_event(event)
     return events
 
 
@@ -97,6 +97,32 @@ def test_a_client_current_on_a_game_in_play_gets_a_stream_that_waits(app, table)
         resp.close()
 
 
+def test_the_spec_declares_each_event_the_stream_sends(table, client):
+    """openapi.yaml describes the stream's events as OpenAPI 3.2 does (an itemSchema: `event`,
+    `id`, `data` as JSON of its own schema per type): every event of real streams of a game
+    validates, and events the service would never send do not."""
+    t, final = finished_game(table)
+    fresh = events_of(client.get(f"/games/{t.id}/events"))
+    resumed = events_of(
+        client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": str(final["version"] - 2)})
+    )
+    assert [e.kind for e in fresh] == ["game", "end"] and [e.kind for e in resumed] == ["move", "move", "end"]
+    for event in fresh + resumed:
+        check_event(event)
+    snapshot, move, end = fresh[0], resumed[0], resumed[-1]
+    not_sent = [
+        Event("move", snapshot.data, move.id),  # a move event carrying a Game
+        Event("end", move.data),  # an end carrying a move
+        Event("game", snapshot.data),  # a snapshot without its version
+        Event("game", snapshot.data, "0"),  # no version is 0
+        Event("game", "{not json", snapshot.id),
+        Event("message", end.data, snapshot.id),  # a type the stream has not
+    ]
+    for event in not_sent:
+        with pytest.raises(AssertionError, match="breaks the stream's itemSchema"):
+            check_event(event)
+
+
 @pytest.mark.parametrize(
     "weird", ["", "abc", "0", "-3", "1.5", " 2x", "99999999999999999999999999", "\u0661\u0662"]
 )
@@ -142,7 +168,7 @@ def test_an_open_stream_gets_each_move_as_it_is_made(app, table):
             chunk = next(chunks)  # woken by the commit's PUBLISH through the listener thread
             block = next(parse_blocks(chunk.decode().split("\n")))
             assert (block.kind, block.version) == ("move", version)
-            check_data(block)
+            check_event(block)
     finally:
         resp.close()
     assert app.extensions["patchwork"].store.wakeups.watching == 0  # closing the response stopped it

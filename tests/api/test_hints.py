@@ -32,13 +32,6 @@ def bot_move_body(game: dict, moves: list, level: str) -> dict:
     return ADVANCE
 
 
-def playable(move: dict) -> dict:
-    """A shown move as a request body: a placement sends one form (here its cells)."""
-    if move["action"] != "buy":
-        return move
-    return {**move, "placement": {"cells": move["placement"]["cells"]}}
-
-
 def hint(t, **query):
     return t.client.get(f"/games/{t.id}/hint", query_string=query)
 
@@ -55,7 +48,7 @@ def test_the_hint_is_the_move_the_bot_plays(table, level):
         answer = resp.get_json()
         assert answer == {"move": bot_move_body(game, played, level), "version": game["version"]}
         assert answer["move"] in t.legal()["moves"]
-        t.play(playable(answer["move"]))
+        t.play(answer["move"])  # as it came: a buy's placement in both forms
         played.append(
             canonical_move(
                 bots.choose_move(replay(played, seed=21), level, bots.seed_for(t.id, game["version"]))

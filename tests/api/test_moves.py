@@ -110,18 +110,129 @@ def test_legal_moves_at_a_hand_counted_start(table, client):
 
 
 def test_each_listed_move_is_accepted(table):
-    """Every buy the service lists applies (sampled across the listing)."""
+    """Every buy the service lists applies in either form alone (sampled across the listing)."""
     t = table({"patch_order": ORDER})
     moves = t.legal()["moves"]
-    for move in moves[1::97]:
+    for index, move in enumerate(moves[1::97]):
         fresh = table({"patch_order": ORDER})
-        # A request uses one placement form: send the orientation, expect the cells back.
-        placement = {k: v for k, v in move["placement"].items() if k != "cells"}
+        # One form only, the orientation or the cells: expect the cells back.
+        form = ("row", "col", "rotation", "flipped") if index % 2 else ("cells",)
+        placement = {k: v for k, v in move["placement"].items() if k in form}
         resp = fresh.move({**move, "placement": placement}, seat=0)
         assert resp.status_code == 201, move
         quilt = resp.get_json()["players"][0]["quilt"]
         covered = sorted([r, c] for r in range(9) for c in range(9) if quilt[r][c] is not None)
         assert covered == move["placement"]["cells"]
+
+
+# Positions whose listings are sent back: a circle turned so that patches 10-12 make the market,
+# and quilts with patches on them, market 5-7 (the opening of test_opening_moves_hand_worked).
+# Every orientation of every patch: tests/api/test_validation.py.
+OPENING = [(buy(2, 0, 0), 0), (buy_cells(4, [[0, 0], [1, 0], [2, 0]]), 1), (ADVANCE, 1)]
+POSITIONS = [(ORDER[8:-1] + ORDER[:8] + [1], []), (ORDER, OPENING)]
+
+
+def test_every_listed_move_goes_back_as_it_came(table, client):
+    """An entry of /legal-moves, posted exactly as it came (a buy in both forms), is a move the
+    service takes (docs/api-guide.md#placements-and-orientation), in every position tried.
+
+    Every entry goes to the seat not in turn: `409 not_your_turn` says its form passed (a form
+    error is 400, checked first) and changes nothing. A sample is then played by the seat in
+    turn from a fresh copy of the position: `201`, with the placement recorded as it was shown.
+    """
+    for order, opening in POSITIONS:
+        t = table({"patch_order": order})
+        for body, seat in opening:
+            t.play(body, seat=seat)
+        listing = t.legal()
+        turn, moves = listing["turn"], listing["moves"]
+        buys = [move for move in moves if move["action"] == "buy"]
+        assert len({move["patch_id"] for move in buys}) == 3, order[:3]  # the whole market
+        for move in moves:
+            resp = t.move(move, seat=1 - turn)
+            assert code(resp) == (409, "not_your_turn"), (move, resp.get_json())
+        assert t.legal() == listing
+        for move in buys[:: len(buys) // 4]:
+            fresh = table({"patch_order": order})
+            for body, seat in opening:
+                fresh.play(body, seat=seat)
+            game = fresh.play(move, seat=turn)
+            recorded = client.get(f"/games/{fresh.id}/moves/{game['moves_played']}").get_json()
+            assert recorded["placement"] == move["placement"]
+
+
+def test_a_placement_in_both_forms_needs_the_same_cells_in_any_order(table, client):
+    """Both forms are taken when they name the same cells, as a set: any order, any of the
+    orientations that cover them; else 400 invalid_request pointing at the cells, before the
+    game, the token or the rules are looked at."""
+    t = table({"patch_order": ORDER})  # market 2 (.X/XX), 3, 4 (a 1x3 bar)
+    shown = t.legal(patch_id=2)["moves"][0]
+    assert shown["placement"] == {
+        "row": 0,
+        "col": 0,
+        "rotation": 0,
+        "flipped": False,
+        "cells": [[0, 1], [1, 0], [1, 1]],
+    }
+
+    def with_placement(patch_id, **placement):
+        return {"action": "buy", "patch_id": patch_id, "placement": placement}
+
+    mismatches = [
+        # Another spot than the cells.
+        (
+            with_placement(2, row=1, col=0, cells=[[0, 1], [1, 0], [1, 1]]),
+            "patch 2 at row 1, col 0, rotation 0, flipped false covers [[1, 1], [2, 0], [2, 1]], "
+            "not [[0, 1], [1, 0], [1, 1]]",
+        ),
+        # Another orientation: mirrored, .X/XX becomes X./XX.
+        (
+            with_placement(2, row=0, col=0, flipped=True, cells=[[0, 1], [1, 0], [1, 1]]),
+            "patch 2 at row 0, col 0, rotation 0, flipped true covers [[0, 0], [1, 0], [1, 1]], "
+            "not [[0, 1], [1, 0], [1, 1]]",
+        ),
+        # An orientation off the board's edge, beside cells on it.
+        (
+            with_placement(4, row=0, col=7, rotation=90, cells=[[0, 6], [0, 7], [0, 8]]),
+            "patch 4 at row 0, col 7, rotation 90, flipped false covers [[0, 7], [0, 8], [0, 9]], "
+            "not [[0, 6], [0, 7], [0, 8]]",
+        ),
+        # A cell named twice, or left out.
+        (
+            with_placement(2, row=0, col=0, cells=[[0, 1], [1, 0], [1, 1], [1, 0]]),
+            "patch 2 at row 0, col 0, rotation 0, flipped false covers [[0, 1], [1, 0], [1, 1]], "
+            "not [[0, 1], [1, 0], [1, 0], [1, 1]] (a cell named twice)",
+        ),
+        (
+            with_placement(2, row=0, col=0, cells=[[0, 1], [1, 0]]),
+            "patch 2 at row 0, col 0, rotation 0, flipped false covers [[0, 1], [1, 0], [1, 1]], "
+            "not [[0, 1], [1, 0]]",
+        ),
+    ]
+    before = client.get(f"/games/{t.id}").get_data()
+    for body, message in mismatches:
+        resp = t.move(body, seat=0)
+        assert code(resp) == (400, "invalid_request"), body
+        assert resp.get_json()["errors"] == [{"pointer": "/placement/cells", "message": message}]
+        assert "different cells" in resp.get_json()["detail"]
+        # A form error: answered before the game (404) and the token (401) are looked at.
+        elsewhere = client.post("/games/no-such-game/moves", json=body)
+        assert code(elsewhere) == (400, "invalid_request")
+    assert client.get(f"/games/{t.id}").get_data() == before
+
+    # The same cells in another order, and a bar turned 180 degrees (it covers what 0 does):
+    # accepted, and recorded as the service shows placements.
+    game = t.play(with_placement(2, row=0, col=0, rotation=0, cells=[[1, 1], [0, 1], [1, 0]]), seat=0)
+    game = t.play(with_placement(4, row=2, col=0, rotation=180, cells=[[4, 0], [2, 0], [3, 0]]), seat=1)
+    recorded = client.get(f"/games/{t.id}/moves/2").get_json()["placement"]
+    assert recorded == {
+        "row": 2,
+        "col": 0,
+        "rotation": 0,
+        "flipped": False,
+        "cells": [[2, 0], [3, 0], [4, 0]],
+    }
+    assert game["moves_played"] == 2
 
 
 def test_refusals_in_the_order_api_md_gives(table):

@@ -1,4 +1,4 @@
-"""RequestValidator against hand-written requests: what the API accepts (docs/api-guide.md#strict-requests), what it refuses, and where it points."""
+"""RequestValidator against hand-written requests: what the API accepts (docs/api-guide.md#strict-requests), what it refuses, and where it points; and the move loader's one check behind it (a placement's two forms agree)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.core import NOT_SET
 from werkzeug.datastructures import Headers, MultiDict
 
+from service.api.problems import ApiProblem
+from service.api.schemas import load_move
 from service.api.spec import load_spec
 from service.api.spec_errors import MAX_ERRORS
 from service.api.validation import RequestValidator
+from service.engine import BOARD_SIZE, PATCHES, Buy, Placement, orientation_cells, resolve_placement
+from service.engine.patches import ORIENTATION_ORDER
 
 ORDER_1X2_LAST = [
     5,
@@ -76,6 +80,17 @@ def faults(errors: list[dict]) -> list[tuple[str, str]]:
         buy({"row": 3, "col": 2, "cells": None}),  # the other form's field, as null
         buy({"cells": [[0, 1], [1, 0], [1, 1], [2, 0]]}),
         buy({"cells": [[4, 4]], "row": None, "col": None, "rotation": None, "flipped": None}),
+        # Both forms, as /legal-moves and hints show them (the loader checks they agree).
+        buy(
+            {
+                "row": 0,
+                "col": 0,
+                "rotation": 90,
+                "flipped": False,
+                "cells": [[0, 1], [1, 1], [2, 0], [2, 1], [2, 2], [3, 1], [4, 1]],
+            }
+        ),
+        buy({"row": 1, "col": 0, "cells": [[1, 0]]}),
         buy({"row": 4.0, "col": 0.0, "rotation": 180.0}, patch_id=7.0),  # 1.0 counts as 1
         buy({"cells": [[0.0, 8.0]]}, patch_id=33),
     ],
@@ -105,12 +120,17 @@ def test_move_bodies_api_md_accepts(validator, body):
             [("/placement/flipped", "'yes' is not of type 'boolean' or 'null'")],
         ),
         (
-            buy({"row": 1, "col": 0, "cells": [[1, 0]]}),
-            [("/placement", "give either 'row' and 'col', or 'cells', not both")],
-        ),
-        (
+            # The orientation form's fields beside the cells need row and col.
             buy({"rotation": 90, "cells": [[1, 0]]}),
-            [("/placement", "give either 'row' and 'col', or 'cells', not both")],
+            [
+                ("/placement/row", "missing required field 'row'"),
+                ("/placement/col", "missing required field 'col'"),
+            ],
+        ),
+        (buy({"row": 1, "cells": [[1, 0]]}), [("/placement/col", "missing required field 'col'")]),
+        (
+            buy({"row": 1, "col": 0, "cells": [[1, 9]]}),
+            [("/placement/cells/0/1", "9 is greater than the maximum of 8")],
         ),
         (buy({}), [("/placement", "give either 'row' and 'col', or 'cells'")]),
         (buy({"row": 3}), [("/placement/col", "missing required field 'col'")]),
@@ -142,6 +162,33 @@ def test_move_bodies_api_md_accepts(validator, body):
 )
 def test_move_bodies_api_md_refuses_say_where(validator, body, expected):
     assert faults(validator.body_errors("makeMove", body)) == expected
+
+
+def test_every_orientation_of_every_patch_in_both_forms_loads_and_a_shifted_one_is_400(validator):
+    """Each of the 8 orientations of each patch, at the top-left corner and as far down and right
+    as it fits, given in both forms (its cells in reverse order): the spec takes it and the loader
+    gives the engine a Buy whose two forms it accepts. The same cells beside the orientation one
+    row lower (or higher) are 400."""
+    tried = 0
+    for patch_id in PATCHES:
+        for rotation, flipped in ORIENTATION_ORDER:
+            at_origin = orientation_cells(patch_id, Placement(0, 0, rotation, flipped))
+            last_row = BOARD_SIZE - 1 - max(r for r, _ in at_origin)
+            last_col = BOARD_SIZE - 1 - max(c for _, c in at_origin)
+            for row, col in ((0, 0), (last_row, last_col)):
+                orientation = {"row": row, "col": col, "rotation": rotation, "flipped": flipped}
+                cells = orientation_cells(patch_id, Placement(**orientation))
+                body = buy({**orientation, "cells": [list(cell) for cell in reversed(cells)]}, patch_id)
+                assert validator.body_errors("makeMove", body) == [], body
+                move = load_move(body)
+                assert move == Buy(patch_id, Placement(row, col, rotation, flipped, cells)), body
+                resolve_placement(patch_id, move.placement)  # DoesNotFit if the engine disagreed
+                shifted = buy({**body["placement"], "row": row + 1 if row == 0 else row - 1}, patch_id)
+                with pytest.raises(ApiProblem) as refused:
+                    load_move(shifted)
+                assert (refused.value.status, refused.value.code) == (400, "invalid_request")
+                tried += 1
+    assert tried == 33 * 8 * 2
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,14 @@ else the token of the seat in turn (so fuzzing a move on a game taken from
 an earlier answer can succeed too). Auth from a provider counts as
 real for schemathesis, so `ignored_auth` then does its actual job: it repeats
 an accepted move without a token and with a wrong one and expects `401`.
+
+Placements in both forms. The spec lets a placement give an orientation and
+its cells together but cannot say that they must name the same cells (the
+move loader's `400` when they do not), so schemathesis generates both forms
+at random and calls the `400` "valid data rejected". `before_call` gives such
+a placement, when the body is otherwise valid, the cells its orientation
+covers (or drops them, when the orientation leaves the board), as a client
+copying a shown placement sends it; tests/api/test_moves.py tests the `400`.
 """
 
 from __future__ import annotations
@@ -30,6 +38,10 @@ from jsonschema import Draft202012Validator
 from schemathesis import AuthContext, Case, HookContext, Response
 from schemathesis.core.failures import Failure
 from schemathesis.openapi.checks import MissingHeaderNotRejected, RejectedPositiveData
+
+from service.api.spec import load_spec
+from service.api.validation import RequestValidator
+from service.engine import BOARD_SIZE, Placement, orientation_cells
 
 BEARER = "Bearer "
 
@@ -105,6 +117,34 @@ class SeatToken:
 
     def set(self, case: Case, token: str, context: AuthContext) -> None:
         case.headers = {**(case.headers or {}), "Authorization": BEARER + token}
+
+
+REQUESTS = RequestValidator(load_spec())
+
+
+@schemathesis.hook
+def before_call(context: HookContext, case: Case, kwargs: dict) -> None:
+    """A valid move body with a placement in both forms: make its cells the orientation's."""
+    body = case.body
+    if case.operation.definition.raw.get("operationId") != "makeMove" or not isinstance(body, dict):
+        return
+    placement = body.get("placement")
+    if not isinstance(placement, dict) or placement.get("cells") is None or placement.get("row") is None:
+        return
+    if REQUESTS.body_errors("makeMove", body):
+        return  # an invalid body stays as it was generated, to be refused
+    orientation = Placement(
+        int(placement["row"]),
+        int(placement["col"]),
+        int(placement.get("rotation") or 0),
+        bool(placement.get("flipped")),
+    )
+    cells = orientation_cells(int(body["patch_id"]), orientation)
+    if all(row < BOARD_SIZE and col < BOARD_SIZE for row, col in cells):
+        agreed = {**placement, "cells": [list(cell) for cell in cells]}
+    else:
+        agreed = {name: value for name, value in placement.items() if name != "cells"}
+    case.body = {**body, "placement": agreed}
 
 
 def _broken_headers(case: Case) -> list[str]:
