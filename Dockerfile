@@ -21,12 +21,12 @@ WORKDIR /app
 COPY requirements/runtime.txt ./requirements/
 RUN pip install --require-hashes -r requirements/runtime.txt
 
+# service/openapi.yaml is a link to ../openapi.yaml, copied beside it: building the wheel
+# stores the document itself.
 COPY pyproject.toml README.md openapi.yaml ./
 COPY service ./service
 # The lock already holds every dependency and the build backend: nothing else is fetched.
-RUN rm -f service/openapi.yaml \
-    && cp openapi.yaml service/openapi.yaml \
-    && pip install --no-deps --no-build-isolation . \
+RUN pip install --no-deps --no-build-isolation . \
     && useradd --system --uid 10001 --no-create-home patchwork \
     && mkdir /data \
     && chown 10001 /data

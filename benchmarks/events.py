@@ -4,7 +4,7 @@ Run:  ./dev bench events                       (about a minute)
       ./dev bench events --streams 5000 --games 200 --idle 1000 --duration 20
 
 It starts a throwaway redis-server (no persistence) and two instances of the
-service under gunicorn (2 workers each, service/gunicorn_conf.py), A and B.
+service under gunicorn (2 workers each, service/run/gunicorn_conf.py), A and B.
 
 1. Capacity: opens --streams idle streams on B (each reads its snapshot),
    and prints how many opened, the memory the workers of B grew by per

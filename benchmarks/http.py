@@ -6,7 +6,7 @@ Run:  ./dev bench http                      (about 2 minutes)
       ./dev bench http --gzip               (every request accepts gzip: the cost of compressing)
 
 It starts a throwaway redis-server (no persistence) and the service under
-gunicorn with 2 workers (service/gunicorn_conf.py, as in production), makes
+gunicorn with 2 workers (service/run/gunicorn_conf.py, as in production), makes
 the games it needs through the API, then drives each endpoint in turn with
 keep-alive connections from another process:
 

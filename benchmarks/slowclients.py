@@ -4,7 +4,7 @@ Run:  ./dev bench slowclients                    (about half a minute)
       ./dev bench slowclients --slow 0 128 512 2048 --requests 300 --workers 1
 
 It starts a throwaway redis-server and the service under gunicorn with the
-production config (service/gunicorn_conf.py), then for each N opens N
+production config (service/run/gunicorn_conf.py), then for each N opens N
 connections that send an unfinished request head (no blank line) and hold
 it, and times sequential GET /healthz requests from an honest client, each
 on a new connection. It prints the median and p99 latency per N, and how

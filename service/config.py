@@ -166,7 +166,7 @@ class Settings:
     # clients see it is alive.
     events_keepalive: float = 15.0
     access_log: bool = False
-    # "text" (gunicorn's line format) or "json" (one object per line): service/logs.py.
+    # "text" (gunicorn's line format) or "json" (one object per line): service/telemetry/logs.py.
     log_format: str = "text"
     # The service's public address (no trailing slash): problem type URLs are
     # absolute under it; empty: they are relative (/problems/<code>).

@@ -94,7 +94,7 @@ class LiveService(Throwaway):
             "-m",
             "gunicorn",
             "--config",
-            "python:service.gunicorn_conf",
+            "python:service.run.gunicorn_conf",
             "service.wsgi:app",
         ]
         self.process = spawn_logged(argv, self.env, self.log_path)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from redis import Redis
 
-from service.storage.redis_process import find_redis_server
+from service.run.redis_process import find_redis_server
 from tests.redis_servers import Throwaway, ThrowawayRedis, free_port
 
 # How long MIGRATE may take for one batch of keys (milliseconds).

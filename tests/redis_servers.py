@@ -10,7 +10,7 @@ from typing import Self
 
 from redis import Redis
 
-from service.storage.redis_process import RedisServerProcess
+from service.run.redis_process import RedisServerProcess
 
 # A cluster node also listens on its port + 10000 (the cluster bus).
 CLUSTER_BUS_OFFSET = 10000

@@ -66,7 +66,7 @@ def test_healthcheck_asks_healthz_on_the_configured_port():
 
 
 def test_cmd_is_patchwork_service_so_a_container_plays_bots_too():
-    # patchwork-service runs gunicorn with service/gunicorn_conf.py and the bot workers beside it.
+    # patchwork-service runs gunicorn with service/run/gunicorn_conf.py and the bot workers beside it.
     assert exec_form(arguments("CMD")[-1]) == ["patchwork-service"]
 
 

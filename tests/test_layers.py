@@ -11,32 +11,48 @@ from pathlib import Path
 
 SERVICE = Path(__file__).resolve().parents[1] / "service"
 
-# What each package of the service may import, of the project and of the web stack.
+# What each package of the service may import of the project.
 ALLOWED = {
     "engine": {"engine"},
-    # The store times its calls (service/metrics.py, which imports no web code).
-    "storage": {"storage", "config", "metrics"},
-    "games": {"games", "engine", "storage"},
     "bots": {"bots", "engine"},
+    "pictures": {"pictures", "engine"},
+    # The store times its calls (service/telemetry/metrics.py, which imports no web code);
+    # it knows nothing of the processes that run it (run/) or of HTTP (api/).
+    "storage": {"storage", "config", "telemetry"},
+    "games": {"games", "engine", "storage"},
     # The bot worker plays through the game-play core, and must stay out of the web stack.
-    "botworker": {"botworker", "bots", "games", "engine", "storage", "config", "metrics", "metrics_dir"},
+    "botworker": {"botworker", "bots", "games", "engine", "storage", "config", "telemetry"},
+    # Metrics, their directory and the log formats: below everything that records or logs.
+    "telemetry": {"telemetry", "config"},
+    # The processes on top: the supervisor, gunicorn's settings (which make the kept copies'
+    # table before forking) and its worker class (which answers problem+json itself and closes
+    # the event streams' wakeups on shutdown).
+    "run": {"run", "config", "telemetry", "api", "games", "storage", "stream_counts"},
 }
 WEB = {"flask", "werkzeug", "marshmallow", "gunicorn"}
+# The layers that import no web code: telemetry's log formats are gunicorn's logger, and
+# run/ is gunicorn's settings and worker.
+WITHOUT_WEB = {"engine", "bots", "pictures", "storage", "games", "botworker"}
 
 
 def imports_of(path: Path, package: str) -> set[str]:
     """Absolute module names `path` imports (relative ones resolved from `package`)."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                names.add(f"{base}.{node.module}" if node.module else base)
-            else:
-                names.add(node.module or "")
+        names.update(imports_of_node(node, package))
     return names
+
+
+def imports_of_node(node: ast.AST, package: str) -> set[str]:
+    """The absolute module names one import statement names (none for any other node)."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names}
+    if isinstance(node, ast.ImportFrom):
+        if node.level:
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            return {f"{base}.{node.module}" if node.module else base}
+        return {node.module or ""}
+    return set()
 
 
 def project_layers(names: set[str]) -> set[str]:
@@ -46,8 +62,9 @@ def project_layers(names: set[str]) -> set[str]:
 def violations(layer: str, path: Path, package: str) -> list[str]:
     """What `path`, a module of `layer`, imports that its layer may not."""
     names = imports_of(path, package)
-    above = project_layers(names) - ALLOWED[layer]
-    web = {name.split(".")[0] for name in names} & WEB
+    # `from service import bots` names the package `service`: its layer is in what it imports.
+    above = (project_layers(names) | project_layers(project_modules(path, package))) - ALLOWED[layer]
+    web = {name.split(".")[0] for name in names} & WEB if layer in WITHOUT_WEB else set()
     return sorted(above | web)
 
 
@@ -72,11 +89,27 @@ def test_the_check_sees_imports_from_above_absolute_relative_and_inside_function
     )
     assert violations("games", module, "service.games") == ["api", "flask"]
     assert violations("engine", module, "service.engine") == ["api", "flask"]
+    module.write_text("from service import bots\n")
+    assert violations("storage", module, "service.storage") == ["bots"]
 
 
 def test_the_metrics_modules_import_no_web_code_and_nothing_above_them():
     # The store and the bot workers record metrics: what they import must stay below them.
+    # Within telemetry/ too: logs.py is gunicorn's logger, so the module, not the layer, is checked.
     for name in ("metrics.py", "metrics_dir.py"):
-        names = imports_of(SERVICE / name, "service")
-        assert project_layers(names) <= {"metrics_dir"}, name
+        path = SERVICE / "telemetry" / name
+        names = imports_of(path, "service.telemetry")
+        assert project_modules(path, "service.telemetry") <= {"service.telemetry.metrics_dir"}, name
         assert not {n.split(".")[0] for n in names} & WEB, name
+
+
+def project_modules(path: Path, package: str) -> set[str]:
+    """The modules of the service `path` imports: `from service.x import y` counts as service.x.y."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = next(iter(imports_of_node(node, package)))
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.startswith("service.")}

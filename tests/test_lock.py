@@ -30,7 +30,7 @@ DEV_PINS = lock.pins(ROOT / lock.DEV)
 # the test tools.
 SERVED_IMPORTS = """
 import json, sys
-import gunicorn.workers.ggevent, service.gunicorn_worker, service.api.app, service.runner
+import gunicorn.workers.ggevent, service.run.gunicorn_worker, service.api.app, service.run.runner
 import service.botworker.worker
 print(json.dumps(sorted({name.split('.')[0] for name in sys.modules})))
 """

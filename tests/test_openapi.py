@@ -34,7 +34,7 @@ API_MD_CODES = {
 }
 
 # Extensions: what gunicorn refuses before routing (request line or headers too
-# large), answered as problem+json by service/gunicorn_worker.py, on every operation.
+# large), answered as problem+json by service/run/gunicorn_worker.py, on every operation.
 EXTENSION_CODES = {414: {"uri_too_long"}, 431: {"headers_too_large"}}
 REFUSED_BEFORE_ROUTING = {"414", "431"}
 # `503 overloaded` (service/api/admission.py) may refuse any operation but these probes.

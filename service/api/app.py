@@ -10,8 +10,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service import stream_counts
 from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
-from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import GameStore, store_from_settings
+from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
 from .admission import install_admission
 from .compression import StaticBody, install_compression

@@ -29,7 +29,7 @@ class Services:
     # openapi.yaml as GET /openapi.yaml answers it.
     spec_file: StaticBody
     play: GamePlay
-    # What GET /metrics reads (service/metrics.py).
+    # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).
     open_streams: OpenStreams

@@ -24,8 +24,8 @@ import re
 from flask import Blueprint, Response, request
 
 from service.games import EventFeed, GameEvent
-from service.metrics import OPEN_EVENT_STREAMS
 from service.storage import StorageError
+from service.telemetry.metrics import OPEN_EVENT_STREAMS
 
 from .context import client_address, services
 from .hangups import HangupWatch

@@ -9,7 +9,7 @@ a single socket. Watching the socket for readability costs nothing while
 the client is there (a client of a stream sends nothing), and tells the
 moment it closes.
 
-The web workers are gevent's (service/gunicorn_worker.py), so the watch is
+The web workers are gevent's (service/run/gunicorn_worker.py), so the watch is
 an I/O watcher in gevent's loop whose callback runs in the hub: no greenlet
 of its own, nothing that may wait. Readable means the peer closed (EOF or
 an error: gone), or that it sent more bytes after its request (legal

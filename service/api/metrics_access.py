@@ -3,7 +3,7 @@
 /metrics is for the operator's network (README "Metrics"): it shows what the
 instance does and costs a scrape's work. Two settings keep it there:
 
-- METRICS_PORT: gunicorn listens on it too (service/gunicorn_conf.py), and
+- METRICS_PORT: gunicorn listens on it too (service/run/gunicorn_conf.py), and
   /metrics is answered there only; the service port answers it 404, and the
   metrics port answers nothing else. The port a request came in on is read
   from its socket, never from its Host header, which any client writes.

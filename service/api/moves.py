@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from service import metrics
 from service.engine import Resign
 from service.games import (
     Committed,
@@ -23,6 +22,7 @@ from service.games import (
     VersionCondition,
 )
 from service.storage import IdempotencyRecord, StorageError
+from service.telemetry import metrics
 
 from .context import client_address, services
 from .idempotency import (
@@ -49,7 +49,7 @@ bp = Blueprint("moves", __name__)
 
 # Refusals an Idempotency-Key records, so a retry gets the same answer.
 RECORDED_REFUSALS = frozenset({409, 412, 422})
-# Results of a move besides the refusals' codes (service/metrics.py MOVES).
+# Results of a move besides the refusals' codes (service/telemetry/metrics.py MOVES).
 ACCEPTED = "accepted"
 REPLAYED = "replayed"
 

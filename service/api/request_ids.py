@@ -3,7 +3,7 @@
 WSGI middleware around the whole app, so every answer carries it, whatever
 answered (a view, an error handler, a preflight, werkzeug's routing), and
 every log line written while the request is served names it
-(service/logs.py).
+(service/telemetry/logs.py).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from service.logs import current_request_id
+from service.telemetry.logs import current_request_id
 
 HEADER = "X-Request-ID"
 _ENVIRON_KEY = "HTTP_X_REQUEST_ID"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from time import perf_counter
 
-from service.metrics import http_duration, http_requests
+from service.telemetry.metrics import http_duration, http_requests
 
 UNMATCHED = "unmatched"
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})

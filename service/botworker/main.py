@@ -20,8 +20,8 @@ from prometheus_client import start_http_server
 
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
-from service.metrics import BotJobsQueued, scrape_registry
 from service.storage import store_from_settings
+from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
 from .worker import BotWorker
 

@@ -43,8 +43,8 @@ import time
 
 from service.bots import choose_move, seed_for
 from service.games import GameCopy, GameNotFound, GamePlay, Refusal
-from service.metrics import bot_moves, bot_think
 from service.storage import BotJob, BotJobs, StorageError
+from service.telemetry.metrics import bot_moves, bot_think
 
 log = logging.getLogger("patchwork.botworker")
 

@@ -51,7 +51,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
 from service.config import ConfigError, Settings
-from service.metrics import store_duration, store_errors
+from service.telemetry.metrics import store_duration, store_errors
 
 from . import bot_jobs, scripts
 from .bot_jobs import BotJobs

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from service.api import compression, create_app
-from service.logs import JsonFormatter, TextFormatter
+from service.telemetry.logs import JsonFormatter, TextFormatter
 
 from .conftest import make_settings
 

@@ -116,7 +116,7 @@ CONTENT_TYPES = [
     b"application/" + b"x" * 4000,
 ]
 # Not Expect: gunicorn answers any value but 100-continue itself, with an HTML 417 that logs the
-# value (service/gunicorn_worker.py, another change's concern).
+# value (service/run/gunicorn_worker.py, another change's concern).
 HEADER_NAMES = [
     "Authorization",
     "If-Match",

@@ -1,6 +1,6 @@
 """gunicorn's and the app's log lines, from a real gunicorn: request ids everywhere, JSON with LOG_FORMAT=json.
 
-The app's lines go through gunicorn's error log (service/gunicorn_conf.py);
+The app's lines go through gunicorn's error log (service/run/gunicorn_conf.py);
 the access line is written by gunicorn after the app returned; a request
 gunicorn refuses itself never reaches the app. Each of them must name its
 request's id, the one the client got in X-Request-ID.

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from service.storage.dir_lock import LOCK_FILE
-from service.storage.embedded import VERSION_FILE, find_redis_server
-from service.storage.redis_process import answers_ping, redis_server_version
+from service.run.dir_lock import LOCK_FILE
+from service.run.embedded import VERSION_FILE, find_redis_server
+from service.run.redis_process import answers_ping, redis_server_version
 from tests.live_service import wait_until_healthy
 
 from .patchwork_service import PatchworkService, alive, children, descendants, identity, program

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from service.supervisor import ChildSpec, RestartPolicy, Supervisor
+from service.run.supervisor import ChildSpec, RestartPolicy, Supervisor
 
 
 def _python(code: str) -> list[str]:

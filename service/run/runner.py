@@ -1,6 +1,6 @@
 """`patchwork-service`: the parent of everything the service runs.
 
-It starts, as supervised children (service/supervisor.py):
+It starts, as supervised children (service/run/supervisor.py):
 1. with REDIS_URL unset, a private Redis (storage/embedded.py): its data in
    PATCHWORK_DATA_DIR, which it locks for its whole life, listening only on a
    Unix socket there;
@@ -22,11 +22,11 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 
-from service import metrics_dir
 from service.config import ConfigError, Settings
-from service.storage.embedded import DataDirInUse, DataDirRefused, EmbeddedRedis
-from service.storage.redis_process import answers_ping
-from service.supervisor import ChildSpec, Supervisor
+from service.run.embedded import DataDirInUse, DataDirRefused, EmbeddedRedis
+from service.run.redis_process import answers_ping
+from service.run.supervisor import ChildSpec, Supervisor
+from service.telemetry import metrics_dir
 
 log = logging.getLogger("patchwork.runner")
 
@@ -52,7 +52,7 @@ def _answers_health(url: str) -> bool:
 
 
 def web_spec(settings: Settings, env: dict[str, str], after_exit: Callable[[], None]) -> ChildSpec:
-    """gunicorn with service/gunicorn_conf.py, ready once /healthz answers."""
+    """gunicorn with service/run/gunicorn_conf.py, ready once /healthz answers."""
     url = f"http://{_local_address(settings.host)}:{settings.port}"
     return ChildSpec(
         name="web",
@@ -61,7 +61,7 @@ def web_spec(settings: Settings, env: dict[str, str], after_exit: Callable[[], N
             "-m",
             "gunicorn",
             "--config",
-            "python:service.gunicorn_conf",
+            "python:service.run.gunicorn_conf",
             "service.wsgi:app",
         ],
         env=env,

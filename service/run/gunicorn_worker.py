@@ -61,8 +61,8 @@ from service.api.request_ids import HEADER as REQUEST_ID_HEADER
 from service.api.request_ids import new_request_id
 from service.api.responses import json_body
 from service.config import Settings
-from service.logs import current_request_id
 from service.storage.wakeups import close_all_wakeups
+from service.telemetry.logs import current_request_id
 
 _LINE = "The request line is malformed."
 _HEADER = "A header line is malformed."
@@ -152,7 +152,7 @@ class ProblemJsonGeventWorker(GeventWorker):
     """gunicorn's gevent worker with read deadlines and problem+json refusals.
 
     `keepalive` and `worker_connections` come from the gunicorn config
-    (service/gunicorn_conf.py), the read deadline from Settings.
+    (service/run/gunicorn_conf.py), the read deadline from Settings.
     """
 
     def __init__(self, *args, **kwargs):

@@ -1,8 +1,8 @@
 """gunicorn settings shared by `patchwork-service`, the Procfile and the Dockerfile.
 
-Use with `gunicorn -c python:service.gunicorn_conf service.wsgi:app`.
+Use with `gunicorn -c python:service.run.gunicorn_conf service.wsgi:app`.
 Why these values (see README "Running in production"):
-- gevent workers (service/gunicorn_worker.py): each connection is a
+- gevent workers (service/run/gunicorn_worker.py): each connection is a
   greenlet, so slow, idle or stuck clients cost a file descriptor and a few
   KB each, not one of a few request threads. A request never blocks long
   on a client (heads and bodies are read under deadlines, before the app
@@ -15,13 +15,13 @@ Why these values (see README "Running in production"):
 - timeout 30 s: a worker whose loop is stuck past that is restarted.
 - graceful_timeout 10 s: the longest a stopping worker (SIGTERM) waits for
   the requests in flight. It ends its event streams and closes its idle
-  connections itself (service/gunicorn_worker.py), so it is normally gone
+  connections itself (service/run/gunicorn_worker.py), so it is normally gone
   within about 2 s; `patchwork-service` allows gunicorn 15 s before SIGKILL.
 - keepalive (KEEPALIVE_SECONDS, 5 s): load balancers and scripts reuse
   connections; an idle one is closed after that.
 - small request limits: no legitimate request has long header lines or many
   fields; bodies are capped at 64 KiB.
-- metrics (service/metrics_dir.py): the workers write them to the
+- metrics (service/telemetry/metrics_dir.py): the workers write them to the
   instance's directory, the one patchwork-service hands down or else a
   fresh private one made here, before anything imports prometheus_client,
   and removed when gunicorn exits. A worker's files are folded away when
@@ -33,8 +33,9 @@ Why these values (see README "Running in production"):
 import logging
 import resource
 
-from service import metrics_dir, stream_counts
+from service import stream_counts
 from service.config import Settings
+from service.telemetry import metrics_dir
 
 # Before anything imports prometheus_client (the worker class and the app
 # do): it takes its mode from the environment when first imported.
@@ -57,7 +58,7 @@ if _settings.metrics_port is not None:
     bind.append(f"{_settings.host}:{_settings.metrics_port}")
 workers = _settings.web_concurrency
 # gevent, with read deadlines and problem+json for the requests gunicorn refuses itself.
-worker_class = "service.gunicorn_worker.ProblemJsonGeventWorker"
+worker_class = "service.run.gunicorn_worker.ProblemJsonGeventWorker"
 worker_connections = _settings.worker_connections
 timeout = 30
 graceful_timeout = 10
@@ -68,7 +69,7 @@ limit_request_field_size = 8190
 accesslog = "-" if _settings.access_log else None
 errorlog = "-"
 # Plain text or JSON lines (LOG_FORMAT), each naming its request's X-Request-ID.
-logger_class = "service.logs.GunicornLogger"
+logger_class = "service.telemetry.logs.GunicornLogger"
 # gunicorn 24+ opens a control socket in the user's home by default; several
 # instances on one host (tests, a blue/green switch) would fight over it.
 control_socket_disable = True

@@ -14,7 +14,7 @@ prometheus_client chooses its multiprocess mode when it is first imported,
 from the environment: the directory must be in PROMETHEUS_MULTIPROC_DIR
 before any process that records metrics imports it. So `patchwork-service`
 makes it before starting anything and hands it down through the
-environment; gunicorn's settings module (service/gunicorn_conf.py) makes
+environment; gunicorn's settings module (service/run/gunicorn_conf.py) makes
 one of its own only when none was handed down. This module imports
 prometheus_client only in the functions that fold files, never at import.
 

@@ -12,15 +12,15 @@ import pytest
 from redis import Redis
 
 from service.config import ConfigError, Settings
-from service.storage import StoredGame, open_store
-from service.storage.embedded import (
+from service.run.embedded import (
     VERSION_FILE,
     DataDirInUse,
     DataDirRefused,
     EmbeddedRedis,
     find_redis_server,
 )
-from service.storage.redis_process import answers_ping, redis_server_version
+from service.run.redis_process import answers_ping, redis_server_version
+from service.storage import StoredGame, open_store
 
 
 def config(url: str, name: str) -> str:
@@ -132,7 +132,7 @@ def test_a_data_dir_too_deep_for_a_socket_path_gets_a_private_socket_dir(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     deep = tmp_path / ("d" * 60) / ("e" * 60)
-    with caplog.at_level(logging.WARNING, logger="service.storage.embedded"):
+    with caplog.at_level(logging.WARNING, logger="service.run.embedded"):
         with EmbeddedRedis(deep) as redis:
             private = redis.socket_path.parent
             assert len(os.fsencode(redis.socket_path)) <= 100
