@@ -23,7 +23,7 @@ from __future__ import annotations
 from flask import Flask, g, request
 
 from service.config import Settings
-from service.metrics import requests_shed
+from service.telemetry.metrics import requests_shed
 
 from .problems import overloaded
 

@@ -17,8 +17,8 @@ from werkzeug.routing import RequestRedirect
 from service.engine import RuleError
 from service.games import BotsUnavailable, GameBusy, InvalidToken, MissingToken, Refusal
 from service.games.jsontext import compact
-from service.metrics import requests_shed
 from service.storage import StorageError, StoreBusy
+from service.telemetry.metrics import requests_shed
 
 from .context import EXTENSION_KEY
 from .responses import json_body

@@ -1,7 +1,7 @@
 """`patchwork-service`: the parent of everything the service runs.
 
 It starts, as supervised children (service/run/supervisor.py):
-1. with REDIS_URL unset, a private Redis (storage/embedded.py): its data in
+1. with REDIS_URL unset, a private Redis (run/embedded.py): its data in
    PATCHWORK_DATA_DIR, which it locks for its whole life, listening only on a
    Unix socket there;
 2. BOT_WORKERS bot workers (service/botworker), where the computer players think;
