@@ -21,12 +21,18 @@ nobody knows its id until its 201, which comes after the job, so a crash
 in between leaves a game nobody waits on.
 
 Fair shares. Each client address has its own list of jobs, and a ring
-(a list) holds the clients with jobs, each once: a worker takes the job at
-the head of the first client's list and puts that client back at the tail
-of the ring if it has more. One client's many games therefore delay
-another client's bot move by at most one move of theirs per worker. Games
-with a person in them have their own lists and ring, read first: a person
-waits behind at most one bot-vs-bot move per worker.
+holds the clients with jobs, each once: a sorted set, each client scored by
+the round its next job belongs to. A worker takes the job at the head of
+the lowest-scored client's list (ZPOPMIN), and the round of that take
+becomes the ring's current round; a client with more jobs goes back one
+round later. A client that joins (its list was empty) is put in the current
+round, or in the next one if it was itself served in the current round, so
+leaving and joining again never jumps a client ahead of those waiting.
+Every client gets one job a round: one client's many games delay another
+client's bot move by at most one move of theirs per worker (the one each
+worker is already thinking). Games with a person in them have their own
+lists and ring, read first: a person waits behind at most one bot-vs-bot
+move per worker.
 
 A job taken is not a job done. Taking moves the job into `taken`, a
 sorted set scored by the time its lease ends (Redis's clock,
@@ -85,36 +91,71 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 """
 
-# KEYS: ring, the client's list, seq, wake. ARGV: game, version, kind, client.
+# A ring's score is the round, plus a fraction that orders the clients of
+# one round by their oldest job's number (first come, first served): the
+# number modulo 2^20 over 2^20, exact in a double below round 2^33.
+# `place` puts a client in `round`; `join` puts a client whose list was
+# empty in the ring's current round (KEYS-named `round_key`), or the next
+# if it was served in the current one (`served`, a sorted set by round).
+_RING = """
+local function place(ring, round, client, job)
+    local number = tonumber(string.match(job, '^%d+'))
+    -- Formatted here: Redis would pass a Lua number on with only 14 digits.
+    redis.call('ZADD', ring, string.format('%.17g', round + (number % 1048576) / 1048576), client)
+end
+local function join(ring, round_key, served, client, job)
+    local round = tonumber(redis.call('GET', round_key) or '0')
+    local last = redis.call('ZSCORE', served, client)
+    if last and tonumber(last) >= round then
+        round = tonumber(last) + 1
+    end
+    place(ring, round, client, job)
+end
+"""
+
+# KEYS: ring, the client's list, seq, wake, the ring's round, its served.
+# ARGV: game, version, kind, client.
 # INCR, which Redis refuses when full, is the first write: all or nothing.
-ENQUEUE = f"""
+ENQUEUE = (
+    _RING
+    + f"""
 local job = redis.call('INCR', KEYS[3]) .. ' ' .. ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4]
 if redis.call('RPUSH', KEYS[2], job) == 1 then
-    redis.call('RPUSH', KEYS[1], ARGV[4])
+    join(KEYS[1], KEYS[5], KEYS[6], ARGV[4], job)
 end
 redis.call('LPUSH', KEYS[4], 1)
 redis.call('LTRIM', KEYS[4], 0, {_WAKE_TOKENS - 1})
 return 1
 """
+)
 
-# KEYS: the person ring, the bots ring, taken, wake. ARGV: the person
-# lists' prefix, the bots lists' prefix, lease ms. Returns the job taken,
-# or false. A ring entry whose list is gone (Redis lost data) is skipped.
-# Moves a job rather than growing anything, so it may run past maxmemory.
+# KEYS: the person ring, the bots ring, taken, wake, the person ring's
+# round, the bots ring's, the person ring's served, the bots ring's. ARGV:
+# the person lists' prefix, the bots lists' prefix, lease ms. Returns the
+# job taken, or false. A ring entry whose list is gone (Redis lost data) is
+# skipped. Moves a job rather than growing anything (served holds only the
+# current round's clients), so it may run past maxmemory.
 TAKE = (
     _NOW_MS
+    + _RING
     + """
 for ring = 1, 2 do
     while true do
-        local client = redis.call('LPOP', KEYS[ring])
-        if not client then
+        local popped = redis.call('ZPOPMIN', KEYS[ring])
+        if #popped == 0 then
             break
         end
+        local client, round = popped[1], math.floor(tonumber(popped[2]))
         local list = ARGV[ring] .. client
         local job = redis.call('LPOP', list)
         if job then
-            if redis.call('LLEN', list) > 0 then
-                redis.call('RPUSH', KEYS[ring], client)
+            local served = KEYS[ring + 6]
+            redis.call('SET', KEYS[ring + 4], round)
+            redis.call('ZREMRANGEBYSCORE', served, '-inf', '(' .. round)
+            redis.call('ZADD', served, round, client)
+            local waiting = redis.call('LINDEX', list, 0)
+            if waiting then
+                place(KEYS[ring], round + 1, client, waiting)
             end
             redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), job)
             return job
@@ -144,7 +185,7 @@ return due
 QUEUED = """
 local count = redis.call('ZCARD', KEYS[3])
 for ring = 1, 2 do
-    for _, client in ipairs(redis.call('LRANGE', KEYS[ring], 0, -1)) do
+    for _, client in ipairs(redis.call('ZRANGE', KEYS[ring], 0, -1)) do
         count = count + redis.call('LLEN', ARGV[ring] .. client)
     end
 end
@@ -152,11 +193,15 @@ return count
 """
 
 # KEYS: the old person stream, the old bots stream, the person ring, the bots
-# ring, seq, wake. ARGV: the person lists' prefix, the bots lists' prefix.
+# ring, seq, wake, the person ring's round, the bots ring's, the person
+# ring's served, the bots ring's. ARGV: the person lists' prefix, the bots
+# lists' prefix.
 # Moves the jobs that versions before this queue queued into Streams (fields
 # game and version, taken or not) into the lists, in the share of client ''.
 # Returns how many. The INCR comes first, as in ENQUEUE.
-ADOPT = """
+ADOPT = (
+    _RING
+    + """
 local adopted = 0
 for old = 1, 2 do
     local kind = old == 1 and 'person' or 'bots'
@@ -169,7 +214,7 @@ for old = 1, 2 do
         if game and version then
             local job = redis.call('INCR', KEYS[5]) .. ' ' .. game .. ' ' .. version .. ' ' .. kind .. ' '
             if redis.call('RPUSH', ARGV[old], job) == 1 then
-                redis.call('RPUSH', KEYS[old + 2], '')
+                join(KEYS[old + 2], KEYS[old + 6], KEYS[old + 8], '', job)
             end
             adopted = adopted + 1
         end
@@ -181,6 +226,7 @@ if adopted > 0 then
 end
 return adopted
 """
+)
 
 # The scripts above, by the name the store runs each under (redis_store.py).
 SCRIPTS = {
@@ -231,6 +277,9 @@ class BotJobs:
         self._script = script
         base = f"{prefix}{{bots}}:"
         self.rings = {kind: f"{base}ring:{kind}" for kind in (PERSON, BOTS)}
+        # Each ring's current round, and its clients served in that round.
+        self.rounds = {kind: f"{base}round:{kind}" for kind in (PERSON, BOTS)}
+        self.served = {kind: f"{base}served:{kind}" for kind in (PERSON, BOTS)}
         self.lists = {kind: f"{base}queue:{kind}:" for kind in (PERSON, BOTS)}
         self.taken_key = base + "taken"
         self.wake_key = base + "wake"
@@ -249,7 +298,14 @@ class BotJobs:
         client = client[:_MAX_CLIENT_CHARS]
         self._script(
             "bot_enqueue",
-            [self.rings[kind], self.lists[kind] + client, self.seq_key, self.wake_key],
+            [
+                self.rings[kind],
+                self.lists[kind] + client,
+                self.seq_key,
+                self.wake_key,
+                self.rounds[kind],
+                self.served[kind],
+            ],
             [game_id, version, kind, client],
         )
 
@@ -279,7 +335,13 @@ class BotJobs:
         return job
 
     def _take(self) -> BotJob | None:
-        keys = [self.rings[PERSON], self.rings[BOTS], self.taken_key, self.wake_key]
+        keys = [
+            self.rings[PERSON],
+            self.rings[BOTS],
+            self.taken_key,
+            self.wake_key,
+            *self._round_keys(),
+        ]
         text = self._script("bot_take", keys, [self.lists[PERSON], self.lists[BOTS], self.lease_ms])
         return _job(text) if text else None
 
@@ -302,8 +364,13 @@ class BotJobs:
             self.rings[BOTS],
             self.seq_key,
             self.wake_key,
+            *self._round_keys(),
         ]
         return int(self._script("bot_adopt", keys, [self.lists[PERSON], self.lists[BOTS]]))
+
+    def _round_keys(self) -> list[str]:
+        """The rings' rounds, then their served sets, the person ring's first: the scripts' KEYS after the first."""
+        return [self.rounds[PERSON], self.rounds[BOTS], self.served[PERSON], self.served[BOTS]]
 
     def done(self, job: BotJob) -> None:
         """Forget the job: its move is made, or it had none to make."""

@@ -47,6 +47,29 @@ def test_one_client_many_jobs_delay_another_clients_job_by_at_most_one(jobs):
     assert order.count("10.0.0.1") == 10
 
 
+def test_a_client_that_comes_while_another_is_served_is_served_next(jobs):
+    # A's first job is being thought about (taken, not done) when B's comes:
+    # B goes before A's next, so it waits behind the one move in hand only.
+    for version in range(2, 12):
+        jobs.enqueue(GAME, version, person_waiting=True, client="10.0.0.1")
+    in_hand = jobs.take(block_ms=100)
+    assert in_hand is not None and in_hand.client == "10.0.0.1"
+    jobs.enqueue(OTHER, 3, person_waiting=True, client="10.0.0.2")
+    jobs.done(in_hand)
+    assert taken_clients(jobs, 3) == ["10.0.0.2", "10.0.0.1", "10.0.0.1"]
+
+
+def test_a_client_that_leaves_and_comes_back_does_not_jump_the_others(jobs):
+    # B is served, has nothing left, and queues again at once (a person who
+    # moves quickly): it joins after A, who was waiting in the same round.
+    for client in ("a", "b"):
+        jobs.enqueue(GAME, 2, person_waiting=False, client=client)
+    jobs.enqueue(GAME, 3, person_waiting=False, client="a")
+    assert taken_clients(jobs, 2) == ["a", "b"]
+    jobs.enqueue(OTHER, 4, person_waiting=False, client="b")
+    assert taken_clients(jobs, 2) == ["a", "b"]
+
+
 def test_clients_take_turns_job_by_job_in_each_kind(jobs):
     for client in ("a", "b", "c"):
         for version in (2, 3):
