@@ -17,9 +17,9 @@ from jsonschema import validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
-from service.api.schema_validator import SchemaValidator
-from service.api.spec import inline_refs, load_spec
-from service.api.spec_errors import schema_errors
+from service.api.contract.faults import schema_errors
+from service.api.contract.schema_validator import SchemaValidator
+from service.api.contract.spec import inline_refs, load_spec
 
 STREAM_PATH = "/games/{game_id}/events"
 STREAM_MEDIA_TYPE = "text/event-stream"

@@ -11,9 +11,9 @@ import schemathesis
 import yaml
 from openapi_spec_validator import OpenAPIV32SpecValidator
 
-from service.api.spec import HTTP_METHODS, load_spec, resolve_pointer
-from service.api.spec_errors import compile_schema, schema_errors
-from service.api.validation import RequestValidator
+from service.api.contract.faults import compile_schema, schema_errors
+from service.api.contract.request_validator import RequestValidator
+from service.api.contract.spec import HTTP_METHODS, load_spec, resolve_pointer
 from tests.api.contract import ResponseContract
 
 REPOSITORY = Path(__file__).resolve().parent.parent

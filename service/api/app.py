@@ -13,19 +13,19 @@ from service.games import GamePlay, KeptCopies, shared_copies
 from service.storage import GameStore, store_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
-from .admission import install_admission
-from .compression import StaticBody, install_compression
 from .context import EXTENSION_KEY, Services
-from .cors import install_cors
+from .contract.request_validator import RequestValidator
+from .contract.spec import load_spec
 from .incoming import MAX_BODY_BYTES
-from .metrics_access import install_metrics_access
+from .middleware.admission import install_admission
+from .middleware.compression import StaticBody, install_compression
+from .middleware.cors import install_cors
+from .middleware.metrics_access import install_metrics_access
+from .middleware.ratelimit import install_rate_limits
+from .middleware.request_ids import RequestIds
+from .middleware.request_metrics import RequestMetrics
 from .problems import register_error_handlers
-from .ratelimit import install_rate_limits
-from .request_ids import RequestIds
-from .request_metrics import RequestMetrics
-from .spec import load_spec
 from .stream_limits import OpenStreams
-from .validation import RequestValidator
 
 
 def create_app(settings: Settings | None = None, *, store: GameStore | None = None) -> Flask:
@@ -54,7 +54,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from . import bots, events, games, hints, meta, moves, pages, pictures
+    from .resources import bots, events, games, hints, meta, moves, pages, pictures
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)

@@ -12,8 +12,8 @@ from service.config import Settings
 from service.games import GamePlay
 from service.storage import GameStore
 
-from .compression import StaticBody
-from .validation import RequestValidator
+from .contract.request_validator import RequestValidator
+from .middleware.compression import StaticBody
 
 if TYPE_CHECKING:  # stream_limits imports problems, which imports this module
     from .stream_limits import OpenStreams

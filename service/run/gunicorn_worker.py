@@ -56,9 +56,9 @@ from gunicorn.util import write_nonblock
 from gunicorn.workers.ggevent import GeventWorker
 
 from service.api.incoming import MAX_BODY_BYTES
+from service.api.middleware.request_ids import HEADER as REQUEST_ID_HEADER
+from service.api.middleware.request_ids import new_request_id
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
-from service.api.request_ids import HEADER as REQUEST_ID_HEADER
-from service.api.request_ids import new_request_id
 from service.api.responses import json_body
 from service.config import Settings
 from service.storage.wakeups import close_all_wakeups

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from redis import Redis
 
 from service.api import create_app
-from service.api.spec import load_spec
+from service.api.contract.spec import load_spec
 from service.config import Settings
 from tests.redis_cluster import ThrowawayCluster
 

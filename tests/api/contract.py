@@ -20,9 +20,9 @@ from xml.etree import ElementTree
 
 import yaml
 
-from service.api.spec import HTTP_METHODS, inline_refs
-from service.api.spec_errors import compile_schema, schema_errors
-from service.api.validation import coerce_parameter
+from service.api.contract.faults import compile_schema, schema_errors
+from service.api.contract.request_validator import coerce_parameter
+from service.api.contract.spec import HTTP_METHODS, inline_refs
 from tests.sse import compile_stream_item, event_faults, parse_blocks
 
 # Answers of the framework and the error module that no single operation declares.

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.api import create_app
-from service.api.spec import load_spec
+from service.api.contract.spec import load_spec
 from service.bots import LEVELS, choose_move, seed_for
 from service.engine import Advance, canonical_move
 from service.games.views import move_body

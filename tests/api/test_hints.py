@@ -3,8 +3,8 @@
 import pytest
 
 from service import bots
-from service.api.hints import HintCache
-from service.api.spec import load_spec
+from service.api.contract.spec import load_spec
+from service.api.resources.hints import HintCache
 from service.engine import Advance, Buy, PlaceLeather, canonical_move, replay
 
 ADVANCE = {"action": "advance"}

@@ -12,8 +12,8 @@ import logging
 import pytest
 
 from service.api import create_app
+from service.api.contract.faults import MAX_ERRORS
 from service.api.problems import ApiProblem
-from service.api.spec_errors import MAX_ERRORS
 from service.games.records import new_game_id
 
 from .conftest import checked_client_class, make_settings

@@ -15,7 +15,8 @@ import sys
 
 import pytest
 
-from service.api import compression, create_app
+from service.api import create_app
+from service.api.middleware import compression
 from service.telemetry.logs import JsonFormatter, TextFormatter
 
 from .conftest import make_settings

@@ -2,7 +2,7 @@
 
 import re
 
-from service.api.spec import load_spec
+from service.api.contract.spec import load_spec
 
 IMPLICIT = {"HEAD", "OPTIONS"}
 

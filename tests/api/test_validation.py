@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.core import NOT_SET
 from werkzeug.datastructures import Headers, MultiDict
 
+from service.api.contract.faults import MAX_ERRORS
+from service.api.contract.request_validator import RequestValidator
+from service.api.contract.spec import load_spec
 from service.api.problems import ApiProblem
 from service.api.schemas import load_move
-from service.api.spec import load_spec
-from service.api.spec_errors import MAX_ERRORS
-from service.api.validation import RequestValidator
 from service.engine import BOARD_SIZE, PATCHES, Buy, Placement, orientation_cells, resolve_placement
 from service.engine.patches import ORIENTATION_ORDER
 

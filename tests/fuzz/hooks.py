@@ -39,8 +39,8 @@ from schemathesis import AuthContext, Case, HookContext, Response
 from schemathesis.core.failures import Failure
 from schemathesis.openapi.checks import MissingHeaderNotRejected, RejectedPositiveData
 
-from service.api.spec import load_spec
-from service.api.validation import RequestValidator
+from service.api.contract.request_validator import RequestValidator
+from service.api.contract.spec import load_spec
 from service.engine import BOARD_SIZE, Placement, orientation_cells
 
 BEARER = "Bearer "

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service.api.spec import load_spec
+from service.api.contract.spec import load_spec
 from tests.api.contract import ResponseContract
 from tests.live_service import LiveService
 

@@ -1,7 +1,7 @@
 """openapi.yaml, the contract: loaded once, its local $refs inlined for validators.
 
 The spec is the one truth for requests and responses: RequestValidator
-(validation.py) compiles its parameters and bodies, the tests check every
+(request_validator.py) compiles its parameters and bodies, the tests check every
 response against it, and GET /openapi.yaml serves the same file.
 """
 

@@ -3,7 +3,7 @@
 RequestValidator turns the spec's request bodies and its query, header and
 path parameters into validators with every $ref inlined, so a request costs
 only the checks themselves: a compiled (Rust) check passes valid requests,
-and only what it refuses is explained (spec_errors.py). Faults come out as
+and only what it refuses is explained (faults.py). Faults come out as
 plain dicts ({"pointer"|"parameter"|"header": ..., "message": ...}) for the
 `errors` list of a 400 problem.
 """
@@ -18,9 +18,9 @@ from typing import Any, Protocol
 # A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
 import jsonschema_rs
 
+from .faults import child_pointer, choose_branch, schema_errors
 from .schema_validator import SchemaValidator
 from .spec import HTTP_METHODS, inline_refs
-from .spec_errors import child_pointer, choose_branch, schema_errors
 
 # OpenAPI ignores header parameters by these names; a bad token is the code's 401, not a 400.
 _UNCHECKED_HEADERS = frozenset({"accept", "content-type", "authorization"})

@@ -3,7 +3,7 @@
 A 64 KiB body can break a rule thousands of times; these keywords stop
 jsonschema from quoting the whole instance in every message, checking each
 item of an array already over its maxItems, or naming every unknown field.
-spec_errors.py explains what they find.
+faults.py explains what they find.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def _within_max_items(check):
 def _no_additional_properties(check):
     """additionalProperties: false, without the message jsonschema builds from every unknown name.
 
-    Sorting and quoting thousands of names is wasted: spec_errors.py lists
+    Sorting and quoting thousands of names is wasted: faults.py lists
     them itself, up to its MAX_ERRORS.
     """
 

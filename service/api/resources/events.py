@@ -27,9 +27,9 @@ from service.games import EventFeed, GameEvent
 from service.storage import StorageError
 from service.telemetry.metrics import OPEN_EVENT_STREAMS
 
-from .context import client_address, services
-from .hangups import HangupWatch
-from .incoming import check_headers, read_query
+from ..context import client_address, services
+from ..hangups import HangupWatch
+from ..incoming import check_headers, read_query
 
 log = logging.getLogger(__name__)
 bp = Blueprint("events", __name__)

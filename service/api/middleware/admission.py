@@ -25,7 +25,7 @@ from flask import Flask, g, request
 from service.config import Settings
 from service.telemetry.metrics import requests_shed
 
-from .problems import overloaded
+from ..problems import overloaded
 
 # Endpoints whose requests are not counted (see the module's doc).
 NOT_COUNTED = frozenset({"events.stream_events", "meta.healthz", "meta.readyz", "meta.metrics"})

@@ -29,8 +29,8 @@ from flask import Flask, Response, g, request
 
 from service.config import RateLimit, Settings
 
-from .context import client_address, services
-from .problems import ApiProblem
+from ..context import client_address, services
+from ..problems import ApiProblem
 
 CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
 # What a family counts, for the 429's detail.

@@ -8,12 +8,12 @@ from service.engine import InvalidSetup, legal_moves
 from service.games.jsontext import compact
 from service.games.views import legal_moves_text
 
-from .context import client_address, services
-from .incoming import bearer_token, check_body, check_headers, read_json_object, read_query
-from .problems import invalid_request
-from .ratelimit import count_bot_game
-from .responses import json_response, not_modified
-from .schemas import load_create_game
+from ..context import client_address, services
+from ..incoming import bearer_token, check_body, check_headers, read_json_object, read_query
+from ..middleware.ratelimit import count_bot_game
+from ..problems import invalid_request
+from ..responses import json_response, not_modified
+from ..schemas import load_create_game
 
 bp = Blueprint("games", __name__)
 

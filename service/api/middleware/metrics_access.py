@@ -21,7 +21,7 @@ from flask import Flask, request
 
 from service.config import Settings
 
-from .problems import no_such_resource
+from ..problems import no_such_resource
 
 METRICS_PATH = "/metrics"
 # The server's socket for this request, as gunicorn hands it to the app.

@@ -7,7 +7,7 @@ from flask import Blueprint
 from service.bots import LEVELS
 from service.games.jsontext import compact
 
-from .responses import json_response
+from ..responses import json_response
 
 bp = Blueprint("bots", __name__)
 

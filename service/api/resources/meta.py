@@ -8,11 +8,11 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from service.games.jsontext import compact
 from service.storage import StorageError, StoreBusy
 
-from .compression import StaticResponse
-from .context import services
-from .problems import storage_unavailable
-from .responses import json_response
-from .schemas import patches_view
+from ..context import services
+from ..middleware.compression import StaticResponse
+from ..problems import storage_unavailable
+from ..responses import json_response
+from ..schemas import patches_view
 
 bp = Blueprint("meta", __name__)
 

@@ -24,8 +24,8 @@ from service.games import (
 from service.storage import IdempotencyRecord, StorageError
 from service.telemetry import metrics
 
-from .context import client_address, services
-from .idempotency import (
+from ..context import client_address, services
+from ..idempotency import (
     answer_response,
     encode_answer,
     encode_refusal,
@@ -33,7 +33,7 @@ from .idempotency import (
     refusal_problem,
     scoped_key,
 )
-from .incoming import (
+from ..incoming import (
     bearer_token,
     check_body,
     check_headers,
@@ -41,9 +41,9 @@ from .incoming import (
     read_path,
     read_query,
 )
-from .problems import ApiProblem, from_refusal, from_storage_error
-from .responses import etag, if_match_holds, json_response, not_modified
-from .schemas import load_move
+from ..problems import ApiProblem, from_refusal, from_storage_error
+from ..responses import etag, if_match_holds, json_response, not_modified
+from ..schemas import load_move
 
 bp = Blueprint("moves", __name__)
 

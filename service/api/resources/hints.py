@@ -21,10 +21,10 @@ from service.engine import GameFinished, canonical_move
 from service.games.jsontext import compact
 from service.games.views import move_body
 
-from .context import services
-from .incoming import check_headers, read_query
-from .problems import from_refusal, invalid_request
-from .responses import json_response, not_modified
+from ..context import services
+from ..incoming import check_headers, read_query
+from ..problems import from_refusal, invalid_request
+from ..responses import json_response, not_modified
 
 bp = Blueprint("hints", __name__)
 

@@ -17,10 +17,10 @@ from service.engine import PATCHES
 from service.games.jsontext import parse
 from service.pictures import board_svg, board_text, patch_svg
 
-from .context import services
-from .incoming import check_headers, read_query
-from .problems import ApiProblem
-from .responses import etag, not_modified
+from ..context import services
+from ..incoming import check_headers, read_query
+from ..problems import ApiProblem
+from ..responses import etag, not_modified
 
 bp = Blueprint("pictures", __name__)
 

@@ -16,9 +16,9 @@ from importlib import resources
 from flask import Blueprint, Response, request
 from markupsafe import Markup, escape
 
-from .compression import StaticBody, StaticResponse
-from .problem_help import HELP
-from .problems import TITLES, ApiProblem, problem_slug
+from ..middleware.compression import StaticBody, StaticResponse
+from ..problem_help import HELP
+from ..problems import TITLES, ApiProblem, problem_slug
 
 bp = Blueprint("pages", __name__)
 

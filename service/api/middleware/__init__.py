@@ -1,0 +1,1 @@
+"""What wraps every request whatever its route: hooks and WSGI wrappers that create_app installs."""
