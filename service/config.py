@@ -33,7 +33,7 @@ DEFAULT_STREAMS_PER_CLIENT = 32
 # Redis connections one worker opens at most; requests beyond wait for one.
 DEFAULT_REDIS_MAX_CONNECTIONS = 32
 # Requests one worker works on at once (event streams and health probes
-# aside); more are refused with 503 overloaded (service/api/admission.py).
+# aside); more are refused with 503 overloaded (service/api/middleware/admission.py).
 # A worker runs one at a time, so each waits for the CPU behind the others:
 # at a few ms each, 64 keep every answer far inside the API's 2 s.
 DEFAULT_MAX_IN_FLIGHT = 64

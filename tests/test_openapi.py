@@ -37,7 +37,7 @@ API_MD_CODES = {
 # large), answered as problem+json by service/run/gunicorn_worker.py, on every operation.
 EXTENSION_CODES = {414: {"uri_too_long"}, 431: {"headers_too_large"}}
 REFUSED_BEFORE_ROUTING = {"414", "431"}
-# `503 overloaded` (service/api/admission.py) may refuse any operation but these probes.
+# `503 overloaded` (service/api/middleware/admission.py) may refuse any operation but these probes.
 NEVER_SHED = {"healthz", "getMetrics"}
 
 # Every core operation (docs/api-guide.md#resources) and the statuses the contract lets it answer (405 and unrouted 404s are global).

@@ -54,7 +54,8 @@ stream_counts.share_with_workers(2 * _settings.web_concurrency + 2)
 
 bind = [f"{_settings.host}:{_settings.port}"]
 if _settings.metrics_port is not None:
-    # Its own listener, so scrapes come from where the operator lets them (service/api/metrics_access.py).
+    # Its own listener, so scrapes come from where the operator lets them
+    # (service/api/middleware/metrics_access.py).
     bind.append(f"{_settings.host}:{_settings.metrics_port}")
 workers = _settings.web_concurrency
 # gevent, with read deadlines and problem+json for the requests gunicorn refuses itself.

@@ -1,7 +1,7 @@
 """Log lines: plain text by default, one JSON object per line with LOG_FORMAT=json.
 
 Every line written while a request is served names it by its request id
-(service/api/request_ids.py sets `current_request_id` when a request
+(service/api/middleware/request_ids.py sets `current_request_id` when a request
 arrives): the app's own lines, gunicorn's access line and its refusals.
 A context variable, not Flask's request context, because gunicorn writes
 the access line after the app has returned, and an event stream's body is
