@@ -113,3 +113,58 @@ def project_modules(path: Path, package: str) -> set[str]:
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return {name for name in found if name.startswith("service.")}
+
+
+API = SERVICE / "api"
+
+
+def api_violations(part: str, path: Path, package: str) -> list[str]:
+    """What `path`, a module of service/api/ in `part` (contract, middleware, resources, or a
+    module's own name at the top), imports that its part may not.
+
+    The contract is pure validation: nothing else of the API and no web code. Middleware
+    wraps every request whatever its route: no blueprint. Resources may import the rest of
+    the API. Only the factory (app.py) knows the blueprints.
+    """
+    names = imports_of(path, package)
+    of_api = {name for name in names | project_modules(path, package) if name.startswith("service.api.")}
+    if part == "contract":
+        outside = {name for name in of_api if not name.startswith("service.api.contract")}
+        return sorted(outside | ({name.split(".")[0] for name in names} & WEB))
+    if part == "resources" or part == "app.py":
+        return []
+    return sorted(name for name in of_api if name.startswith("service.api.resources"))
+
+
+def test_the_api_contract_stands_alone_and_only_the_factory_knows_the_blueprints():
+    wrong = {}
+    for path in sorted(API.rglob("*.py")):
+        package = ".".join(path.relative_to(SERVICE.parent).parts[:-1])
+        found = api_violations(path.relative_to(API).parts[0], path, package)
+        if found:
+            wrong[str(path.relative_to(SERVICE.parent))] = found
+    assert wrong == {}
+
+
+def test_the_api_check_sees_a_blueprint_or_flask_where_they_do_not_belong(tmp_path):
+    module = tmp_path / "module.py"
+    module.write_text("from ..resources import games\ndef later():\n    from ..problems import ApiProblem\n")
+    assert api_violations("middleware", module, "service.api.middleware") == [
+        "service.api.resources",
+        "service.api.resources.games",
+    ]
+    module.write_text(
+        "from flask import request\nfrom ..problems import ApiProblem\nfrom .spec import load_spec\n"
+    )
+    assert api_violations("contract", module, "service.api.contract") == [
+        "flask",
+        "service.api.problems",
+        "service.api.problems.ApiProblem",
+    ]
+    module.write_text("from .resources import games\n")
+    assert api_violations("incoming.py", module, "service.api") == [
+        "service.api.resources",
+        "service.api.resources.games",
+    ]
+    assert api_violations("app.py", module, "service.api") == []
+    assert api_violations("resources", module, "service.api.resources") == []
