@@ -23,7 +23,7 @@ from service.telemetry.metrics import requests_shed
 from .context import EXTENSION_KEY
 from .responses import json_body
 
-# Where the page explaining each problem type is served (service/api/pages.py).
+# Where the page explaining each problem type is served (service/api/resources/pages.py).
 PROBLEM_PAGES_PATH = "/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
 RETRY_AFTER_SECONDS = "1"
