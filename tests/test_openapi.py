@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,28 +15,20 @@ from openapi_spec_validator import OpenAPIV32SpecValidator
 from service.api.contract.faults import compile_schema, schema_errors
 from service.api.contract.request_validator import RequestValidator
 from service.api.contract.spec import HTTP_METHODS, load_spec, resolve_pointer
+from service.games import CATALOGUE
 from tests.api.contract import ResponseContract
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 
-# The core error table of docs/api-guide.md#errors, copied by hand: status -> the codes it may carry.
-API_MD_CODES = {
-    400: {"invalid_json", "invalid_request"},
-    401: {"missing_token", "invalid_token"},
-    404: {"game_not_found", "not_found"},
-    405: {"method_not_allowed"},
-    409: {"game_finished", "not_your_turn", "wrong_phase", "idempotency_key_in_use"},
-    412: {"version_mismatch"},
-    413: {"payload_too_large"},
-    415: {"unsupported_media_type"},
-    422: {"patch_not_available", "cannot_afford", "does_not_fit", "cell_occupied", "idempotency_key_reused"},
-    429: {"rate_limited"},
-    503: {"storage_unavailable", "overloaded", "bots_unavailable"},
-}
-
-# Extensions: what gunicorn refuses before routing (request line or headers too
-# large), answered as problem+json by service/run/gunicorn_worker.py, on every operation.
-EXTENSION_CODES = {414: {"uri_too_long"}, 431: {"headers_too_large"}}
+# The codes each error status may carry: the catalogue's entries that the spec lists, which
+# test_the_problem_codes_are_the_catalogues and test_the_guides_error_table_is_the_catalogue hold
+# openapi.yaml and docs/api-guide.md#errors to.
+ERROR_CODES: dict[int, set[str]] = {}
+for _entry in CATALOGUE.values():
+    if _entry.in_spec:
+        ERROR_CODES.setdefault(_entry.status, set()).add(_entry.code)
+# What gunicorn refuses before routing (request line or headers too large), answered as
+# problem+json by service/run/gunicorn_worker.py, on every operation.
 REFUSED_BEFORE_ROUTING = {"414", "431"}
 # `503 overloaded` (service/api/middleware/admission.py) may refuse any operation but these probes.
 NEVER_SHED = {"healthz", "getMetrics"}
@@ -144,9 +137,24 @@ def test_every_ref_resolves(spec):
         assert isinstance(resolve_pointer(spec, ref), dict), f"{pointer}: {ref}"
 
 
-def test_the_problem_codes_are_api_md_s(spec):
-    codes = {**API_MD_CODES, **EXTENSION_CODES}
-    assert set(spec["components"]["schemas"]["ProblemCode"]["enum"]) == set().union(*codes.values())
+def test_the_problem_codes_are_the_catalogues(spec):
+    listed = spec["components"]["schemas"]["ProblemCode"]["enum"]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == set().union(*ERROR_CODES.values())
+
+
+# A row of docs/api-guide.md's error table: | 404 | `game_not_found` | when |
+GUIDE_ERROR_ROW = re.compile(r"^\| (\d{3}) \| `(\w+)` \| .+ \|$")
+
+
+def test_the_guides_error_table_is_the_catalogue():
+    guide = (REPOSITORY / "docs" / "api-guide.md").read_text(encoding="utf-8")
+    errors = guide.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    rows = [match.groups() for line in errors.splitlines() if (match := GUIDE_ERROR_ROW.match(line))]
+    assert len(rows) == len({code for _, code in rows})
+    assert {(int(status), code) for status, code in rows} == {
+        (status, code) for status, codes in ERROR_CODES.items() for code in codes
+    }
 
 
 def test_each_error_response_allows_exactly_its_status_and_codes(spec):
@@ -161,9 +169,9 @@ def test_each_error_response_allows_exactly_its_status_and_codes(spec):
         narrowing = problem["schema"]["allOf"][1]["properties"]
         status = narrowing["status"]["const"]
         codes = set(narrowing["code"].get("enum", [narrowing["code"].get("const")]))
-        assert codes <= {**API_MD_CODES, **EXTENSION_CODES}[status], name
+        assert codes <= ERROR_CODES[status], name
         covered.setdefault(status, set()).update(codes)
-    assert covered == {**API_MD_CODES, **EXTENSION_CODES}
+    assert covered == ERROR_CODES
 
 
 def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec):

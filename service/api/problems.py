@@ -2,7 +2,9 @@
 
 Views raise `ApiProblem`; the game-play core's refusals, engine rule errors,
 storage outages and werkzeug's HTTP exceptions are translated here, so no other module builds error bodies
-and no request, however malformed, ends in an HTML page or a 500.
+and no request, however malformed, ends in an HTML page or a 500. What each
+code's answers carry (status, title, headers) is its entry in the catalogue
+(service/games/catalogue.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from service.engine import RuleError
-from service.games import BotsUnavailable, GameBusy, InvalidToken, MissingToken, Refusal
+from service.games import CATALOGUE, Refusal, entry_of
 from service.games.jsontext import compact
 from service.storage import StorageError, StoreBusy
 from service.telemetry.metrics import requests_shed
@@ -26,67 +28,15 @@ from .responses import json_body
 # Where the page explaining each problem type is served (service/api/resources/pages.py).
 PROBLEM_PAGES_PATH = "/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
-RETRY_AFTER_SECONDS = "1"
-# Bot workers beat every 2 s: one started or restarted now is seen within a few seconds.
-BOTS_RETRY_AFTER_SECONDS = "5"
-
-TITLES = {
-    "invalid_json": "Body is not JSON",
-    "invalid_request": "Request does not match the API",
-    "missing_token": "Bearer token required",
-    "invalid_token": "Token does not belong to this game",
-    "game_not_found": "No such game",
-    "not_found": "No such resource",
-    "method_not_allowed": "Method not allowed",
-    "game_finished": "Game is finished",
-    "not_your_turn": "Not your turn",
-    "wrong_phase": "Move not allowed in this phase",
-    "idempotency_key_in_use": "Idempotency key in use",
-    "version_mismatch": "Game has moved on",
-    "payload_too_large": "Body too large",
-    "unsupported_media_type": "Body must be JSON",
-    "patch_not_available": "Patch not in the market",
-    "cannot_afford": "Not enough buttons",
-    "does_not_fit": "Patch does not fit there",
-    "cell_occupied": "Cell already covered",
-    "idempotency_key_reused": "Idempotency key reused with another body",
-    "uri_too_long": "Request line too long",
-    "headers_too_large": "Request headers too large",
-    "expectation_failed": "Expectation not met",
-    "unsupported_transfer_coding": "Transfer coding not supported",
-    "request_timeout": "Request not received in time",
-    "rate_limited": "Too many requests",
-    "storage_unavailable": "Storage unavailable",
-    "overloaded": "Service overloaded",
-    "bots_unavailable": "No bot worker available",
-    "internal_error": "Internal error",
-}
-
-# The game-play core's refusals by code. Rule errors are refusals of a
-# well-formed move: 409 when the game's state forbids moving at all, 422 when
-# the move itself is illegal.
-REFUSAL_STATUS = {
-    "game_not_found": 404,
-    "not_found": 404,
-    "missing_token": 401,
-    "invalid_token": 401,
-    "version_mismatch": 412,
-    "storage_unavailable": 503,
-    "bots_unavailable": 503,
-    "game_finished": 409,
-    "not_your_turn": 409,
-    "wrong_phase": 409,
-    "patch_not_available": 422,
-    "cannot_afford": 422,
-    "does_not_fit": 422,
-    "cell_occupied": 422,
-}
-
 log = logging.getLogger(__name__)
 
 
 class ApiProblem(Exception):
-    """A failure the client should see, with its HTTP status and stable code."""
+    """A failure the client should see, with its HTTP status and stable code.
+
+    It carries its code's catalogue headers (Retry-After, WWW-Authenticate)
+    before those given, which add the ones whose value is this answer's own.
+    """
 
     def __init__(
         self,
@@ -102,13 +52,27 @@ class ApiProblem(Exception):
         self.code = code
         self.detail = detail
         self.errors = errors
-        self.headers = headers or {}
+        entry = CATALOGUE.get(code)
+        self.title = entry.title if entry is not None else code
+        self.headers = {**(entry.headers if entry is not None else {}), **(headers or {})}
+
+    @classmethod
+    def of(
+        cls,
+        code: str,
+        detail: str,
+        *,
+        errors: list[dict] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> ApiProblem:
+        """The problem of `code` with its catalogue status."""
+        return cls(CATALOGUE[code].status, code, detail, errors=errors, headers=headers)
 
     def body(self, public_url: str = "") -> dict:
         """The problem+json document; its `type` is absolute under `public_url` when given, else relative."""
         doc = {
             "type": problem_type_url(self.code, public_url),
-            "title": TITLES.get(self.code, self.code),
+            "title": self.title,
             "status": self.status,
             "detail": self.detail,
             "code": self.code,
@@ -158,36 +122,23 @@ def problem_response(status: int, body: str, headers: dict[str, str] | None = No
 
 def invalid_request(detail: str, errors: list[dict]) -> ApiProblem:
     """400 for a request that breaks the spec, `errors` saying where."""
-    return ApiProblem(400, "invalid_request", detail, errors=errors)
+    return ApiProblem.of("invalid_request", detail, errors=errors)
 
 
 def from_refusal(refusal: Refusal | RuleError) -> ApiProblem:
     """The API's answer to a request the game-play core (or the engine) refused."""
-    problem = ApiProblem(REFUSAL_STATUS[refusal.code], refusal.code, str(refusal))
-    if isinstance(refusal, MissingToken):
-        problem.headers["WWW-Authenticate"] = "Bearer"
-    elif isinstance(refusal, InvalidToken):
-        problem.headers["WWW-Authenticate"] = 'Bearer error="invalid_token"'
-    elif isinstance(refusal, GameBusy):
-        problem.headers["Retry-After"] = RETRY_AFTER_SECONDS
-    elif isinstance(refusal, BotsUnavailable):
-        problem.headers["Retry-After"] = BOTS_RETRY_AFTER_SECONDS
-    return problem
+    entry = entry_of(refusal)
+    return ApiProblem(entry.status, entry.code, str(refusal))
 
 
 def storage_unavailable() -> ApiProblem:
     """503 with Retry-After: the store did not answer in time."""
-    return ApiProblem(
-        503,
-        "storage_unavailable",
-        "The game store did not answer; try again shortly.",
-        headers={"Retry-After": RETRY_AFTER_SECONDS},
-    )
+    return ApiProblem.of("storage_unavailable", "The game store did not answer; try again shortly.")
 
 
 def overloaded(detail: str) -> ApiProblem:
     """503 with Retry-After: this worker has more work than it can do (the store is fine)."""
-    return ApiProblem(503, "overloaded", detail, headers={"Retry-After": RETRY_AFTER_SECONDS})
+    return ApiProblem.of("overloaded", detail)
 
 
 def from_storage_error(error: StorageError) -> ApiProblem:
@@ -197,8 +148,13 @@ def from_storage_error(error: StorageError) -> ApiProblem:
     return storage_unavailable()
 
 
+def server_failed() -> ApiProblem:
+    """500: what no request should ever meet; the error is in the log."""
+    return ApiProblem.of("internal_error", "The server failed; the error was logged.")
+
+
 def no_such_resource() -> ApiProblem:
-    return ApiProblem(404, "not_found", "No resource at this URL. See GET /openapi.yaml.")
+    return ApiProblem.of("not_found", "No resource at this URL. See GET /openapi.yaml.")
 
 
 def _from_http_exception(exc: HTTPException) -> ApiProblem:
@@ -207,21 +163,19 @@ def _from_http_exception(exc: HTTPException) -> ApiProblem:
         return no_such_resource()
     if status == 405:
         allowed = sorted(set(getattr(exc, "valid_methods", None) or []))
-        return ApiProblem(
-            405,
+        return ApiProblem.of(
             "method_not_allowed",
             f"Allowed methods: {', '.join(allowed)}.",
             headers={"Allow": ", ".join(allowed)},
         )
     if status == 413:
-        return ApiProblem(413, "payload_too_large", "The request body is over 64 KiB.")
+        return ApiProblem.of("payload_too_large", "The request body is over 64 KiB.")
     if status == 415:
-        return ApiProblem(415, "unsupported_media_type", "Send the body as application/json.")
-    if status == 400:
-        return ApiProblem(400, "invalid_request", exc.description or "Bad request.", errors=[])
+        return ApiProblem.of("unsupported_media_type", "Send the body as application/json.")
     if status < 500:
+        # Any other client error werkzeug raises keeps its own status.
         return ApiProblem(status, "invalid_request", exc.description or "Bad request.", errors=[])
-    return ApiProblem(500, "internal_error", "The server failed; the error was logged.")
+    return server_failed()
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -261,4 +215,4 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
         log.exception("unhandled error")
-        return ApiProblem(500, "internal_error", "The server failed; the error was logged.").response()
+        return server_failed().response()

@@ -4,6 +4,7 @@ The HTTP API (service/api) and any other caller play through `GamePlay`;
 refusals come out as typed `Refusal`s carrying the API's stable code.
 """
 
+from .catalogue import CATALOGUE, ProblemType
 from .events import EventFeed, GameEvent
 from .kept import GameCopy, KeptCopies
 from .play import Committed, Created, GamePlay, IdempotencyClaim, VersionCondition
@@ -19,9 +20,11 @@ from .refusals import (
     RuleBroken,
     VersionMismatch,
     VersionNotFound,
+    entry_of,
 )
 
 __all__ = [
+    "CATALOGUE",
     "DEFAULT_NAMES",
     "NO_BOTS",
     "BotsUnavailable",
@@ -39,10 +42,12 @@ __all__ = [
     "KeptCopies",
     "MissingToken",
     "NotABot",
+    "ProblemType",
     "Refusal",
     "RuleBroken",
     "VersionCondition",
     "VersionMismatch",
     "VersionNotFound",
+    "entry_of",
     "token_hash",
 ]

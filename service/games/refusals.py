@@ -1,13 +1,15 @@
 """Why the game-play core turns a request down, as typed errors carrying the API's stable code.
 
-The API maps every `code` to its HTTP status and problem+json body; the
-engine's own `RuleError`s reach it as `RuleBroken`, with the engine's code.
+Each code's entry in the catalogue (catalogue.py) says how the API answers
+it; the engine's own `RuleError`s reach it as `RuleBroken`, with the
+engine's code.
 """
 
 from __future__ import annotations
 
 from service.engine import RuleError
 
+from .catalogue import CATALOGUE, ProblemType
 from .records import could_be_game_id
 
 
@@ -22,6 +24,11 @@ class Refusal(Exception):
     def __init__(self, detail: str):
         super().__init__(detail)
         self.detail = detail
+
+    @property
+    def entry(self) -> ProblemType:
+        """How the API answers this refusal (NotABot, the bot worker's alone, has no entry)."""
+        return CATALOGUE[self.code]
 
 
 class RuleBroken(Refusal):
@@ -106,3 +113,8 @@ class NotABot(Refusal):
 
     def __init__(self, seat: int | None) -> None:
         super().__init__(f"Seat {seat} is not a bot's: only a bot's seat is played for it.")
+
+
+def entry_of(refused: Refusal | RuleError) -> ProblemType:
+    """The catalogue entry of a refusal, or of an engine rule error that reached the API unwrapped."""
+    return refused.entry if isinstance(refused, Refusal) else CATALOGUE[refused.code]

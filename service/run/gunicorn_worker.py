@@ -67,41 +67,38 @@ from service.telemetry.logs import current_request_id
 _LINE = "The request line is malformed."
 _HEADER = "A header line is malformed."
 _CHUNKS = "The chunked body is malformed."
-# First match wins: (error class, status, code, detail). The detail is
-# fixed: the exception's text quotes the request.
-_REFUSALS: tuple[tuple[type[Exception], int, str, str], ...] = (
-    (errors.LimitRequestLine, 414, "uri_too_long", "The request line is over 4094 bytes."),
+# First match wins: (error class, code, detail); the status is the code's
+# (service/games/catalogue.py). The detail is fixed: the exception's text quotes the request.
+_REFUSALS: tuple[tuple[type[Exception], str, str], ...] = (
+    (errors.LimitRequestLine, "uri_too_long", "The request line is over 4094 bytes."),
     (
         errors.LimitRequestHeaders,
-        431,
         "headers_too_large",
         "The request has over 50 headers, or a header line over 8190 bytes.",
     ),
     (
         errors.ExpectationFailed,
-        417,
         "expectation_failed",
         "The only expectation this server meets is Expect: 100-continue.",
     ),
     (
         errors.UnsupportedTransferCoding,
-        501,
         "unsupported_transfer_coding",
         "The only transfer coding this server reads is chunked.",
     ),
-    (errors.InvalidRequestLine, 400, "invalid_request", _LINE),
-    (errors.InvalidRequestMethod, 400, "invalid_request", _LINE),
-    (errors.InvalidHTTPVersion, 400, "invalid_request", "The HTTP version is not 1.0 or 1.1."),
-    (errors.InvalidHeaderName, 400, "invalid_request", _HEADER),
-    (errors.InvalidHeader, 400, "invalid_request", _HEADER),
-    (errors.ObsoleteFolding, 400, "invalid_request", _HEADER),
-    (errors.InvalidChunkSize, 400, "invalid_request", _CHUNKS),
-    (errors.ChunkMissingTerminator, 400, "invalid_request", _CHUNKS),
-    (errors.InvalidChunkExtension, 400, "invalid_request", _CHUNKS),
+    (errors.InvalidRequestLine, "invalid_request", _LINE),
+    (errors.InvalidRequestMethod, "invalid_request", _LINE),
+    (errors.InvalidHTTPVersion, "invalid_request", "The HTTP version is not 1.0 or 1.1."),
+    (errors.InvalidHeaderName, "invalid_request", _HEADER),
+    (errors.InvalidHeader, "invalid_request", _HEADER),
+    (errors.ObsoleteFolding, "invalid_request", _HEADER),
+    (errors.InvalidChunkSize, "invalid_request", _CHUNKS),
+    (errors.ChunkMissingTerminator, "invalid_request", _CHUNKS),
+    (errors.InvalidChunkExtension, "invalid_request", _CHUNKS),
 )
-_NOT_VALID_HTTP = (400, "invalid_request", "The request is not valid HTTP.")
-_SERVER_FAULT = (500, "internal_error", "The server failed; the error was logged.")
-_BODY_TOO_SLOW = ApiProblem(408, "request_timeout", "The request body did not arrive in time.")
+_NOT_VALID_HTTP = ("invalid_request", "The request is not valid HTTP.")
+_SERVER_FAULT = ("internal_error", "The server failed; the error was logged.")
+_BODY_TOO_SLOW = ApiProblem.of("request_timeout", "The request body did not arrive in time.")
 
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
@@ -120,7 +117,7 @@ def problem_for_error(exc: BaseException) -> ApiProblem:
     """The problem that answers a request gunicorn could not read or serve."""
     for refusal in _REFUSALS:
         if isinstance(exc, refusal[0]):
-            _kind, status, code, detail = refusal
+            _kind, code, detail = refusal
             break
     else:
         # Response-header errors and configuration problems are the server's fault.
@@ -131,8 +128,8 @@ def problem_for_error(exc: BaseException) -> ApiProblem:
             errors.ConfigurationProblem,
         )
         client_fault = isinstance(exc, errors.ParseException) and not isinstance(exc, server_faults)
-        status, code, detail = _NOT_VALID_HTTP if client_fault else _SERVER_FAULT
-    return ApiProblem(status, code, detail, errors=[] if code == "invalid_request" else None)
+        code, detail = _NOT_VALID_HTTP if client_fault else _SERVER_FAULT
+    return ApiProblem.of(code, detail, errors=[] if code == "invalid_request" else None)
 
 
 def encode_problem_response(problem: ApiProblem, request_id: str) -> bytes:

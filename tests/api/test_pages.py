@@ -10,9 +10,8 @@ from urllib.parse import urljoin
 import pytest
 
 from service.api import create_app
-from service.api.problem_help import HELP
-from service.api.problems import TITLES
 from service.config import ConfigError, Settings
+from service.games import CATALOGUE
 
 from .conftest import checked_client_class
 
@@ -117,10 +116,12 @@ def test_docs_serves_no_other_file(client, asset):
 
 
 def test_every_problem_code_has_its_explanation():
-    assert set(HELP) == set(TITLES)
+    for code, entry in CATALOGUE.items():
+        assert entry.code == code
+        assert entry.title and entry.when and entry.what_to_do, code
 
 
-@pytest.mark.parametrize("code", sorted(TITLES))
+@pytest.mark.parametrize("code", sorted(CATALOGUE))
 def test_every_problem_code_has_a_page_naming_it(client, code):
     resp = client.get("/problems/" + code.replace("_", "-"))
     assert resp.status_code == 200
@@ -128,7 +129,7 @@ def test_every_problem_code_has_a_page_naming_it(client, code):
     assert resp.headers["Content-Security-Policy"].startswith("default-src 'none'")
     html = resp.get_data(as_text=True)
     assert f'<code id="code">{code}</code>' in html
-    assert f"<strong>{HELP[code].status}</strong>" in html
+    assert f"<strong>{CATALOGUE[code].status}</strong>" in html
     assert "<script" not in html
 
 

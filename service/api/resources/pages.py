@@ -16,9 +16,10 @@ from importlib import resources
 from flask import Blueprint, Response, request
 from markupsafe import Markup, escape
 
+from service.games import CATALOGUE
+
 from ..middleware.compression import StaticBody, StaticResponse
-from ..problem_help import HELP
-from ..problems import TITLES, ApiProblem, problem_slug
+from ..problems import ApiProblem, problem_slug
 
 bp = Blueprint("pages", __name__)
 
@@ -140,7 +141,7 @@ def _tag_listed(header: str, tag: str) -> bool:
     return header.strip() == "*" or tag in (part.strip().removeprefix("W/") for part in header.split(","))
 
 
-_CODES_BY_SLUG = {problem_slug(code): code for code in TITLES}
+_CODES_BY_SLUG = {problem_slug(code): code for code in CATALOGUE}
 
 
 @bp.get("/problems/<problem>")
@@ -159,8 +160,8 @@ def _rich(text: str) -> Markup:
 
 
 def _problem_html(code: str) -> str:
-    help_ = HELP[code]
-    title = escape(TITLES[code])
+    help_ = CATALOGUE[code]
+    title = escape(help_.title)
     return f"""<!doctype html>
 <html lang="en">
 <head>

@@ -1,0 +1,284 @@
+"""Every problem `code` the service answers with, one entry each: its HTTP status, title, help and headers.
+
+The API builds each problem+json body, each problem page (`/problems/<code>`)
+and each `patchwork_moves_total` refusal label from these entries, and
+tests hold openapi.yaml's ProblemCode list and docs/api-guide.md's error
+table to them; so adding an error is one entry here (and the docs those
+tests ask for). Like werkzeug's exception classes, each entry is everything
+about its error.
+
+It lives in the game-play core, plain data importing nothing, so the core's
+refusals find their entry (`Refusal.entry`) without knowing the web layer;
+the statuses are plain ints the core never acts on. Text in `backticks` is
+shown as code on the problem pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+RETRY_AFTER_SECONDS = "1"
+# Bot workers beat every 2 s: one started or restarted now is seen within a few seconds.
+BOTS_RETRY_AFTER_SECONDS = "5"
+
+RETRY_LATER = (
+    "Wait the `Retry-After` seconds and send the same request again (with the same `Idempotency-Key`)."
+)
+FIX_REQUEST = "Fix the request: `detail` (and `errors`, when present) say what is wrong. Sending it again unchanged gets the same answer."
+
+
+@dataclass(frozen=True)
+class ProblemType:
+    """One error of the API: what its answers carry and what its page says."""
+
+    code: str
+    status: int
+    title: str
+    # The problem page: when it happens, what to do about it.
+    when: str
+    what_to_do: str
+    # Headers every answer of this code carries, with their values.
+    headers: Mapping[str, str] = field(default_factory=dict)
+    # Headers every answer carries with a value of that answer's own, given where it is raised
+    # (the methods a path allows, the seconds a rate limit has left).
+    varying_headers: tuple[str, ...] = ()
+    # False for the codes openapi.yaml and the guide's error table leave out: what the gunicorn
+    # worker answers to requests no operation could describe (408, 417, 501, listed in the README's
+    # "Running in production") and the 500 that should never happen.
+    in_spec: bool = True
+
+
+_ENTRIES = (
+    ProblemType(
+        code="invalid_json",
+        status=400,
+        title="Body is not JSON",
+        when="The body could not be read as JSON: a syntax error, text that is not UTF-8, `NaN`, "
+        "nesting too deep, or half of a UTF-16 surrogate pair escaped alone.",
+        what_to_do=FIX_REQUEST,
+    ),
+    ProblemType(
+        code="invalid_request",
+        status=400,
+        title="Request does not match the API",
+        when="The request is JSON (or has no body) but breaks the API document `openapi.yaml`: a missing "
+        "or unknown field, a value of the wrong type or out of range, a malformed header such as an "
+        "unquoted `If-Match`, a bad query or path parameter, or HTTP that could not be parsed at all. "
+        "`errors` lists each fault with a `pointer` into the body, a `parameter` or a `header`.",
+        what_to_do=FIX_REQUEST,
+    ),
+    ProblemType(
+        code="missing_token",
+        status=401,
+        title="Bearer token required",
+        when="A move was sent without `Authorization: Bearer <token>`.",
+        what_to_do="Send the seat token that `POST /games` returned for the seat that acts.",
+        headers={"WWW-Authenticate": "Bearer"},
+    ),
+    ProblemType(
+        code="invalid_token",
+        status=401,
+        title="Token does not belong to this game",
+        when="The bearer token is not one of this game's two seat tokens.",
+        what_to_do="Use a token that `POST /games` returned when this game was created; tokens are never shown again.",
+        headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+    ),
+    ProblemType(
+        code="game_not_found",
+        status=404,
+        title="No such game",
+        when="No game has this id: it was never created, or it expired (games expire some time after "
+        "their last move).",
+        what_to_do="Check the id, or create a new game with `POST /games`.",
+    ),
+    ProblemType(
+        code="not_found",
+        status=404,
+        title="No such resource",
+        when="Nothing is served at this URL: an unknown path, a move number past the end of the "
+        "history, a patch id outside 1 to 33, or a problem page that does not exist.",
+        what_to_do="See the paths of `GET /openapi.yaml` (or `/docs`).",
+    ),
+    ProblemType(
+        code="method_not_allowed",
+        status=405,
+        title="Method not allowed",
+        when="The path exists, but not with this HTTP method.",
+        what_to_do="Use one of the methods the `Allow` header lists.",
+        varying_headers=("Allow",),
+    ),
+    ProblemType(
+        code="game_finished",
+        status=409,
+        title="Game is finished",
+        when="A move was sent to a game that has ended.",
+        what_to_do="Nothing more can be played in this game; read its `result`.",
+    ),
+    ProblemType(
+        code="not_your_turn",
+        status=409,
+        title="Not your turn",
+        when="The token belongs to the seat that is not in `turn`.",
+        what_to_do="Wait for the other seat's move (read the game again, or follow `/games/{id}/events`).",
+    ),
+    ProblemType(
+        code="wrong_phase",
+        status=409,
+        title="Move not allowed in this phase",
+        when="The move does not fit the game's `phase`: for example a `buy` or `advance` while a "
+        "leather patch must be placed first, or `place_leather` when none is due.",
+        what_to_do="Read the game's `phase` (or its legal moves) and send a move of that phase.",
+    ),
+    ProblemType(
+        code="idempotency_key_in_use",
+        status=409,
+        title="Idempotency key in use",
+        when="A request with this `Idempotency-Key` is still being processed.",
+        what_to_do=RETRY_LATER,
+        headers={"Retry-After": RETRY_AFTER_SECONDS},
+    ),
+    ProblemType(
+        code="version_mismatch",
+        status=412,
+        title="Game has moved on",
+        when="The move's `If-Match` does not name the game's current version: the game has moved on "
+        "since the client read it. Nothing was changed.",
+        what_to_do="Read the game again, decide again, and send a new move (with a new `Idempotency-Key`).",
+    ),
+    ProblemType(
+        code="payload_too_large",
+        status=413,
+        title="Body too large",
+        when="The request body is over 64 KiB.",
+        what_to_do="No valid request is that large: send a smaller body.",
+    ),
+    ProblemType(
+        code="uri_too_long",
+        status=414,
+        title="Request line too long",
+        when="The request line (method, path and query) is over 4094 bytes.",
+        what_to_do="No valid request is that long: shorten the path or the query.",
+    ),
+    ProblemType(
+        code="unsupported_media_type",
+        status=415,
+        title="Body must be JSON",
+        when="A body was sent with a `Content-Type` other than `application/json`.",
+        what_to_do="Send the body as JSON with `Content-Type: application/json`.",
+    ),
+    ProblemType(
+        code="patch_not_available",
+        status=422,
+        title="Patch not in the market",
+        when="The patch bought is not one of the three in the game's `market`.",
+        what_to_do="Buy one of the patches listed in `market` (see the legal moves).",
+    ),
+    ProblemType(
+        code="cannot_afford",
+        status=422,
+        title="Not enough buttons",
+        when="The seat has fewer buttons than the patch costs.",
+        what_to_do="Buy a cheaper patch, or `advance` to collect buttons.",
+    ),
+    ProblemType(
+        code="does_not_fit",
+        status=422,
+        title="Patch does not fit there",
+        when="The placement puts the patch off the 9x9 quilt, over cells already covered, or the "
+        "cells given are not the patch's shape.",
+        what_to_do="Choose a placement among the patch's legal moves (`GET /games/{id}/legal-moves?patch_id=N`).",
+    ),
+    ProblemType(
+        code="cell_occupied",
+        status=422,
+        title="Cell already covered",
+        when="The leather patch is placed on a cell that is already covered.",
+        what_to_do="Place it on an empty cell of the quilt.",
+    ),
+    ProblemType(
+        code="idempotency_key_reused",
+        status=422,
+        title="Idempotency key reused with another body",
+        when="This `Idempotency-Key` was already used on this game with a different body.",
+        what_to_do="Use a new key for a new move; a key names exactly one request.",
+    ),
+    ProblemType(
+        code="rate_limited",
+        status=429,
+        title="Too many requests",
+        when="This client sent more requests of this kind than the service allows in its window, "
+        "or holds as many event streams open as it may.",
+        what_to_do="Wait the `Retry-After` seconds (the `RateLimit-*` headers say how the limit stands; "
+        "for streams, close one) and send it again.",
+        varying_headers=("Retry-After",),
+    ),
+    ProblemType(
+        code="headers_too_large",
+        status=431,
+        title="Request headers too large",
+        when="The request has more than 50 header fields, or one over 8190 bytes.",
+        what_to_do="No valid request needs that many or that large headers: send fewer or shorter ones.",
+    ),
+    ProblemType(
+        code="request_timeout",
+        status=408,
+        title="Request not received in time",
+        when="The request's body did not arrive within READ_TIMEOUT_SECONDS of its head.",
+        what_to_do="Send the body at once, with the headers; a slow or stalled upload is cut off.",
+        in_spec=False,
+    ),
+    ProblemType(
+        code="expectation_failed",
+        status=417,
+        title="Expectation not met",
+        when="The request sent an `Expect` header other than `100-continue`.",
+        what_to_do="Leave `Expect` out, or send `Expect: 100-continue`.",
+        in_spec=False,
+    ),
+    ProblemType(
+        code="unsupported_transfer_coding",
+        status=501,
+        title="Transfer coding not supported",
+        when="The request's `Transfer-Encoding` is not `chunked` (gzip, deflate, ... are not read).",
+        what_to_do="Send the body as it is, with `Content-Length`, or chunked.",
+        in_spec=False,
+    ),
+    ProblemType(
+        code="storage_unavailable",
+        status=503,
+        title="Storage unavailable",
+        when="The game store (Redis) did not answer in time. Nothing that was not confirmed was changed.",
+        what_to_do=RETRY_LATER,
+        headers={"Retry-After": RETRY_AFTER_SECONDS},
+    ),
+    ProblemType(
+        code="overloaded",
+        status=503,
+        title="Service overloaded",
+        when="The service has more requests in hand than it can answer in time, so it refused this one "
+        "at once rather than keep it waiting; the store is fine. Nothing was changed.",
+        what_to_do=RETRY_LATER,
+        headers={"Retry-After": RETRY_AFTER_SECONDS},
+    ),
+    ProblemType(
+        code="bots_unavailable",
+        status=503,
+        title="No bot worker available",
+        when="A game with a computer player was asked for, but no bot worker has been seen alive "
+        "recently, so nobody would play the bot's seat. No game was created.",
+        what_to_do="Wait the `Retry-After` seconds and create the game again. Operators: run `patchwork-worker` "
+        "(or `patchwork-service` with `BOT_WORKERS` of 1 or more) against the same Redis.",
+        headers={"Retry-After": BOTS_RETRY_AFTER_SECONDS},
+    ),
+    ProblemType(
+        code="internal_error",
+        status=500,
+        title="Internal error",
+        when="The service failed in a way it did not expect; the error was logged.",
+        what_to_do="Try again later; if it persists, report it with the request that caused it.",
+        in_spec=False,
+    ),
+)
+
+CATALOGUE: Mapping[str, ProblemType] = {entry.code: entry for entry in _ENTRIES}
