@@ -189,15 +189,15 @@ class GamePlay:
             record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
         )
         then = GameRecord(
-            record.id,
-            record.names,
-            record.token_hashes,
-            record.created_at,
-            updated_at,
-            past,
-            record.patch_order,
-            times[: version - 1],
-            record.bots,
+            id=record.id,
+            names=record.names,
+            token_hashes=record.token_hashes,
+            created_at=record.created_at,
+            updated_at=updated_at,
+            state=past,
+            patch_order=record.patch_order,
+            move_times=times[: version - 1],
+            bots=record.bots,
         )
         return current, compact(game_view(then, version))
 
