@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from service.engine import GameState, RuleError, apply_move, new_game, replay
+from service.engine import GameState, RuleError, apply_move, move_from_json, new_game, replay
 from service.storage import GameStore, IdempotencyRecord, NewEvent
 
 from .events import EventFeed
@@ -40,7 +40,7 @@ from .refusals import (
     VersionMismatch,
     VersionNotFound,
 )
-from .views import game_view, history_entry, move_of_entry, move_outcome
+from .views import game_view, history_entry, move_outcome
 
 # Two seats, one of them in turn: losing the compare-and-set more than a few
 # times in a row means something is hammering the game.
@@ -178,7 +178,7 @@ class GamePlay:
             )
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
         past = replay(
-            [move_of_entry(parse(entry)) for entry in entries],
+            [move_from_json(parse(entry)) for entry in entries],
             seed=state.seed if record.patch_order is None else None,
             patch_order=record.patch_order,
             first_player=state.first_player,
