@@ -25,7 +25,7 @@ from service.engine import GameState, RuleError, apply_move, move_from_json, new
 from service.storage import GameStore, IdempotencyRecord, NewEvent
 
 from .events import EventFeed
-from .jsontext import compact, parse
+from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .records import NO_BOTS, GameRecord, could_be_game_id, create_record
 from .refusals import (
@@ -347,7 +347,8 @@ class GamePlay:
         # The event goes into the same atomic commit: no move without its event.
         result_body = game_body["result"]
         event = NewEvent(
-            f'{{"move":{entry},"game":{view}}}', compact(result_body) if result_body is not None else None
+            compact({"move": Fragment(entry), "game": Fragment(view)}),
+            compact(result_body) if result_body is not None else None,
         )
         self._hand_turn(record, version, client)
         text = record.encode()
