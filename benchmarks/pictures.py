@@ -36,7 +36,12 @@ NAMES = ("Ada Lovelace", "Grace <Hopper> & co")
 
 def record_of(state) -> GameRecord:
     return GameRecord(
-        "bench", NAMES, ("0" * 64, "1" * 64), "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z", state
+        id="bench",
+        names=NAMES,
+        token_hashes=("0" * 64, "1" * 64),
+        created_at="2024-01-01T00:00:00Z",
+        updated_at="2024-01-01T00:00:00Z",
+        state=state,
     )
 
 

@@ -1,10 +1,11 @@
-"""marshmallow schemas: request bodies to engine values, and the patch catalogue out.
+"""Request bodies to the core's values (marshmallow for a game's setup), and the patch catalogue out.
 
 Requests reach these only after the spec validator accepted them, so loading
 is conversion (1.0 to 1, null to the default), not a second validation, but
 for the one rule the spec cannot state: a placement given in both forms must
-name the same cells in each. The game's own view is the game-play core's
-(service/games/views.py): it is stored with every commit.
+name the same cells in each. A move's JSON form is the engine's own
+(service/engine/moves.py), read by `move_from_json`; the game's own view is
+the game-play core's (service/games/views.py): it is stored with every commit.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from marshmallow import EXCLUDE, Schema, fields, post_load
 
 from service.engine import (
     PATCHES,
-    Advance,
     Buy,
-    PlaceLeather,
+    Move,
     Placement,
     describe_placement,
+    move_from_json,
     orientation_cells,
 )
 from service.games import DEFAULT_NAMES, NO_BOTS
@@ -71,39 +72,17 @@ def load_create_game(body: dict) -> dict:
     return _CREATE_GAME.load(body)
 
 
-class PlacementField(fields.Field):
-    """A placement object (an orientation, its cells, or both, as the spec allows) -> engine Placement.
+def load_move(body: dict) -> Move:
+    """The engine move for a validated move body: its JSON form, read by the engine.
 
-    A field rather than a nested schema: a second schema pass doubled the
-    cost of loading a buy, and the spec validator has already checked every
-    member, so this is conversion only (1.0 to 1, null to the default).
+    Not a marshmallow schema: the form is the engine's (Move.to_json and
+    move_from_json) and the spec validator has checked every member, so only
+    the one rule the spec cannot state is left to check here.
     """
-
-    def _deserialize(self, value, attr, data, **kwargs) -> Placement:
-        given = value.get("cells")
-        cells = None if given is None else tuple((int(r), int(c)) for r, c in given)
-        if value.get("row") is None:
-            # The spec lets the cells come alone, never row or col without the other.
-            return Placement(None, None, 0, False, cells)
-        return Placement(
-            int(value["row"]),
-            int(value["col"]),
-            int(value.get("rotation") or 0),
-            bool(value.get("flipped")),
-            cells,
-        )
-
-
-class BuySchema(_Loader):
-    patch_id = fields.Integer(required=True)
-    placement = PlacementField(required=True)
-
-    @post_load
-    def _to_move(self, data: dict, **_kwargs) -> Buy:
-        placement = data["placement"]
-        if placement.has_orientation and placement.cells is not None:
-            _check_same_cells(data["patch_id"], placement)
-        return Buy(data["patch_id"], placement)
+    move = move_from_json(body)
+    if isinstance(move, Buy) and move.placement.has_orientation and move.placement.cells is not None:
+        _check_same_cells(move.patch_id, move.placement)
+    return move
 
 
 def _check_same_cells(patch_id: int, placement: Placement) -> None:
@@ -134,25 +113,6 @@ def _check_same_cells(patch_id: int, placement: Placement) -> None:
 
 def _cells_text(cells: Iterable[tuple[int, int]]) -> str:
     return json.dumps([list(cell) for cell in cells])
-
-
-class PlaceLeatherSchema(_Loader):
-    row = fields.Integer(required=True)
-    col = fields.Integer(required=True)
-
-    @post_load
-    def _to_move(self, data: dict, **_kwargs) -> PlaceLeather:
-        return PlaceLeather(data["row"], data["col"])
-
-
-_MOVE_LOADERS = {"buy": BuySchema(), "place_leather": PlaceLeatherSchema()}
-_ADVANCE = Advance()
-
-
-def load_move(body: dict):
-    """The engine move for a validated move body (its schema chosen by `action`)."""
-    loader = _MOVE_LOADERS.get(body["action"])
-    return _ADVANCE if loader is None else loader.load(body)
 
 
 class PatchSchema(Schema):

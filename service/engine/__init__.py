@@ -17,7 +17,7 @@ from .errors import (
     StateFormatError,
     WrongPhase,
 )
-from .moves import Advance, Buy, Move, PlaceLeather, Placement, Resign
+from .moves import Advance, Buy, Move, PlaceLeather, Placement, Resign, move_from_json
 from .notation import format_move, format_moves, parse_move, parse_moves
 from .patches import LEATHER_PATCH_ID, PATCHES, Patch
 from .placements import (
@@ -75,6 +75,7 @@ __all__ = [
     "format_moves",
     "income_spaces_passed",
     "legal_moves",
+    "move_from_json",
     "new_game",
     "orientation_cells",
     "parse_move",

@@ -61,7 +61,7 @@ class InvalidSetup(ValueError):
 
 
 class NotationError(ValueError):
-    """Text that is not a move in the ANU notation."""
+    """A written move that names no move: ANU text (notation.py) or a JSON form (moves.py)."""
 
     code = "invalid_request"
 

@@ -1,8 +1,16 @@
-"""Moves as small frozen values: advance, buy (patch + placement), place leather, resign."""
+"""Moves as small frozen values: advance, buy (patch + placement), place leather, resign.
 
-from collections.abc import Iterable
+Each value has one JSON form, defined here beside it (docs/api-guide.md#resources, "Moves"):
+`to_json()` gives it, `move_from_json` / `Placement.from_json` read it back.
+The API's request bodies and answers, the stored history, the events and the
+hints all use it. (The ANU text form is notation.py's.)
+"""
+
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar, TypeGuard
+from typing import Any, ClassVar, TypeGuard
+
+from .errors import NotationError
 
 
 def _normalized_cells(cells: Iterable[object]) -> Iterable[object]:
@@ -50,12 +58,49 @@ class Placement:
         """True when the row/col/rotation/flipped form is given."""
         return self.row is not None or self.col is not None
 
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: the forms this placement gives, a canonical one both (row, col, rotation, flipped, cells)."""
+        doc: dict[str, Any] = {}
+        if self.has_orientation:
+            doc["row"] = self.row
+            doc["col"] = self.col
+            doc["rotation"] = self.rotation
+            doc["flipped"] = self.flipped
+        if self.cells is not None:
+            doc["cells"] = [list(cell) for cell in self.cells]
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> "Placement":
+        """The placement a JSON form names: its orientation, its cells, or both.
+
+        Read, not judged (resolve_placement says whether it fits the patch).
+        Numbers are taken as JSON has them, so 1.0 is 1; an absent or null
+        rotation or flipped is the default. The orientation is read when
+        `row` is given: the form never gives row or col without the other.
+        """
+        given = doc.get("cells")
+        cells = None if given is None else tuple((int(r), int(c)) for r, c in given)
+        if doc.get("row") is None:
+            return cls(cells=cells)
+        return cls(
+            int(doc["row"]),
+            int(doc["col"]),
+            int(doc.get("rotation") or 0),
+            bool(doc.get("flipped")),
+            cells,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Advance:
     """Action A: move just in front of the opponent, one button per space."""
 
     action: ClassVar[str] = "advance"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: `{"action": "advance"}`."""
+        return {"action": "advance"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +111,10 @@ class Buy:
     placement: Placement
     action: ClassVar[str] = "buy"
 
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: the action, the patch and the placement's JSON form."""
+        return {"action": "buy", "patch_id": self.patch_id, "placement": self.placement.to_json()}
+
 
 @dataclass(frozen=True, slots=True)
 class PlaceLeather:
@@ -74,6 +123,10 @@ class PlaceLeather:
     row: int
     col: int
     action: ClassVar[str] = "place_leather"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: the action and the cell."""
+        return {"action": "place_leather", "row": self.row, "col": self.col}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,5 +141,33 @@ class Resign:
     seat: int | None = None
     action: ClassVar[str] = "resign"
 
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: `{"action": "resign"}`; who resigned is the history entry's `seat`, not the move's."""
+        return {"action": "resign"}
+
 
 Move = Advance | Buy | PlaceLeather | Resign
+
+# The moves without members are the same value every time they are read.
+_ADVANCE = Advance()
+_RESIGN = Resign()
+
+
+def move_from_json(doc: Mapping[str, Any]) -> Move:
+    """The move a JSON form (`to_json`) names; members it does not know are ignored.
+
+    So a history entry, which adds its number, seat and outcome to the form,
+    reads back as its move. A resignation reads back without its seat (the
+    entry's, not the form's). NotationError for an action that is none of
+    the four.
+    """
+    action = doc.get("action")
+    if action == "buy":
+        return Buy(int(doc["patch_id"]), Placement.from_json(doc["placement"]))
+    if action == "place_leather":
+        return PlaceLeather(int(doc["row"]), int(doc["col"]))
+    if action == "advance":
+        return _ADVANCE
+    if action == "resign":
+        return _RESIGN
+    raise NotationError(f"action {action!r} is not advance, buy, place_leather or resign")

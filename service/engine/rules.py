@@ -189,16 +189,16 @@ def _move_token(
         first_to_end = seat
     # The mover's token goes on top: on a shared space the last to arrive acts.
     return GameState(
-        circle,
-        players,
-        state.time_board,
-        state.first_player,
-        state.seed,
-        seat,
-        leather_spaces,
-        bonus_owner,
-        state.moves_played + 1,
-        first_to_end,
+        circle=circle,
+        players=players,
+        time_board=state.time_board,
+        first_player=state.first_player,
+        seed=state.seed,
+        on_top=seat,
+        leather_spaces=leather_spaces,
+        bonus_owner=bonus_owner,
+        moves_played=state.moves_played + 1,
+        first_to_end=first_to_end,
     )
 
 
@@ -212,16 +212,16 @@ def play_leather(state: GameState, bit: int) -> GameState:
     me = PlayerState(me.buttons, me.position, me.income, quilt, me.pieces + ((LEATHER_PATCH_ID, bit),), due)
     players = (me, state.players[1]) if seat == 0 else (state.players[0], me)
     return GameState(
-        state.circle,
-        players,
-        state.time_board,
-        state.first_player,
-        state.seed,
-        state.on_top,
-        state.leather_spaces,
-        _bonus_owner(state, seat, quilt),
-        state.moves_played + 1,
-        state.first_to_end,
+        circle=state.circle,
+        players=players,
+        time_board=state.time_board,
+        first_player=state.first_player,
+        seed=state.seed,
+        on_top=state.on_top,
+        leather_spaces=state.leather_spaces,
+        bonus_owner=_bonus_owner(state, seat, quilt),
+        moves_played=state.moves_played + 1,
+        first_to_end=state.first_to_end,
     )
 
 

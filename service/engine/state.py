@@ -51,9 +51,9 @@ class Outcome:
     reason: str = COMPLETED  # COMPLETED or RESIGNED
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameState:
-    """A whole game position; apply_move returns a new one, never changes this."""
+    """A whole game position; apply_move returns a new one, never changes this (built with keywords)."""
 
     circle: tuple[int, ...]
     players: tuple[PlayerState, PlayerState] = (PlayerState(), PlayerState())

@@ -13,6 +13,11 @@ from typing import Any
 
 import orjson
 
+# JSON text this service encoded already (a stored view or history entry, a
+# move's form encoded once), placed as it is inside a document `compact`
+# encodes: documents are built whole, never spliced from strings by hand.
+Fragment = orjson.Fragment
+
 
 def compact(doc: Any) -> str:
     """`doc` as compact JSON text: no spaces, keys in insertion order, UTF-8 unescaped."""

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from service.engine import GameState, RuleError, apply_move, new_game, replay
+from service.engine import GameState, RuleError, apply_move, move_from_json, new_game, replay
 from service.storage import GameStore, IdempotencyRecord, NewEvent
 
 from .events import EventFeed
-from .jsontext import compact, parse
+from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .records import NO_BOTS, GameRecord, could_be_game_id, create_record
 from .refusals import (
@@ -40,7 +40,7 @@ from .refusals import (
     VersionMismatch,
     VersionNotFound,
 )
-from .views import game_view, history_entry, move_of_entry, move_outcome
+from .views import game_view, history_entry, move_outcome
 
 # Two seats, one of them in turn: losing the compare-and-set more than a few
 # times in a row means something is hammering the game.
@@ -178,7 +178,7 @@ class GamePlay:
             )
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
         past = replay(
-            [move_of_entry(parse(entry)) for entry in entries],
+            [move_from_json(parse(entry)) for entry in entries],
             seed=state.seed if record.patch_order is None else None,
             patch_order=record.patch_order,
             first_player=state.first_player,
@@ -189,15 +189,15 @@ class GamePlay:
             record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
         )
         then = GameRecord(
-            record.id,
-            record.names,
-            record.token_hashes,
-            record.created_at,
-            updated_at,
-            past,
-            record.patch_order,
-            times[: version - 1],
-            record.bots,
+            id=record.id,
+            names=record.names,
+            token_hashes=record.token_hashes,
+            created_at=record.created_at,
+            updated_at=updated_at,
+            state=past,
+            patch_order=record.patch_order,
+            move_times=times[: version - 1],
+            bots=record.bots,
         )
         return current, compact(game_view(then, version))
 
@@ -347,7 +347,8 @@ class GamePlay:
         # The event goes into the same atomic commit: no move without its event.
         result_body = game_body["result"]
         event = NewEvent(
-            f'{{"move":{entry},"game":{view}}}', compact(result_body) if result_body is not None else None
+            compact({"move": Fragment(entry), "game": Fragment(view)}),
+            compact(result_body) if result_body is not None else None,
         )
         self._hand_turn(record, version, client)
         text = record.encode()

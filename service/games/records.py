@@ -53,9 +53,9 @@ def now_rfc3339() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
-    """One game as stored: engine state and service metadata."""
+    """One game as stored: engine state and service metadata (built with keywords: nine fields)."""
 
     id: str
     names: tuple[str, str]
@@ -99,15 +99,15 @@ class GameRecord:
         # A game stored before move times were kept has none for its early moves.
         times = self.move_times + (None,) * (state.moves_played - 1 - len(self.move_times)) + (now,)
         return GameRecord(
-            self.id,
-            self.names,
-            self.token_hashes,
-            self.created_at,
-            now,
-            state,
-            self.patch_order,
-            times,
-            self.bots,
+            id=self.id,
+            names=self.names,
+            token_hashes=self.token_hashes,
+            created_at=self.created_at,
+            updated_at=now,
+            state=state,
+            patch_order=self.patch_order,
+            move_times=times,
+            bots=self.bots,
         )
 
     def encode(self) -> str:

@@ -1,4 +1,6 @@
-"""The public JSON forms of games and moves: the `Game` body and a move's request-body form.
+"""The public JSON texts of games and their moves: the `Game` body, history entries, legal moves.
+
+A move's own JSON form is the engine's (`to_json`); these texts place it.
 
 They live in the game-play core, not the API, because they are what is
 stored: every commit writes the game's view beside its state (a read is then
@@ -7,72 +9,46 @@ one lookup) and the move's history entry, whoever commits it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from service.engine import (
     INCOME_SPACES,
     TRACK_END,
-    Advance,
-    Buy,
     GameState,
-    PlaceLeather,
-    Placement,
-    Resign,
+    Move,
     canonical_move,
     income_spaces_passed,
 )
 
-from .jsontext import compact
+from .jsontext import Fragment, compact
 from .records import GameRecord
-
-
-def placement_view(placement: Placement) -> dict:
-    """Both forms of a canonical placement, as docs/api-guide.md#placements-and-orientation shows them."""
-    assert placement.cells is not None  # a canonical placement carries its cells
-    return {
-        "row": placement.row,
-        "col": placement.col,
-        "rotation": placement.rotation,
-        "flipped": placement.flipped,
-        "cells": [list(cell) for cell in placement.cells],
-    }
-
-
-def move_body(move) -> dict:
-    """The request-body form of an engine move (canonical placement for buys)."""
-    if isinstance(move, Buy):
-        return {"action": "buy", "patch_id": move.patch_id, "placement": placement_view(move.placement)}
-    if isinstance(move, PlaceLeather):
-        return {"action": "place_leather", "row": move.row, "col": move.col}
-    if isinstance(move, Resign):
-        # Who resigned is the history entry's `seat`: the body names no seat.
-        return {"action": "resign"}
-    return {"action": "advance"}
-
-
-def move_of_entry(entry: dict):
-    """The engine move a stored history entry (history_entry) records: the inverse of move_body."""
-    action = entry["action"]
-    if action == "buy":
-        return Buy(entry["patch_id"], Placement(cells=entry["placement"]["cells"]))
-    if action == "place_leather":
-        return PlaceLeather(entry["row"], entry["col"])
-    if action == "resign":
-        return Resign()
-    return Advance()
 
 
 # Legal moves come from a finite set (the engine's canonical placements, 81
 # leather cells, advance) and the start position alone has about a thousand
-# buys, so each move's encoded form is made once per process.
-_FRAGMENTS: dict = {}
+# buys, so each move's JSON form (the engine's `to_json`) is encoded once per
+# process: whole, for a list of moves, and member by member, for a history
+# entry, which spreads the move's members among its own.
+@dataclass(frozen=True, slots=True)
+class _EncodedMove:
+    whole: Fragment
+    members: dict[str, Fragment]
 
 
-def move_fragment(move) -> str:
-    """The encoded request-body form of a move in canonical form."""
-    text = _FRAGMENTS.get(move)
-    if text is None:
-        text = compact(move_body(move))
-        _FRAGMENTS[move] = text
-    return text
+_ENCODED: dict[Move, _EncodedMove] = {}
+
+
+def _encoded(move: Move) -> _EncodedMove:
+    """The encoded JSON form of a move in canonical form."""
+    found = _ENCODED.get(move)
+    if found is None:
+        doc = move.to_json()
+        found = _EncodedMove(
+            Fragment(compact(doc)), {name: Fragment(compact(value)) for name, value in doc.items()}
+        )
+        _ENCODED[move] = found
+    return found
 
 
 def move_outcome(before: GameState, after: GameState, seat: int) -> dict:
@@ -96,18 +72,17 @@ def move_outcome(before: GameState, after: GameState, seat: int) -> dict:
     }
 
 
-def history_entry(number: int, seat: int, move, outcome: dict) -> str:
+def history_entry(number: int, seat: int, move: Move, outcome: dict) -> str:
     """The stored Move of the history: the move as accepted, its placement completed, its outcome."""
-    return (
-        f'{{"number":{number},"seat":{seat},{move_fragment(canonical_move(move))[1:-1]},'
-        f'"outcome":{compact(outcome)}}}'
-    )
+    members = _encoded(canonical_move(move)).members
+    return compact({"number": number, "seat": seat, **members, "outcome": outcome})
 
 
-def legal_moves_text(version: int, turn: int | None, phase: str | None, moves) -> str:
+def legal_moves_text(version: int, turn: int | None, phase: str | None, moves: Iterable[Move]) -> str:
     """The legal-moves body: the seat in turn's moves at `version`."""
-    head = compact({"version": version, "turn": turn, "phase": phase})
-    return f'{head[:-1]},"moves":[{",".join(move_fragment(m) for m in moves)}]}}'
+    return compact(
+        {"version": version, "turn": turn, "phase": phase, "moves": [_encoded(m).whole for m in moves]}
+    )
 
 
 def _player_view(record: GameRecord, state: GameState, seat: int) -> dict:

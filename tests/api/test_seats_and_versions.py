@@ -94,7 +94,12 @@ def _store_old_game(play: GamePlay, setup: dict) -> str:
     state = new_game(**setup)
     record, _tokens = create_record(state, DEFAULT_NAMES)
     record = GameRecord(
-        record.id, record.names, record.token_hashes, record.created_at, record.updated_at, state
+        id=record.id,
+        names=record.names,
+        token_hashes=record.token_hashes,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+        state=state,
     )
     play.store.create_game(record.id, _old_record_text(record), compact(game_view(record, 1)))
     for version in (1, 2):

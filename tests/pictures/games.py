@@ -20,7 +20,12 @@ NAMES = ("Ada", "Grace")
 
 def view_of(state: GameState, names=NAMES) -> dict:
     record = GameRecord(
-        "pictures", tuple(names), ("0" * 64, "1" * 64), "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z", state
+        id="pictures",
+        names=tuple(names),
+        token_hashes=("0" * 64, "1" * 64),
+        created_at="2024-01-01T00:00:00Z",
+        updated_at="2024-01-01T00:00:00Z",
+        state=state,
     )
     return game_view(record, state.moves_played + 1)
 

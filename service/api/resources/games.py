@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from service.engine import InvalidSetup, legal_moves
-from service.games.jsontext import compact
+from service.games.jsontext import Fragment, compact
 from service.games.views import legal_moves_text
 
 from ..context import client_address, services
@@ -32,7 +32,7 @@ def create_game():
         )
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None
-    text = f'{{"game":{created.view},"tokens":{compact(created.tokens)}}}'
+    text = compact({"game": Fragment(created.view), "tokens": created.tokens})
     return json_response(text, 201, version=1, location=f"/games/{created.game_id}")
 
 

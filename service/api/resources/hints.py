@@ -19,7 +19,6 @@ from flask import Blueprint
 from service import bots
 from service.engine import GameFinished, canonical_move
 from service.games.jsontext import compact
-from service.games.views import move_body
 
 from ..context import services
 from ..incoming import check_headers, read_query
@@ -99,6 +98,6 @@ def get_hint(game_id: str):
     answer = _HINTS.get(key)
     if answer is None:
         move = bots.choose_move(state, level.id, bots.seed_for(game_id, game.version))
-        answer = compact({"move": move_body(canonical_move(move)), "version": game.version})
+        answer = compact({"move": canonical_move(move).to_json(), "version": game.version})
         _HINTS.put(key, answer)
     return json_response(answer, version=game.version)

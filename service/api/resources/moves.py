@@ -21,6 +21,7 @@ from service.games import (
     Refusal,
     VersionCondition,
 )
+from service.games.jsontext import Fragment, compact
 from service.storage import IdempotencyRecord, StorageError
 from service.telemetry import metrics
 
@@ -225,7 +226,9 @@ def list_moves(game_id: str):
     check_headers("listMoves")
     since = read_query("listMoves").get("since") or 0
     version, entries = services().play.history(game_id, since, -1)
-    return not_modified(version) or json_response(f'{{"moves":[{",".join(entries)}]}}', version=version)
+    return not_modified(version) or json_response(
+        compact({"moves": [Fragment(entry) for entry in entries]}), version=version
+    )
 
 
 @bp.get("/games/<game_id>/moves/<number>")
