@@ -39,7 +39,11 @@ def test_the_same_key_with_another_body_shows_the_first_bodys_fingerprint(play: 
     created = play.create(("Ada", "Bo"), seed=3)
     game, _ = play.claim(created.game_id, "key-1", "body-a")
     play.play(
-        created.game_id, Advance(), created.tokens[0], claim=IdempotencyClaim("key-1", "body-a", answer), start=game
+        created.game_id,
+        Advance(),
+        created.tokens[0],
+        claim=IdempotencyClaim("key-1", "body-a", answer),
+        start=game,
     )
     _game, existing = play.claim(created.game_id, "key-1", "body-b")
     # Unchanged by the second claim: the caller sees the key was used for another body.
@@ -84,6 +88,12 @@ def test_keys_are_kept_per_game(play: GamePlay):
     first = play.create(("Ada", "Bo"), seed=3)
     second = play.create(("Cy", "Di"), seed=3)
     game, _ = play.claim(first.game_id, "key-1", "body-a")
-    play.play(first.game_id, Advance(), first.tokens[0], claim=IdempotencyClaim("key-1", "body-a", answer), start=game)
+    play.play(
+        first.game_id,
+        Advance(),
+        first.tokens[0],
+        claim=IdempotencyClaim("key-1", "body-a", answer),
+        start=game,
+    )
     _game, existing = play.claim(second.game_id, "key-1", "body-a")
     assert existing is None

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.engine import Advance, Resign
-from service.games import GameCopy, GameNotFound, GamePlay, GameRecord, KeptCopies, VersionCondition
+from service.games import GameCopy, GameNotFound, GamePlay, KeptCopies, VersionCondition
 from service.games.shared_copies import SharedCopies
 from service.storage import GameStore, open_store
 from tests.api.conftest import Backend
