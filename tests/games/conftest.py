@@ -29,6 +29,14 @@ def store(backend: Backend) -> Iterator[GameStore]:
 
 
 @pytest.fixture
+def single_store(redis_url: str) -> Iterator[GameStore]:
+    """A store on the single server alone: round trips are counted there (tests/redis_monitor.py)."""
+    opened = open_store(redis_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
 def play(store: GameStore) -> GamePlay:
     """One process's game play: it keeps copies of the games it stores."""
     return GamePlay(store, KeptCopies(KEPT))

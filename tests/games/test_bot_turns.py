@@ -13,9 +13,12 @@ import json
 import pytest
 
 from service.engine import Advance, Resign
-from service.games import BotsUnavailable, Committed, GameCopy, GamePlay, NotABot
+from service.games import BotsUnavailable, Committed, GameCopy, GamePlay, KeptCopies, NotABot
 from service.storage import GameStore
 from service.storage.bot_jobs import BotJob, BotJobs
+from tests.redis_monitor import ClientCommands
+
+from .conftest import KEPT
 
 BOT = "random"
 
@@ -119,15 +122,18 @@ def test_a_fenced_bot_commit_returns_the_stored_game_and_is_judged_again_on_it(p
     assert isinstance(again, Committed) and again.version == 2
 
 
-@pytest.mark.usefixtures("worker_alive")
-def test_a_persons_commit_on_a_kept_copy_fenced_since_is_judged_again_and_stored(
-    play: GamePlay, other_process
+def test_a_persons_commit_on_a_kept_copy_fenced_since_is_refused_by_the_store_and_judged_again(
+    single_store: GameStore, redis_url: str
 ):
+    single_store.bot_jobs().beat("worker-1")
+    play, worker = (GamePlay(single_store, KeptCopies(KEPT)) for _ in range(2))
     created = play.create(("Ada", "Bot"), (None, BOT), seed=3)
     play.play(created.game_id, Advance(), created.tokens[0])  # version 2, kept; the bot is in turn
-    worker = other_process()
     assert worker.fence(created.game_id, worker.load(created.game_id))
-    # The person resigns (allowed out of turn) on the kept copy, whose revision is no longer the store's.
-    committed = play.play(created.game_id, Resign(), created.tokens[0])
+    with ClientCommands(redis_url) as commands:
+        # The person resigns (allowed out of turn) on the kept copy, whose revision is no
+        # longer the store's: that commit is refused, the game it returns judged again.
+        committed = play.play(created.game_id, Resign(), created.tokens[0])
+        assert commands.take() == 2  # the refused commit, the commit
     assert committed.version == 3
     assert json.loads(committed.view)["result"]["winner"] == 1

@@ -9,26 +9,17 @@ tests run on the single server.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
 from service.engine import Advance, Resign
 from service.games import GameCopy, GameNotFound, GamePlay, KeptCopies, VersionCondition
 from service.games.shared_copies import SharedCopies
-from service.storage import GameStore, open_store
 from tests.api.conftest import Backend
 from tests.redis_monitor import ClientCommands
 
 from .conftest import KEPT
 from .positions import score
-
-
-@pytest.fixture
-def single_store(redis_url: str) -> Iterator[GameStore]:
-    opened = open_store(redis_url)
-    yield opened
-    opened.close()
 
 
 def test_the_move_after_this_process_stored_the_last_one_is_one_round_trip(single_store, redis_url):
