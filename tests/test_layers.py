@@ -7,6 +7,7 @@ ones inside functions, whether or not a test run happens to execute them.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 SERVICE = Path(__file__).resolve().parents[1] / "service"
@@ -168,3 +169,137 @@ def test_the_api_check_sees_a_blueprint_or_flask_where_they_do_not_belong(tmp_pa
     ]
     assert api_violations("app.py", module, "service.api") == []
     assert api_violations("resources", module, "service.api.resources") == []
+
+
+# --- the packages as a graph ---------------------------------------------------
+
+
+def package_graph(root: Path = SERVICE) -> dict[str, set[str]]:
+    """Each package (or loose module) of the service under `root`, and the others it imports."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).parts
+        if parts == ("__init__.py",):
+            continue
+        node = parts[0].removesuffix(".py")
+        package = ".".join(("service", *parts[:-1]))
+        names = imports_of(path, package)
+        graph.setdefault(node, set()).update(
+            (project_layers(names) | project_layers(project_modules(path, package))) - {node}
+        )
+    return graph
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of `graph` as the path round it (first node repeated last), None when it has none."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        if node in path:
+            return path[path.index(node) :] + [node]
+        if node in done:
+            return None
+        for after in sorted(graph.get(node, ())):
+            found = visit(after, path + [node])
+            if found:
+                return found
+        done.add(node)
+        return None
+
+    for start in sorted(graph):
+        found = visit(start, [])
+        if found:
+            return found
+    return None
+
+
+def test_no_two_packages_of_the_service_import_each_other_even_by_a_detour():
+    # A cycle makes the layers one tangle: neither side can be read, tested or moved alone.
+    assert a_cycle(package_graph()) is None
+
+
+def test_the_graph_sees_a_cycle_through_any_kind_of_import(tmp_path):
+    for name in ("games", "api", "storage"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "games" / "play.py").write_text("from service.storage import store\n")
+    (tmp_path / "storage" / "store.py").write_text("def later():\n    from ..api import app\n")
+    (tmp_path / "api" / "app.py").write_text("import service.games.play\n")
+    (tmp_path / "config.py").write_text("")
+    graph = package_graph(tmp_path)
+    assert graph == {"games": {"storage"}, "storage": {"api"}, "api": {"games"}, "config": set()}
+    assert a_cycle(graph) == ["api", "games", "storage", "api"]
+    graph["storage"] = set()
+    assert a_cycle(graph) is None
+
+
+# --- purity ---------------------------------------------------------------------
+
+PURE = ("engine", "bots", "pictures")
+
+
+def outside_imports(path: Path, package: str) -> set[str]:
+    """The top-level names of what `path` imports beyond the standard library and the service."""
+    tops = {name.split(".")[0] for name in imports_of(path, package)}
+    return {top for top in tops if top and top != "service" and top not in sys.stdlib_module_names}
+
+
+def test_the_engine_the_bots_and_the_pictures_need_nothing_but_the_standard_library():
+    # Pure code: no store, no web, no third-party package; within the project only what
+    # ALLOWED lets them (test_each_layer_imports_only_the_layers_below_it).
+    found = {}
+    for layer in PURE:
+        for path in sorted((SERVICE / layer).rglob("*.py")):
+            package = ".".join(path.relative_to(SERVICE.parent).parts[:-1])
+            outside = outside_imports(path, package)
+            if outside:
+                found[str(path.relative_to(SERVICE.parent))] = sorted(outside)
+    assert found == {}
+
+
+def module_file(name: str) -> Path | None:
+    """The file of the service module `name` (service.a.b), or of the nearest package it names a member of."""
+    parts = name.split(".")[1:]
+    while parts:
+        base = SERVICE.joinpath(*parts)
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+        parts = parts[:-1]
+    return None
+
+
+def imported_with(start: Path) -> set[Path]:
+    """Every service file that importing `start` runs: what it imports, their packages, and so on."""
+    seen: set[Path] = set()
+    todo = [start]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        parts = path.relative_to(SERVICE.parent).parts
+        package = ".".join(parts[:-1])
+        # Importing a module runs each package's __init__ on the way to it.
+        todo.extend(SERVICE.parent.joinpath(*parts[:depth], "__init__.py") for depth in range(2, len(parts)))
+        names = imports_of(path, package) | project_modules(path, package)
+        todo.extend(found for name in names if name.startswith("service.") and (found := module_file(name)))
+    return seen
+
+
+def test_the_game_play_core_runs_no_web_code_even_through_what_it_imports():
+    # The core is driven without HTTP (tests/games, the bot workers): importing it must not
+    # bring in Flask, werkzeug, marshmallow or gunicorn by way of storage, telemetry or config.
+    web = {}
+    for path in imported_with(SERVICE / "games" / "__init__.py"):
+        package = ".".join(path.relative_to(SERVICE.parent).parts[:-1])
+        found = {name.split(".")[0] for name in imports_of(path, package)} & WEB
+        if found:
+            web[str(path.relative_to(SERVICE.parent))] = sorted(found)
+    assert web == {}
+
+
+def test_the_closure_follows_packages_and_members():
+    files = {str(path.relative_to(SERVICE)) for path in imported_with(SERVICE / "games" / "play.py")}
+    # play.py imports `from service.storage import GameStore`: the package and what it imports.
+    assert {"storage/__init__.py", "storage/redis_store.py", "engine/rules.py"} <= files
+    assert not any(name.startswith(("api/", "run/")) for name in files)
