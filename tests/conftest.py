@@ -1,11 +1,14 @@
-"""Shared fixtures: one throwaway redis-server for the whole session, flushed per test."""
+"""Shared fixtures: one throwaway redis-server and (on demand) one 3-master cluster for the whole session."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from redis import Redis
 
+from tests.backends import Backend
+from tests.redis_cluster import ThrowawayCluster
 from tests.redis_servers import ThrowawayRedis
 
 
@@ -24,6 +27,37 @@ def redis_url(redis_server: ThrowawayRedis) -> str:
     with redis_server.client() as client:
         client.flushall()
     return redis_server.url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThrowawayCluster]:
+    """A 3-master cluster on loopback, started once and only if a [cluster] test runs."""
+    with ThrowawayCluster(tmp_path_factory.mktemp("cluster")) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="session")
+def cluster_nodes(redis_cluster: ThrowawayCluster) -> Iterator[tuple[Redis, ...]]:
+    nodes = tuple(node.client() for node in redis_cluster.nodes)
+    yield nodes
+    for node in nodes:
+        node.close()
+
+
+@pytest.fixture(params=["single", "cluster"])
+def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
+    """Each backend in turn, emptied before the test."""
+    if request.param == "single":
+        server = request.getfixturevalue("redis_server")
+        url = request.getfixturevalue("redis_url")  # restarted if stopped, and flushed
+        with server.client() as node:
+            yield Backend("single", url, False, (node,))
+        return
+    cluster = request.getfixturevalue("redis_cluster")
+    nodes = request.getfixturevalue("cluster_nodes")
+    for node in nodes:
+        node.flushall()
+    yield Backend("cluster", cluster.url, True, nodes)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

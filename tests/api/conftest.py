@@ -9,17 +9,12 @@ show that the same code keeps the contract on both backends.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 from flask.testing import FlaskClient
-from redis import Redis
 
 from service.api import create_app
 from service.api.contract.spec import load_spec
-from service.config import Settings
-from tests.redis_cluster import ThrowawayCluster
 
 from .contract import ResponseContract
 
@@ -27,11 +22,6 @@ from .contract import ResponseContract
 @pytest.fixture(scope="session")
 def contract() -> ResponseContract:
     return ResponseContract(load_spec())
-
-
-def make_settings(redis_url: str, **overrides) -> Settings:
-    """Settings for a test app on `redis_url`."""
-    return Settings(redis_url=redis_url, **overrides)
 
 
 def checked_client_class(contract: ResponseContract):
@@ -48,50 +38,6 @@ def checked_client_class(contract: ResponseContract):
             return resp
 
     return CheckedClient
-
-
-@dataclass(frozen=True)
-class Backend:
-    """The Redis a test app stores its games in, and a client per node to look inside."""
-
-    name: str
-    url: str
-    cluster: bool
-    nodes: tuple[Redis, ...]  # one client per master (one for a single server)
-
-    def settings(self, **overrides) -> Settings:
-        return make_settings(self.url, redis_cluster=self.cluster, **overrides)
-
-
-@pytest.fixture(scope="session")
-def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThrowawayCluster]:
-    """A 3-master cluster on loopback, started once and only if a [cluster] test runs."""
-    with ThrowawayCluster(tmp_path_factory.mktemp("cluster")) as cluster:
-        yield cluster
-
-
-@pytest.fixture(scope="session")
-def cluster_nodes(redis_cluster: ThrowawayCluster) -> Iterator[tuple[Redis, ...]]:
-    nodes = tuple(node.client() for node in redis_cluster.nodes)
-    yield nodes
-    for node in nodes:
-        node.close()
-
-
-@pytest.fixture(params=["single", "cluster"])
-def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
-    """Each backend in turn, emptied before the test."""
-    if request.param == "single":
-        server = request.getfixturevalue("redis_server")
-        url = request.getfixturevalue("redis_url")  # restarted if stopped, and flushed
-        with server.client() as node:
-            yield Backend("single", url, False, (node,))
-        return
-    cluster = request.getfixturevalue("redis_cluster")
-    nodes = request.getfixturevalue("cluster_nodes")
-    for node in nodes:
-        node.flushall()
-    yield Backend("cluster", cluster.url, True, nodes)
 
 
 @pytest.fixture
