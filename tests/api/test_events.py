@@ -13,11 +13,11 @@ from flask.testing import FlaskClient
 from redis.exceptions import ResponseError
 
 from service.api import create_app
+from tests.backends import make_settings
 from tests.redis_servers import ThrowawayRedis
 from tests.sse import Event, check_event, parse_blocks
 
 from .anu import anu_games, create_body, request_body, tokens
-from .conftest import make_settings
 
 GAMES = anu_games()
 

@@ -15,8 +15,9 @@ from service.api import create_app
 from service.api.contract.faults import MAX_ERRORS
 from service.api.problems import ApiProblem
 from service.games.records import new_game_id
+from tests.backends import make_settings
 
-from .conftest import checked_client_class, make_settings
+from .conftest import checked_client_class
 
 PROBLEM = "application/problem+json"
 HUGE_EXPONENTS = ("1e99999999999999999999", "1e-99999999999999999999", "-1E+99999999999999999999")

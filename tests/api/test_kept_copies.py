@@ -18,10 +18,10 @@ from flask import Flask
 from service.api import create_app
 from service.engine import Advance, replay
 from service.games import GameCopy, GameRecord, KeptCopies
+from tests.backends import make_settings
 from tests.redis_monitor import ClientCommands
 
 from .anu import anu_games, create_body, request_body, tokens
-from .conftest import make_settings
 
 ADVANCE = {"action": "advance"}
 

@@ -7,8 +7,9 @@ import pytest
 
 from service.api import create_app
 from service.config import RateLimit
+from tests.backends import Backend
 
-from .conftest import Backend, Table, checked_client_class
+from .conftest import Table, checked_client_class
 
 ORDER = list(range(2, 34)) + [1]
 ADVANCE = {"action": "advance"}

@@ -6,8 +6,7 @@ import threading
 from service.api import create_app
 from service.engine import Advance, replay
 from service.games import GameRecord
-
-from .conftest import make_settings
+from tests.backends import make_settings
 
 
 def _instances(redis_url, count=2):

@@ -4,8 +4,9 @@ import json
 
 from service.api import create_app
 from service.config import RateLimit, Settings
+from tests.backends import make_settings
 
-from .conftest import checked_client_class, make_settings
+from .conftest import checked_client_class
 
 ADVANCE = json.dumps({"action": "advance"})
 

@@ -7,9 +7,8 @@ import time
 import pytest
 
 from service.api import create_app
+from tests.backends import make_settings
 from tests.redis_servers import ThrowawayRedis
-
-from .conftest import make_settings
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 from service.engine import Advance, Resign
 from service.games import GameCopy, GameNotFound, GamePlay, KeptCopies, VersionCondition
 from service.games.shared_copies import SharedCopies
-from tests.api.conftest import Backend
+from tests.backends import Backend
 from tests.redis_monitor import ClientCommands
 
 from .conftest import KEPT
