@@ -50,7 +50,7 @@ class Level:
     # How it plays: RANDOM, GREEDY or SEARCH.
     kind: str
 
-    def public(self) -> dict:
+    def public(self) -> dict[str, object]:
         """The level as GET /bots lists it."""
         return {"id": self.id, "description": self.description, "think_ms": self.think_ms, "hint": self.hint}
 

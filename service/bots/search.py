@@ -45,7 +45,7 @@ class _Search:
         self.per_patch = per_patch
         self.nodes = 0
         # Best option found per position in earlier iterations: tried first.
-        self.best_reply: dict[tuple, tuple[int, int, int]] = {}
+        self.best_reply: dict[tuple[object, ...], tuple[int, int, int]] = {}
         # Set when an iteration stopped at a depth limit somewhere (not only at game ends).
         self.cut_off = False
 
@@ -92,7 +92,7 @@ class _Search:
         return best
 
 
-def _key(state: GameState) -> tuple:
+def _key(state: GameState) -> tuple[object, ...]:
     """What identifies a position for the search (pieces' history left out)."""
     p0, p1 = state.players
     return (

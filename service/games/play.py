@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from service.engine import GameState, RuleError, apply_move, move_from_json, new_game, replay
+from service.engine import GameState, Move, RuleError, apply_move, move_from_json, new_game, replay
 from service.storage import GameStore, IdempotencyRecord, NewEvent
 
 from .events import EventFeed
@@ -109,7 +110,7 @@ class GamePlay:
         bots: tuple[str | None, str | None] = NO_BOTS,
         *,
         client: str = "",
-        **setup,
+        **setup: Any,
     ) -> Created:
         """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong).
 
@@ -243,7 +244,7 @@ class GamePlay:
     def play(
         self,
         game_id: str,
-        move,
+        move: Move,
         token: str | None,
         *,
         condition: VersionCondition | None = None,
@@ -280,7 +281,7 @@ class GamePlay:
             game, kept = outcome, False
         raise GameBusy()
 
-    def play_bot(self, game_id: str, game: GameCopy, move, client: str) -> Committed | GameCopy:
+    def play_bot(self, game_id: str, game: GameCopy, move: Move, client: str) -> Committed | GameCopy:
         """Commit the move of the bot in turn in `game`, a copy just read from the store.
 
         Judged by the same checked `apply_move` as a person's move, and
@@ -315,7 +316,7 @@ class GamePlay:
 
     @staticmethod
     def _judge(
-        game: GameCopy, move, token: str | None, condition: VersionCondition | None
+        game: GameCopy, move: Move, token: str | None, condition: VersionCondition | None
     ) -> tuple[int, GameState]:
         """(seat, state after the move), in the API's order: token, expected version, the move."""
         seat = _seat_of_token(game.record, token)
@@ -332,7 +333,7 @@ class GamePlay:
         game: GameCopy,
         state: GameState,
         seat: int,
-        move,
+        move: Move,
         claim: IdempotencyClaim | None,
         client: str,
     ) -> Committed | GameCopy:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from service.engine import (
     INCOME_SPACES,
@@ -51,7 +52,7 @@ def _encoded(move: Move) -> _EncodedMove:
     return found
 
 
-def move_outcome(before: GameState, after: GameState, seat: int) -> dict:
+def move_outcome(before: GameState, after: GameState, seat: int) -> dict[str, Any]:
     """What a move did to the mover (docs/api-guide.md#live-updates), for animation and logs.
 
     Read off the states before and after, not the rules replayed: the engine
@@ -72,7 +73,7 @@ def move_outcome(before: GameState, after: GameState, seat: int) -> dict:
     }
 
 
-def history_entry(number: int, seat: int, move: Move, outcome: dict) -> str:
+def history_entry(number: int, seat: int, move: Move, outcome: dict[str, Any]) -> str:
     """The stored Move of the history: the move as accepted, its placement completed, its outcome."""
     members = _encoded(canonical_move(move)).members
     return compact({"number": number, "seat": seat, **members, "outcome": outcome})
@@ -85,7 +86,7 @@ def legal_moves_text(version: int, turn: int | None, phase: str | None, moves: I
     )
 
 
-def _player_view(record: GameRecord, state: GameState, seat: int) -> dict:
+def _player_view(record: GameRecord, state: GameState, seat: int) -> dict[str, Any]:
     player = state.players[seat]
     return {
         "name": record.names[seat],
@@ -100,7 +101,7 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict:
     }
 
 
-def game_view(record: GameRecord, version: int) -> dict:
+def game_view(record: GameRecord, version: int) -> dict[str, Any]:
     """The public `Game` body (docs/api-guide.md#resources) of `record` at `version`, in the spec's order.
 
     A plain dict, not a marshmallow dump: it is built on every move (see
