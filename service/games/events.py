@@ -1,7 +1,7 @@
 """Following a game: a snapshot or the missed events, then one event per move, then its end.
 
 Every commit stores the move's event in the game's own stream, under the
-version after it (play.py, scripts.COMMIT_MOVE), so following a game is
+version after it (play.py, storage/lua/commit_move.lua), so following a game is
 reading that stream on from a version: nothing to remember per reader, and
 resuming after version N (Last-Event-ID) is the same read. Between reads a
 follower waits on the store's wake-ups (storage/wakeups.py) holding no

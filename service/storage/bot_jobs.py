@@ -44,8 +44,8 @@ not a Stream with a consumer group: a consumer group serves its stream in
 order, so fairness would need a stream and a group per client and a read
 naming all of them.
 
-Every key here carries the hash tag `{bots}`, so the scripts below touch
-only one slot, on a cluster too (`bots` cannot be a game id: those are 22
+Every key here carries the hash tag `{bots}`, so the scripts (lua/bot_*.lua)
+touch only one slot, on a cluster too (`bots` cannot be a game id: those are 22
 characters). A client's list is named from its address inside the take
 script, which cannot declare it beforehand; it is in the same slot.
 
@@ -67,13 +67,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import scripts
+
 # A taken job whose lease ran out belongs to a worker presumed dead: a live
 # one finishes a job within think_ms (at most about a second) plus the
 # short wait for its version, well inside this.
 RECLAIM_IDLE_MS = 5_000
 # How long the heartbeat key outlives the last beat.
 HEARTBEAT_TTL_MS = 10_000
-# At most this many wake tokens wait: enough to wake every blocked worker.
+# At most this many wake tokens wait: enough to wake every blocked worker
+# (lua/bot_enqueue.lua trims the list to it, a literal there).
 _WAKE_TOKENS = 64
 # A client address is a key name's suffix: a longer one (a proxy's odd
 # X-Forwarded-For) is cut, which only merges such clients' shares.
@@ -81,160 +84,9 @@ _MAX_CLIENT_CHARS = 100
 
 PERSON, BOTS = "person", "bots"
 
-# `now`, Redis's clock in ms, that leases are counted on: one clock for
-# every worker, whatever machine it runs on. TIME in a script that then
-# writes needs effects replication, which Redis 7 always uses and 6.2 must
-# be asked for.
-_NOW_MS = """
-redis.replicate_commands()
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-"""
-
-# A ring's score is the round, plus a fraction that orders the clients of
-# one round by their oldest job's number (first come, first served): the
-# number modulo 2^20 over 2^20, exact in a double below round 2^33.
-# `place` puts a client in `round`; `join` puts a client whose list was
-# empty in the ring's current round (KEYS-named `round_key`), or the next
-# if it was served in the current one (`served`, a sorted set by round).
-_RING = """
-local function place(ring, round, client, job)
-    local number = tonumber(string.match(job, '^%d+'))
-    -- Formatted here: Redis would pass a Lua number on with only 14 digits.
-    redis.call('ZADD', ring, string.format('%.17g', round + (number % 1048576) / 1048576), client)
-end
-local function join(ring, round_key, served, client, job)
-    local round = tonumber(redis.call('GET', round_key) or '0')
-    local last = redis.call('ZSCORE', served, client)
-    if last and tonumber(last) >= round then
-        round = tonumber(last) + 1
-    end
-    place(ring, round, client, job)
-end
-"""
-
-# KEYS: ring, the client's list, seq, wake, the ring's round, its served.
-# ARGV: game, version, kind, client.
-# INCR, which Redis refuses when full, is the first write: all or nothing.
-ENQUEUE = (
-    _RING
-    + f"""
-local job = redis.call('INCR', KEYS[3]) .. ' ' .. ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4]
-if redis.call('RPUSH', KEYS[2], job) == 1 then
-    join(KEYS[1], KEYS[5], KEYS[6], ARGV[4], job)
-end
-redis.call('LPUSH', KEYS[4], 1)
-redis.call('LTRIM', KEYS[4], 0, {_WAKE_TOKENS - 1})
-return 1
-"""
-)
-
-# KEYS: the person ring, the bots ring, taken, wake, the person ring's
-# round, the bots ring's, the person ring's served, the bots ring's. ARGV:
-# the person lists' prefix, the bots lists' prefix, lease ms. Returns the
-# job taken, or false. A ring entry whose list is gone (Redis lost data) is
-# skipped. Moves a job rather than growing anything (served holds only the
-# current round's clients), so it may run past maxmemory.
-TAKE = (
-    _NOW_MS
-    + _RING
-    + """
-for ring = 1, 2 do
-    while true do
-        local popped = redis.call('ZPOPMIN', KEYS[ring])
-        if #popped == 0 then
-            break
-        end
-        local client, round = popped[1], math.floor(tonumber(popped[2]))
-        local list = ARGV[ring] .. client
-        local job = redis.call('LPOP', list)
-        if job then
-            local served = KEYS[ring + 6]
-            redis.call('SET', KEYS[ring + 4], round)
-            redis.call('ZREMRANGEBYSCORE', served, '-inf', '(' .. round)
-            redis.call('ZADD', served, round, client)
-            local waiting = redis.call('LINDEX', list, 0)
-            if waiting then
-                place(KEYS[ring], round + 1, client, waiting)
-            end
-            redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), job)
-            return job
-        end
-    end
-end
-redis.call('DEL', KEYS[4])
-return false
-"""
-)
-
-# KEYS: taken. ARGV: lease ms, count. Returns up to `count` jobs whose lease
-# has ended, each leased again to the caller.
-RECLAIM = (
-    _NOW_MS
-    + """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, ARGV[2])
-for _, job in ipairs(due) do
-    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), job)
-end
-return due
-"""
-)
-
-# KEYS: the person ring, the bots ring, taken. ARGV: the two lists' prefixes.
-# Returns the jobs not done: queued in every client's list, and taken.
-QUEUED = """
-local count = redis.call('ZCARD', KEYS[3])
-for ring = 1, 2 do
-    for _, client in ipairs(redis.call('ZRANGE', KEYS[ring], 0, -1)) do
-        count = count + redis.call('LLEN', ARGV[ring] .. client)
-    end
-end
-return count
-"""
-
-# KEYS: the old person stream, the old bots stream, the person ring, the bots
-# ring, seq, wake, the person ring's round, the bots ring's, the person
-# ring's served, the bots ring's. ARGV: the person lists' prefix, the bots
-# lists' prefix.
-# Moves the jobs that versions before this queue queued into Streams (fields
-# game and version, taken or not) into the lists, in the share of client ''.
-# Returns how many. The INCR comes first, as in ENQUEUE.
-ADOPT = (
-    _RING
-    + """
-local adopted = 0
-for old = 1, 2 do
-    local kind = old == 1 and 'person' or 'bots'
-    for _, entry in ipairs(redis.call('XRANGE', KEYS[old], '-', '+')) do
-        local game, version
-        local fields = entry[2]
-        for i = 1, #fields, 2 do
-            if fields[i] == 'game' then game = fields[i + 1] elseif fields[i] == 'version' then version = fields[i + 1] end
-        end
-        if game and version then
-            local job = redis.call('INCR', KEYS[5]) .. ' ' .. game .. ' ' .. version .. ' ' .. kind .. ' '
-            if redis.call('RPUSH', ARGV[old], job) == 1 then
-                join(KEYS[old + 2], KEYS[old + 6], KEYS[old + 8], '', job)
-            end
-            adopted = adopted + 1
-        end
-    end
-    redis.call('DEL', KEYS[old])
-end
-if adopted > 0 then
-    redis.call('LPUSH', KEYS[6], 1)
-end
-return adopted
-"""
-)
-
-# The scripts above, by the name the store runs each under (redis_store.py).
+# The queue's scripts (lua/bot_*.lua), by the name the store runs each under (redis_store.py).
 SCRIPTS = {
-    "bot_enqueue": ENQUEUE,
-    "bot_take": TAKE,
-    "bot_reclaim": RECLAIM,
-    "bot_queued": QUEUED,
-    "bot_adopt": ADOPT,
+    name: scripts.load(name) for name in ("bot_enqueue", "bot_take", "bot_reclaim", "bot_queued", "bot_adopt")
 }
 
 

@@ -20,7 +20,7 @@ class GameKeys:
         self._base = f"{prefix}{{{game_id}}}:"
         self.game = self._base + "game"  # hash: version, state, view
         self.moves = self._base + "moves"  # list: the history, oldest first
-        # stream: one entry per move, id `<version after it>-0` (scripts.COMMIT_MOVE)
+        # stream: one entry per move, id `<version after it>-0` (lua/commit_move.lua)
         self.events = self._base + "events"
 
     def idempotency(self, key: str) -> str:

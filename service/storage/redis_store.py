@@ -160,18 +160,7 @@ def _describe(error: Exception) -> str:
 
 
 # The store's Lua scripts, by the attribute that runs each on a connection.
-_SCRIPTS = {
-    "create_game": scripts.CREATE_GAME,
-    "load_for_move": scripts.LOAD_FOR_MOVE,
-    "commit_move": scripts.COMMIT_MOVE,
-    "record_answer": scripts.RECORD_ANSWER,
-    "release_key": scripts.RELEASE_KEY,
-    "load_moves": scripts.LOAD_MOVES,
-    "load_events": scripts.LOAD_EVENTS,
-    "count_request": scripts.COUNT_REQUEST,
-    "renew_revision": scripts.RENEW_REVISION,
-    **bot_jobs.SCRIPTS,
-}
+_SCRIPTS = {**scripts.SCRIPTS, **bot_jobs.SCRIPTS}
 
 
 class _Script(Protocol):

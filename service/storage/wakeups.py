@@ -1,7 +1,7 @@
 """Wake-ups for event readers: one Redis subscription per process, fanned out to its readers.
 
 A game's events live in its own Redis Stream, written by the commit itself
-(scripts.COMMIT_MOVE), which also PUBLISHes `<game id> <version>` on one
+(lua/commit_move.lua), which also PUBLISHes `<game id> <version>` on one
 classic channel. Each process subscribes to that channel once, on one
 connection of its own, and wakes the readers watching the game named;
 readers then read the stream with short calls through the store, so a

@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from service.storage import bot_jobs
+
 GAME = "g" * 22
 OTHER = "h" * 22
 
@@ -107,6 +109,13 @@ def test_an_idle_taker_waits_for_a_job_and_wakes_when_one_comes(jobs, store):
     assert job is not None and job.version == 2
     assert jobs.take(block_ms=50) is None
     assert store.command("EXISTS", jobs.wake_key) == 0  # an empty queue leaves no stale tokens
+
+
+def test_wake_tokens_stop_at_the_cap_bot_jobs_names(jobs, store):
+    # lua/bot_enqueue.lua holds the cap as a literal: this keeps it and the Python constant in step.
+    for version in range(bot_jobs._WAKE_TOKENS + 5):
+        jobs.enqueue(GAME, version, person_waiting=False, client="a")
+    assert store.command("LLEN", jobs.wake_key) == bot_jobs._WAKE_TOKENS
 
 
 def test_the_heartbeat_says_whether_a_worker_was_seen_lately(jobs):
