@@ -28,7 +28,9 @@ becomes the ring's current round; a client with more jobs goes back one
 round later. A client that joins (its list was empty) is put in the current
 round, or in the next one if it was itself served in the current round, so
 leaving and joining again never jumps a client ahead of those waiting.
-Every client gets one job a round: one client's many games delay another
+Within a round, the client served longest ago goes first: one that comes
+back lines up before the clients served after it. Every client gets one
+job a round: one client's many games delay another
 client's bot move by at most one move of theirs per worker (the one each
 worker is already thinking). Games with a person in them have their own
 lists and ring, read first: a person waits behind at most one bot-vs-bot
@@ -129,8 +131,9 @@ class BotJobs:
         self._script = script
         base = f"{prefix}{{bots}}:"
         self.rings = {kind: f"{base}ring:{kind}" for kind in (PERSON, BOTS)}
-        # Each ring's current round, and its clients served in that round.
-        self.rounds = {kind: f"{base}round:{kind}" for kind in (PERSON, BOTS)}
+        # Each ring's state (its round, its count, the take that began the
+        # round), and its clients served in that round (lua/lib/ring.lua).
+        self.states = {kind: f"{base}rota:{kind}" for kind in (PERSON, BOTS)}
         self.served = {kind: f"{base}served:{kind}" for kind in (PERSON, BOTS)}
         self.lists = {kind: f"{base}queue:{kind}:" for kind in (PERSON, BOTS)}
         self.taken_key = base + "taken"
@@ -155,7 +158,7 @@ class BotJobs:
                 self.lists[kind] + client,
                 self.seq_key,
                 self.wake_key,
-                self.rounds[kind],
+                self.states[kind],
                 self.served[kind],
             ],
             [game_id, version, kind, client],
@@ -221,8 +224,8 @@ class BotJobs:
         return int(self._script("bot_adopt", keys, [self.lists[PERSON], self.lists[BOTS]]))
 
     def _round_keys(self) -> list[str]:
-        """The rings' rounds, then their served sets, the person ring's first: the scripts' KEYS after the first."""
-        return [self.rounds[PERSON], self.rounds[BOTS], self.served[PERSON], self.served[BOTS]]
+        """The rings' states, then their served sets, the person ring's first: the scripts' KEYS after the first."""
+        return [self.states[PERSON], self.states[BOTS], self.served[PERSON], self.served[BOTS]]
 
     def done(self, job: BotJob) -> None:
         """Forget the job: its move is made, or it had none to make."""

@@ -72,6 +72,21 @@ def test_a_client_that_leaves_and_comes_back_does_not_jump_the_others(jobs):
     assert taken_clients(jobs, 2) == ["a", "b"]
 
 
+def test_a_client_served_before_the_job_in_hand_comes_back_before_that_clients_next(jobs):
+    # B and A are served in one round, B first; A's job is in hand when B
+    # queues again (a person who answered its bot at once): B goes before
+    # A's next job, not behind it, though A's next job is the older.
+    jobs.enqueue(OTHER, 2, person_waiting=True, client="10.0.0.2")
+    for version in range(2, 6):
+        jobs.enqueue(GAME, version, person_waiting=True, client="10.0.0.1")
+    assert taken_clients(jobs, 1) == ["10.0.0.2"]
+    in_hand = jobs.take(block_ms=100)
+    assert in_hand is not None and in_hand.client == "10.0.0.1"
+    jobs.enqueue(OTHER, 4, person_waiting=True, client="10.0.0.2")
+    jobs.done(in_hand)
+    assert taken_clients(jobs, 2) == ["10.0.0.2", "10.0.0.1"]
+
+
 def test_clients_take_turns_job_by_job_in_each_kind(jobs):
     for client in ("a", "b", "c"):
         for version in (2, 3):

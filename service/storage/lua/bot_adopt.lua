@@ -1,6 +1,6 @@
 -- include: ring
 -- KEYS: the old person stream, the old bots stream, the person ring, the bots
--- ring, seq, wake, the person ring's round, the bots ring's, the person
+-- ring, seq, wake, the person ring's state, the bots ring's, the person
 -- ring's served, the bots ring's. ARGV: the person lists' prefix, the bots
 -- lists' prefix.
 -- Moves the jobs that versions before this queue queued into Streams (fields
@@ -18,7 +18,7 @@ for old = 1, 2 do
         if game and version then
             local job = redis.call('INCR', KEYS[5]) .. ' ' .. game .. ' ' .. version .. ' ' .. kind .. ' '
             if redis.call('RPUSH', ARGV[old], job) == 1 then
-                join(KEYS[old + 2], KEYS[old + 6], KEYS[old + 8], '', job)
+                join(KEYS[old + 2], KEYS[old + 6], KEYS[old + 8], '')
             end
             adopted = adopted + 1
         end

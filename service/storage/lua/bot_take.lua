@@ -1,6 +1,6 @@
 -- include: now_ms, ring
 -- KEYS: the person ring, the bots ring, taken, wake, the person ring's
--- round, the bots ring's, the person ring's served, the bots ring's. ARGV:
+-- state, the bots ring's, the person ring's served, the bots ring's. ARGV:
 -- the person lists' prefix, the bots lists' prefix, lease ms. Returns the
 -- job taken, or false. A ring entry whose list is gone (Redis lost data) is
 -- skipped. Moves a job rather than growing anything (served holds only the
@@ -15,13 +15,9 @@ for ring = 1, 2 do
         local list = ARGV[ring] .. client
         local job = redis.call('LPOP', list)
         if job then
-            local served = KEYS[ring + 6]
-            redis.call('SET', KEYS[ring + 4], round)
-            redis.call('ZREMRANGEBYSCORE', served, '-inf', '(' .. round)
-            redis.call('ZADD', served, round, client)
-            local waiting = redis.call('LINDEX', list, 0)
-            if waiting then
-                place(KEYS[ring], round + 1, client, waiting)
+            local take = taken(KEYS[ring + 4], KEYS[ring + 6], client, round)
+            if redis.call('LLEN', list) > 0 then
+                place(KEYS[ring], round + 1, client, take)
             end
             redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), job)
             return job
