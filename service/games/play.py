@@ -19,7 +19,7 @@ that handed the bot its turn (`client`), for fairness between clients.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.engine import GameState, Move, RuleError, apply_move, move_from_json, new_game, replay
@@ -189,17 +189,7 @@ class GamePlay:
         updated_at = (
             record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
         )
-        then = GameRecord(
-            id=record.id,
-            names=record.names,
-            token_hashes=record.token_hashes,
-            created_at=record.created_at,
-            updated_at=updated_at,
-            state=past,
-            patch_order=record.patch_order,
-            move_times=times[: version - 1],
-            bots=record.bots,
-        )
+        then = replace(record, updated_at=updated_at, state=past, move_times=times[: version - 1])
         return current, compact(game_view(then, version))
 
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
