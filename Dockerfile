@@ -21,9 +21,8 @@ WORKDIR /app
 COPY requirements/runtime.txt ./requirements/
 RUN pip install --require-hashes -r requirements/runtime.txt
 
-# service/openapi.yaml is a link to ../openapi.yaml, copied beside it: building the wheel
-# stores the document itself.
-COPY pyproject.toml README.md openapi.yaml ./
+# setup.py copies the contract, openapi.yaml, into the package as it builds it.
+COPY pyproject.toml setup.py MANIFEST.in README.md openapi.yaml ./
 COPY service ./service
 # The lock already holds every dependency and the build backend: nothing else is fetched.
 RUN pip install --no-deps --no-build-isolation . \

@@ -28,7 +28,7 @@ _REDIS_MEMORY = re.compile(r"\d+(b|k|kb|m|mb|g|gb)?", re.IGNORECASE)
 # a file descriptor, a few KB; past it the worker stops accepting.
 DEFAULT_WORKER_CONNECTIONS = 10_000
 # Event streams one client address holds open at once on an instance
-# (api/stream_limits.py): a page follows one game, a few tabs a few.
+# (api/streams/limits.py): a page follows one game, a few tabs a few.
 DEFAULT_STREAMS_PER_CLIENT = 32
 # Redis connections one worker opens at most; requests beyond wait for one.
 DEFAULT_REDIS_MAX_CONNECTIONS = 32

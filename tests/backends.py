@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from redis import Redis
 
 from service.config import Settings
+from service.games import GamePlay, KeptCopies
+from service.storage import Storage
 
 
 def make_settings(redis_url: str, **overrides) -> Settings:
@@ -29,3 +31,12 @@ class Backend:
 
     def settings(self, **overrides) -> Settings:
         return make_settings(self.url, redis_cluster=self.cluster, **overrides)
+
+
+# Room for every game a test plays: a kept copy is never evicted by accident.
+KEPT = 16
+
+
+def play_on(storage: Storage, kept: int = KEPT) -> GamePlay:
+    """The game-play core of one process on `storage`, keeping copies of up to `kept` games."""
+    return GamePlay(storage.games, KeptCopies(kept), storage.bot_jobs)

@@ -28,7 +28,7 @@ ALLOWED = {
     # The processes on top: the supervisor, gunicorn's settings (which make the kept copies'
     # table before forking) and its worker class (which answers problem+json itself and closes
     # the event streams' wakeups on shutdown).
-    "run": {"run", "config", "telemetry", "api", "games", "storage", "stream_counts"},
+    "run": {"run", "config", "telemetry", "api", "games", "storage"},
 }
 WEB = {"flask", "werkzeug", "marshmallow", "gunicorn"}
 # The layers that import no web code: telemetry's log formats are gunicorn's logger, and

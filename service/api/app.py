@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import stream_counts
 from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
-from service.storage import GameStore, store_from_settings
+from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
 from .context import EXTENSION_KEY, Services
 from .contract.request_validator import RequestValidator
-from .contract.spec import load_spec
+from .contract.spec import load_spec, spec_bytes
 from .incoming import MAX_BODY_BYTES
 from .middleware.admission import install_admission
 from .middleware.compression import StaticBody, install_compression
@@ -25,14 +22,15 @@ from .middleware.ratelimit import install_rate_limits
 from .middleware.request_ids import RequestIds
 from .middleware.request_metrics import RequestMetrics
 from .problems import register_error_handlers
-from .stream_limits import OpenStreams
+from .streams import counts as stream_counts
+from .streams.limits import OpenStreams
 
 
-def create_app(settings: Settings | None = None, *, store: GameStore | None = None) -> Flask:
-    """Build the app: settings from the environment unless given, store from REDIS_URL."""
+def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> Flask:
+    """Build the app: settings from the environment unless given, storage from REDIS_URL."""
     settings = settings or Settings.from_env()
-    if store is None:
-        store = store_from_settings(settings, needed_by="the web app")
+    if storage is None:
+        storage = storage_from_settings(settings, needed_by="the web app")
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -43,13 +41,16 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.url_map.merge_slashes = False
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
-        store=store,
+        store=storage.games,
+        requests=storage.requests,
         validator=RequestValidator(load_spec()),
-        spec_file=StaticBody(
-            resources.files("service").joinpath("openapi.yaml").read_bytes(), "application/yaml"
+        spec_file=StaticBody(spec_bytes(), "application/yaml"),
+        play=GamePlay(
+            storage.games,
+            KeptCopies(settings.recent_games, shared_copies.for_this_worker()),
+            storage.bot_jobs,
         ),
-        play=GamePlay(store, KeptCopies(settings.recent_games, shared_copies.for_this_worker())),
-        metrics=scrape_registry([BotJobsQueued(store.bot_jobs().queued)]),
+        metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
     )
 

@@ -10,13 +10,13 @@ from prometheus_client import CollectorRegistry
 
 from service.config import Settings
 from service.games import GamePlay
-from service.storage import GameStore
+from service.storage import GameStore, RequestCounter
 
 from .contract.request_validator import RequestValidator
 from .middleware.compression import StaticBody
 
-if TYPE_CHECKING:  # stream_limits imports problems, which imports this module
-    from .stream_limits import OpenStreams
+if TYPE_CHECKING:  # streams.limits imports problems, which imports this module
+    from .streams.limits import OpenStreams
 
 EXTENSION_KEY = "patchwork"
 
@@ -25,6 +25,8 @@ EXTENSION_KEY = "patchwork"
 class Services:
     settings: Settings
     store: GameStore
+    # What the rate limits count with, shared by every instance.
+    requests: RequestCounter
     validator: RequestValidator
     # openapi.yaml as GET /openapi.yaml answers it.
     spec_file: StaticBody

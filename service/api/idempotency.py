@@ -1,11 +1,10 @@
-"""Idempotency-Key: recording a move's answer and replaying it to retries.
+"""Idempotency-Key: the key and fingerprint out of a request, and recorded answers back into responses.
 
 A key belongs to one game and one seat token, so the store key is scoped by a
-hash of the token (never the token itself). A replay is byte-for-byte the
-first answer. A 201 is recorded whole (status, body, headers). A refusal is
-recorded as only what varies (status, code, detail, version) and rebuilt
-from it: any client can have one kept for 24 h with each fresh key, so it
-must stay small (about a fifth of the whole answer).
+hash of the token (never the token itself). The core records the answers
+(service/games/answers.py) and says when a retry gets one back; a replay is
+byte-for-byte the first answer, because the first answer is made by the same
+function from the same record.
 """
 
 from __future__ import annotations
@@ -16,13 +15,13 @@ import json
 from flask import Response
 
 from service.games import token_hash
-from service.games.jsontext import compact, parse
+from service.games.answers import AcceptedAnswer, RecordedAnswer, RefusedAnswer
 
 from .problems import ApiProblem, problem_response
 from .responses import etag, json_response
 
-# docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (moves.py does, at the commit
-# and on a refusal); 400/401/404/413/415/5xx never are.
+# docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (the core does, at the commit
+# and on a refusal of the move); 400/401/404/413/415/5xx never are.
 
 
 def scoped_key(token: str, key: str) -> str:
@@ -38,31 +37,29 @@ def fingerprint(body: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def encode_answer(status: int, body: str, headers: dict[str, str]) -> str:
-    """The recorded form of a whole answer."""
-    return compact({"status": status, "body": body, "headers": headers})
-
-
-def encode_refusal(problem: ApiProblem, version: int) -> str:
-    """The recorded form of a refusal (no headers but the ETag of `version`)."""
-    return compact([problem.status, problem.code, problem.detail, version])
-
-
 def refusal_problem(problem: ApiProblem, version: int) -> ApiProblem:
-    """The refusal as answered and replayed: the problem with the game's ETag."""
+    """The refusal as answered and replayed: the problem with the ETag of the game it was judged on."""
     return ApiProblem(problem.status, problem.code, problem.detail, headers={"ETag": etag(version)})
 
 
-def answer_response(answer: str) -> Response:
-    """The response a recorded answer stands for."""
-    doc = parse(answer)
-    if isinstance(doc, list):
-        status, code, detail, version = doc
-        return refusal_problem(ApiProblem(status, code, detail), version).response()
-    status = doc["status"]
-    if status >= 400:
-        return problem_response(status, doc["body"], doc["headers"])
-    resp = json_response(doc["body"], status)
-    for name, value in doc["headers"].items():
+def move_location(game_id: str, number: int) -> str:
+    """Where move `number` of the game's history is read."""
+    return f"/games/{game_id}/moves/{number}"
+
+
+def answer_response(game_id: str, answer: RecordedAnswer) -> Response:
+    """The response a recorded answer stands for (the first answer, when it was just recorded)."""
+    if isinstance(answer, AcceptedAnswer):
+        return json_response(
+            answer.view, 201, version=answer.version, location=move_location(game_id, answer.number)
+        )
+    if isinstance(answer, RefusedAnswer):
+        return refusal_problem(
+            ApiProblem(answer.status, answer.code, answer.detail), answer.version
+        ).response()
+    if answer.status >= 400:
+        return problem_response(answer.status, answer.body, answer.headers)
+    resp = json_response(answer.body, answer.status)
+    for name, value in answer.headers.items():
         resp.headers[name] = value
     return resp

@@ -18,9 +18,15 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def if_match_holds(version: int) -> bool:
-    """True when the request's If-Match (sent) lets a move on this version proceed."""
-    return request.if_match.contains(str(version))
+def if_match_versions() -> frozenset[str] | None:
+    """The versions the request's If-Match (sent) names, as text; None for `*`, which names any.
+
+    Only strong tags count: a move applies to exactly the version it names.
+    """
+    if_match = request.if_match
+    if if_match.star_tag:
+        return None
+    return frozenset(if_match.as_set())
 
 
 def json_body(text: str) -> str:

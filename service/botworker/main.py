@@ -20,7 +20,7 @@ from prometheus_client import start_http_server
 
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
-from service.storage import store_from_settings
+from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
 from .worker import BotWorker
@@ -52,12 +52,12 @@ def main() -> None:
         # A worker sends one command at a time: it needs one connection, and
         # one more for the scrapes of its metrics, which come from another thread.
         connections = 1 if settings.metrics_port is None else 2
-        store = store_from_settings(settings, max_connections=connections, needed_by="patchwork-worker")
+        storage = storage_from_settings(settings, max_connections=connections, needed_by="patchwork-worker")
     except ConfigError as err:
         sys.exit(f"patchwork-worker: {err}")
     os.nice(NICENESS)
     # No kept copies: each job reads its game, to see its version.
-    play = GamePlay(store, KeptCopies(0))
+    play = GamePlay(storage.games, KeptCopies(0), storage.bot_jobs)
     if settings.metrics_port is not None:
         serve_metrics(settings.host, settings.metrics_port, play)
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.
@@ -70,4 +70,4 @@ def main() -> None:
     try:
         worker.run()
     finally:
-        store.close()
+        storage.close()

@@ -4,15 +4,18 @@ The HTTP API (service/api) and any other caller play through `GamePlay`;
 refusals come out as typed `Refusal`s carrying the API's stable code.
 """
 
+from .answers import AcceptedAnswer, RecordedAnswer, RefusedAnswer
 from .catalogue import CATALOGUE, ProblemType
 from .events import EventFeed, GameEvent
 from .kept import GameCopy, KeptCopies
-from .play import Committed, Created, GamePlay, IdempotencyClaim, VersionCondition
+from .play import Committed, Created, GamePlay, IdempotencyKey, VersionCondition
 from .records import DEFAULT_NAMES, NO_BOTS, GameRecord, token_hash
 from .refusals import (
     BotsUnavailable,
     GameBusy,
     GameNotFound,
+    IdempotencyKeyInUse,
+    IdempotencyKeyReused,
     InvalidToken,
     MissingToken,
     NotABot,
@@ -27,6 +30,7 @@ __all__ = [
     "CATALOGUE",
     "DEFAULT_NAMES",
     "NO_BOTS",
+    "AcceptedAnswer",
     "BotsUnavailable",
     "Committed",
     "Created",
@@ -37,13 +41,17 @@ __all__ = [
     "GameNotFound",
     "GamePlay",
     "GameRecord",
-    "IdempotencyClaim",
+    "IdempotencyKey",
+    "IdempotencyKeyInUse",
+    "IdempotencyKeyReused",
     "InvalidToken",
     "KeptCopies",
     "MissingToken",
     "NotABot",
     "ProblemType",
+    "RecordedAnswer",
     "Refusal",
+    "RefusedAnswer",
     "RuleBroken",
     "VersionCondition",
     "VersionMismatch",

@@ -18,13 +18,13 @@ that handed the bot its turn (`client`), for fairness between clients.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from service.engine import GameState, Move, RuleError, apply_move, move_from_json, new_game, replay
-from service.storage import GameStore, IdempotencyRecord, NewEvent
+from service.storage import BotJobs, Commit, GameStore, IdempotencyAnswer, NewEvent, StorageError
 
+from .answers import RecordedAnswer, decode, encode_accepted, encode_refused
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
@@ -33,6 +33,8 @@ from .refusals import (
     BotsUnavailable,
     GameBusy,
     GameNotFound,
+    IdempotencyKeyInUse,
+    IdempotencyKeyReused,
     InvalidToken,
     MissingToken,
     NotABot,
@@ -71,17 +73,19 @@ class Committed:
 class VersionCondition:
     """The versions a move may apply to, and what named them (for the refusal's message)."""
 
-    holds: Callable[[int], bool]
+    versions: frozenset[str] | None  # the versions named, as text; None: any ("*")
     source: str  # "If-Match"
+
+    def holds(self, version: int) -> bool:
+        return self.versions is None or str(version) in self.versions
 
 
 @dataclass(frozen=True, slots=True)
-class IdempotencyClaim:
-    """A claimed Idempotency-Key: the answer to record with the commit, made from the commit."""
+class IdempotencyKey:
+    """An Idempotency-Key as the store names it, and the fingerprint of the request's body."""
 
     key: str
-    fingerprint: str
-    answer_for: Callable[[Committed], str]
+    fingerprint: str  # one line
 
 
 def _seat_of_token(record: GameRecord, token: str | None) -> int:
@@ -97,10 +101,10 @@ def _seat_of_token(record: GameRecord, token: str | None) -> int:
 class GamePlay:
     """Creates games, reads them, and plays moves on them through one store."""
 
-    def __init__(self, store: GameStore, kept: KeptCopies):
+    def __init__(self, store: GameStore, kept: KeptCopies, bot_jobs: BotJobs):
         self.store = store
         self.kept = kept
-        self.bot_jobs = store.bot_jobs()
+        self.bot_jobs = bot_jobs
 
     # --- creating and reading -------------------------------------------
 
@@ -211,25 +215,63 @@ class GamePlay:
         """The seat whose token this is (MissingToken, InvalidToken, GameNotFound otherwise)."""
         return _seat_of_token(self.load(game_id).record, token)
 
-    # --- idempotency keys -------------------------------------------------
+    # --- moves ------------------------------------------------------------
 
-    def claim(self, game_id: str, key: str, fingerprint: str) -> tuple[GameCopy, IdempotencyRecord | None]:
-        """The game as stored, and the record already under `key` (None: the key is now claimed)."""
+    def play_keyed(
+        self,
+        game_id: str,
+        move: Move,
+        token: str,
+        key: IdempotencyKey,
+        *,
+        condition: VersionCondition | None = None,
+        client: str = "",
+    ) -> Committed | RecordedAnswer:
+        """`play` under an Idempotency-Key: the first request's answer is recorded, a retry gets it back.
+
+        The key is claimed in the same round trip as the game is read. A
+        key already claimed answers its record (the caller replays it), or
+        IdempotencyKeyReused (another body) or IdempotencyKeyInUse (the
+        first request still runs); the token is checked first, so a stranger
+        learns nothing. The commit records its own answer; a refusal of the
+        move is recorded after it (answers.py), and any other end frees the
+        key. A store that just failed is not called again: the in-progress
+        marker expires on its own.
+        """
         self._check_id(game_id)
-        stored, existing = self.store.load_for_move(game_id, key, fingerprint)
+        stored, existing = self.store.load_for_move(game_id, key.key, key.fingerprint)
         if stored is None:
             raise GameNotFound(game_id)
-        return GameCopy.of(stored), existing
+        game = GameCopy.of(stored)
+        if existing is not None:
+            if game.record.seat_of(token) is None:
+                raise InvalidToken()
+            if existing.fingerprint != key.fingerprint:
+                raise IdempotencyKeyReused()
+            if existing.in_progress or existing.answer is None:
+                raise IdempotencyKeyInUse()
+            return decode(existing.answer)
+        try:
+            return self.play(game_id, move, token, condition=condition, key=key, start=game, client=client)
+        except Refusal as refusal:
+            if not refusal.recorded:
+                self._release(game_id, key)
+                raise
+            answer = IdempotencyAnswer(key.key, key.fingerprint, encode_refused(refusal))
+            self.store.record_answer(game_id, answer)
+            raise
+        except StorageError:
+            raise
+        except BaseException:
+            self._release(game_id, key)
+            raise
 
-    def record_refusal(self, game_id: str, key: str, fingerprint: str, answer: str) -> None:
-        """Record the answer to a refused move under its key, for retries."""
-        self.store.record_answer(game_id, key, fingerprint, answer)
-
-    def release(self, game_id: str, key: str) -> None:
+    def _release(self, game_id: str, key: IdempotencyKey) -> None:
         """Free a key whose request ended without an answer to record."""
-        self.store.release_key(game_id, key)
-
-    # --- moves ------------------------------------------------------------
+        try:
+            self.store.release_key(game_id, key.key)
+        except StorageError:
+            pass  # the in-progress marker expires on its own
 
     def play(
         self,
@@ -238,13 +280,14 @@ class GamePlay:
         token: str | None,
         *,
         condition: VersionCondition | None = None,
-        claim: IdempotencyClaim | None = None,
+        key: IdempotencyKey | None = None,
         start: GameCopy | None = None,
         client: str = "",
     ) -> Committed:
         """Judge `move` by the holder of `token` and commit it, or raise the Refusal.
 
-        `start`: a copy just read from the store (with an idempotency claim);
+        `key`: a claimed Idempotency-Key (play_keyed), under which the commit
+        records its answer. `start`: a copy just read from the store (with a key);
         without it a kept copy is tried first, then the store. `client`: the
         address a bot's job this move queues is served for.
         """
@@ -265,7 +308,7 @@ class GamePlay:
                     continue
                 refusal.version = game.version
                 raise
-            outcome = self._commit(game_id, game, state, seat, move, claim, client)
+            outcome = self._commit(game_id, game, state, seat, move, key, client)
             if isinstance(outcome, Committed):
                 return outcome
             game, kept = outcome, False
@@ -324,7 +367,7 @@ class GamePlay:
         state: GameState,
         seat: int,
         move: Move,
-        claim: IdempotencyClaim | None,
+        key: IdempotencyKey | None,
         client: str,
     ) -> Committed | GameCopy:
         """Store the move: Committed, or the game as stored now when it had moved on."""
@@ -343,17 +386,22 @@ class GamePlay:
         )
         self._hand_turn(record, version, client)
         text = record.encode()
+        answer = (
+            IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
+            if key is not None
+            else None
+        )
         result = self.store.commit_move(
-            game_id,
-            game.version,
-            text,
-            view,
-            entry,
-            claim.key if claim else None,
-            claim.fingerprint if claim else None,
-            claim.answer_for(committed) if claim else None,
-            expected_revision=game.revision,
-            event=event,
+            Commit(
+                game_id=game_id,
+                version=game.version,
+                revision=game.revision,
+                state=text,
+                view=view,
+                move=entry,
+                event=event,
+                answer=answer,
+            )
         )
         if result.revision is not None:  # committed
             self.kept.put(game_id, GameCopy(version, result.revision, record), text)

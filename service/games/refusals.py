@@ -17,6 +17,10 @@ class Refusal(Exception):
     """A request the game-play core turns down."""
 
     code = "refused"
+    # Whether an Idempotency-Key records it, so a retry gets it again: the
+    # refusals of the move itself (the rules, the expected version), judged
+    # on a game version. Not who asked (a token): that is answered anew.
+    recorded = False
     # The version of the game the request was judged on, when it was judged
     # on one (a refusal recorded for an Idempotency-Key carries its ETag).
     version: int | None = None
@@ -33,6 +37,8 @@ class Refusal(Exception):
 
 class RuleBroken(Refusal):
     """The engine refused the move (game finished, not your turn, cannot afford, ...)."""
+
+    recorded = True
 
     def __init__(self, error: RuleError):
         super().__init__(str(error))
@@ -80,10 +86,29 @@ class VersionMismatch(Refusal):
     """The move was sent for versions the game is no longer at."""
 
     code = "version_mismatch"
+    recorded = True
 
     def __init__(self, version: int, source: str):
         # What the client sent is not echoed: a recorded refusal must stay small.
         super().__init__(f"The game is at version {version}, which {source} does not name.")
+
+
+class IdempotencyKeyInUse(Refusal):
+    """The first request with this Idempotency-Key is still running."""
+
+    code = "idempotency_key_in_use"
+
+    def __init__(self) -> None:
+        super().__init__("The first request with this Idempotency-Key is still running.")
+
+
+class IdempotencyKeyReused(Refusal):
+    """This Idempotency-Key was claimed by a request with another body."""
+
+    code = "idempotency_key_reused"
+
+    def __init__(self) -> None:
+        super().__init__("This Idempotency-Key was used with a different body.")
 
 
 class GameBusy(Refusal):

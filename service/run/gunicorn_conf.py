@@ -26,14 +26,13 @@ Why these values (see README "Running in production"):
   fresh private one made here, before anything imports prometheus_client,
   and removed when gunicorn exits. A worker's files are folded away when
   it exits (child_exit), and those of a previous arbiter's workers at start.
-- stream counts (service/stream_counts.py): the arbiter gives each worker a
+- stream counts (service/api/streams/counts.py): the arbiter gives each worker a
   row of the shared table (pre_fork) and zeroes it when the worker exits.
 """
 
 import logging
 import resource
 
-from service import stream_counts
 from service.config import Settings
 from service.telemetry import metrics_dir
 
@@ -42,7 +41,9 @@ from service.telemetry import metrics_dir
 _metrics_dir = metrics_dir.instance_dir()
 metrics_dir.check_in_time()
 
-from service.games import shared_copies  # noqa: E402 (imports prometheus_client: after the directory is set)
+# These import prometheus_client (through the API package): after the directory is set.
+from service.api.streams import counts as stream_counts  # noqa: E402
+from service.games import shared_copies  # noqa: E402
 
 _settings = Settings.from_env()
 

@@ -1,12 +1,15 @@
-"""Game storage: the GameStore interface and its Redis implementation."""
+"""Game storage: the GameStore interface, its Redis implementation, and the bot queue and request counters beside it."""
 
+from .backend import Storage, open_storage, open_store, storage_from_settings
 from .bot_jobs import BotJob, BotJobs
-from .redis_store import open_store, store_from_settings
+from .request_counter import RequestCounter
 from .store import (
+    Commit,
     CommitResult,
     EventSlice,
     EventWatch,
     GameStore,
+    IdempotencyAnswer,
     IdempotencyRecord,
     NewEvent,
     StorageError,
@@ -18,16 +21,21 @@ from .store import (
 __all__ = [
     "BotJob",
     "BotJobs",
+    "Commit",
     "CommitResult",
     "EventSlice",
     "EventWatch",
     "GameStore",
+    "IdempotencyAnswer",
     "IdempotencyRecord",
     "NewEvent",
+    "RequestCounter",
+    "Storage",
     "StorageError",
     "StoreBusy",
     "StoredEvent",
     "StoredGame",
+    "open_storage",
     "open_store",
-    "store_from_settings",
+    "storage_from_settings",
 ]

@@ -65,11 +65,10 @@ the web refuses bot games (503 bots_unavailable) while it is absent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import scripts
+from .connections import RedisLink
 
 # A taken job whose lease ran out belongs to a worker presumed dead: a live
 # one finishes a job within think_ms (at most about a second) plus the
@@ -85,11 +84,6 @@ _WAKE_TOKENS = 64
 _MAX_CLIENT_CHARS = 100
 
 PERSON, BOTS = "person", "bots"
-
-# The queue's scripts (lua/bot_*.lua), by the name the store runs each under (redis_store.py).
-SCRIPTS = {
-    name: scripts.load(name) for name in ("bot_enqueue", "bot_take", "bot_reclaim", "bot_queued", "bot_adopt")
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,22 +108,15 @@ def _job(text: str) -> BotJob:
 
 
 class BotJobs:
-    """The bot job queue and the workers' heartbeat under a key prefix.
+    """The bot job queue and the workers' heartbeat, on a Redis link beside the game store's.
 
-    `command` sends one Redis command and `script` runs one of SCRIPTS by
-    name with (keys, args); both raise StorageError when Redis does not
-    answer (RedisGameStore).
+    Its scripts are lua/bot_*.lua; every call raises StorageError when Redis
+    does not answer.
     """
 
-    def __init__(
-        self,
-        command: Callable[..., Any],
-        script: Callable[[str, list[str], Sequence[object]], Any],
-        prefix: str,
-    ):
-        self._command = command
-        self._script = script
-        base = f"{prefix}{{bots}}:"
+    def __init__(self, link: RedisLink):
+        self._link = link
+        base = f"{link.prefix}{{bots}}:"
         self.rings = {kind: f"{base}ring:{kind}" for kind in (PERSON, BOTS)}
         # Each ring's state (its round, its count, the take that began the
         # round), and its clients served in that round (lua/lib/ring.lua).
@@ -145,13 +132,17 @@ class BotJobs:
         # How long a taken job is its worker's (tests shorten it).
         self.lease_ms = RECLAIM_IDLE_MS
 
+    def _command(self, *args: Any) -> Any:
+        # Timed by the command's name (BLPOP, ZREM ...), from a fixed set.
+        return self._link.command(str(args[0]).lower(), *args)
+
     # --- the web's side ---------------------------------------------------
 
     def enqueue(self, game_id: str, version: int, *, person_waiting: bool, client: str) -> None:
         """Add the job of the bot in turn at `version`, in `client`'s share (refused, like a move, when Redis is full)."""
         kind = PERSON if person_waiting else BOTS
         client = client[:_MAX_CLIENT_CHARS]
-        self._script(
+        self._link.script(
             "bot_enqueue",
             [
                 self.rings[kind],
@@ -167,7 +158,11 @@ class BotJobs:
     def queued(self) -> int:
         """Jobs not done yet: queued, and taken by a worker."""
         keys = [self.rings[PERSON], self.rings[BOTS], self.taken_key]
-        return int(self._script("bot_queued", keys, [self.lists[PERSON], self.lists[BOTS]]))
+        return int(self._link.script("bot_queued", keys, [self.lists[PERSON], self.lists[BOTS]]))
+
+    def taken(self) -> int:
+        """Jobs a worker has taken and not yet done."""
+        return int(self._command("ZCARD", self.taken_key))
 
     def workers_seen(self) -> bool:
         """Whether some bot worker's loop turned within the heartbeat's TTL."""
@@ -197,12 +192,14 @@ class BotJobs:
             self.wake_key,
             *self._round_keys(),
         ]
-        text = self._script("bot_take", keys, [self.lists[PERSON], self.lists[BOTS], self.lease_ms])
+        text = self._link.script("bot_take", keys, [self.lists[PERSON], self.lists[BOTS], self.lease_ms])
         return _job(text) if text else None
 
     def reclaim(self, count: int = 10) -> list[BotJob]:
         """Jobs whose lease ran out (their worker is presumed dead), leased anew to the caller; person jobs first."""
-        jobs = [_job(text) for text in self._script("bot_reclaim", [self.taken_key], [self.lease_ms, count])]
+        jobs = [
+            _job(text) for text in self._link.script("bot_reclaim", [self.taken_key], [self.lease_ms, count])
+        ]
         jobs.sort(key=lambda job: not job.person_waiting)
         return jobs
 
@@ -221,7 +218,7 @@ class BotJobs:
             self.wake_key,
             *self._round_keys(),
         ]
-        return int(self._script("bot_adopt", keys, [self.lists[PERSON], self.lists[BOTS]]))
+        return int(self._link.script("bot_adopt", keys, [self.lists[PERSON], self.lists[BOTS]]))
 
     def _round_keys(self) -> list[str]:
         """The rings' states, then their served sets, the person ring's first: the scripts' KEYS after the first."""

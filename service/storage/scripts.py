@@ -31,6 +31,9 @@ error, which the store reports as StorageError). The `#!lua` flags that
 would declare this up front need Redis 7; this works on 6.2 as well.
 """
 
+import hashlib
+from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 
 _LUA = resources.files("service.storage") / "lua"
@@ -50,18 +53,16 @@ def load(name: str) -> str:
     )
 
 
-# The game store's scripts, by the name the store runs each under (redis_store.py); read once, at import.
-SCRIPTS = {
-    name: load(name)
-    for name in (
-        "create_game",
-        "load_for_move",
-        "commit_move",
-        "record_answer",
-        "release_key",
-        "load_moves",
-        "load_events",
-        "count_request",
-        "renew_revision",
-    )
-}
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A script as Redis runs it: its whole text and the SHA1 that EVALSHA names it by."""
+
+    text: str
+    sha: str
+
+
+@cache
+def script(name: str) -> Script:
+    """The script lua/<name>.lua, read on first use and kept: adding a store operation adds its file, nothing here."""
+    text = load(name)
+    return Script(text, hashlib.sha1(text.encode()).hexdigest())

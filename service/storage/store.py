@@ -11,10 +11,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .bot_jobs import BotJobs
 
 
 class StorageError(Exception):
@@ -109,6 +105,30 @@ class NewEvent:
     end: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class IdempotencyAnswer:
+    """The answer to record under an idempotency key, and the fingerprint of the request that claimed it."""
+
+    key: str
+    fingerprint: str  # one line
+    answer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Commit:
+    """One move to store with GameStore.commit_move, if the game is still as it was when the move was judged."""
+
+    game_id: str
+    version: int  # the version the game must still be at
+    # ... and the revision (None: any; '' names a game stored before revisions).
+    revision: str | None = None
+    state: str  # the caller's state text after the move
+    view: str  # the caller's view text after the move
+    move: str  # the history entry to append
+    event: NewEvent | None = None  # the event to append to the game's stream
+    answer: IdempotencyAnswer | None = None  # the answer to record with the move
+
+
 class EventWatch(ABC):
     """A reader's handle on wake-ups for one game (GameStore.watch_events)."""
 
@@ -138,7 +158,11 @@ class EventWatch(ABC):
 
 
 class GameStore(ABC):
-    """Games, their move histories and idempotency records, all under one game id."""
+    """Games, their move histories, event streams and idempotency records, all under one game id.
+
+    Nothing else: the bot queue (bot_jobs.py) and the request counters
+    (request_counter.py) share a backend's connections, not this interface.
+    """
 
     @abstractmethod
     def create_game(self, game_id: str, state: str, view: str) -> None:
@@ -165,30 +189,18 @@ class GameStore(ABC):
         """
 
     @abstractmethod
-    def commit_move(
-        self,
-        game_id: str,
-        expected_version: int,
-        state: str,
-        view: str,
-        move: str,
-        idempotency_key: str | None = None,
-        fingerprint: str | None = None,
-        answer: str | None = None,
-        *,
-        expected_revision: str | None = None,
-        event: NewEvent | None = None,
-    ) -> CommitResult:
-        """Compare-and-set: store the move if the game is still at `expected_version`
-        (and `expected_revision`, when given; '' for a game stored before revisions), in one round trip.
+    def commit_move(self, commit: Commit) -> CommitResult:
+        """Compare-and-set: store the move if the game is still at `commit.version` (and
+        `commit.revision`, when given), in one round trip.
 
-        Stored: the version goes up by one, the game gets a new revision,
-        `move` is appended to the history, the answer is recorded under the
-        idempotency key (if any) for 24 h, and the TTL of the game and its
-        history is renewed (records keep their own). With `event`, the same
-        commit appends it to the game's event stream under the new version
-        and wakes the listeners (`watch_events`). Not stored (nothing changed): the result carries the game as
-        it is now, so the caller can judge the move again without loading it.
+        Stored: the version goes up by one, the game gets a new revision, the
+        move is appended to the history, the answer (if any) is recorded under
+        its idempotency key for 24 h, and the TTL of the game and its history
+        is renewed (records keep their own). With an event, the same commit
+        appends it to the game's event stream under the new version and wakes
+        the listeners (`watch_events`). Not stored (nothing changed): the
+        result carries the game as it is now, so the caller can judge the move
+        again without loading it.
         """
 
     @abstractmethod
@@ -203,8 +215,8 @@ class GameStore(ABC):
         """
 
     @abstractmethod
-    def record_answer(self, game_id: str, idempotency_key: str, fingerprint: str, answer: str) -> None:
-        """Record a refusal under the key for 24 h; nothing when the game is gone.
+    def record_answer(self, game_id: str, answer: IdempotencyAnswer) -> None:
+        """Record a refusal under its key for 24 h; nothing when the game is gone.
 
         A record is only ever read with its game (`load_for_move`), so one
         that outlives the game is never replayed; it goes when its 24 h are
@@ -231,18 +243,6 @@ class GameStore(ABC):
         Use it as a context manager. Wake-ups are hints: after each, read the
         stream (`load_events`) from the last version seen.
         """
-
-    @abstractmethod
-    def count_request(self, name: str, window_seconds: int) -> tuple[int, int]:
-        """Count one request in the fixed window called `name`, shared by every instance.
-
-        Returns (requests counted in the current window, milliseconds until it
-        ends). The window starts with its first request.
-        """
-
-    @abstractmethod
-    def bot_jobs(self) -> BotJobs:
-        """The queue of bot moves to make, on this store (bot_jobs.py)."""
 
     @abstractmethod
     def ping(self) -> None:

@@ -9,6 +9,7 @@ from service.games import DEFAULT_NAMES, GamePlay, GameRecord
 from service.games.jsontext import compact
 from service.games.records import create_record
 from service.games.views import game_view
+from tests.store_calls import commit
 
 from .anu import anu_games, create_body, request_body, tokens
 
@@ -105,7 +106,8 @@ def _store_old_game(play: GamePlay, setup: dict) -> str:
     for version in (1, 2):
         seat = record.state.turn
         record = record.advanced(apply_move(record.state, Advance()))
-        result = play.store.commit_move(
+        result = commit(
+            play.store,
             record.id,
             version,
             _old_record_text(record),

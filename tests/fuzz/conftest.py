@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.storage import open_store
+from service.storage import open_storage
 from tests.bot_workers import BotWorkerProcess, wait_for
 from tests.live_service import LiveService
 from tests.redis_servers import ThrowawayRedis
@@ -26,9 +26,9 @@ def fuzz_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServi
         BotWorkerProcess(redis.url, work / "bot-worker.log", think_ms="5") as worker,
         LiveService(redis.url, work / "service.log") as service,
     ):
-        store = open_store(redis.url)
+        storage = open_storage(redis.url)
         try:
-            wait_for(store.bot_jobs().workers_seen, 20, f"no bot worker heartbeat:\n{worker.log()}")
+            wait_for(storage.bot_jobs.workers_seen, 20, f"no bot worker heartbeat:\n{worker.log()}")
         finally:
-            store.close()
+            storage.close()
         yield service

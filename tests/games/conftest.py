@@ -11,36 +11,38 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from service.games import GamePlay, KeptCopies
-from service.storage import GameStore, open_store
-from tests.backends import Backend
-
-# Room for every game a test plays: a kept copy is never evicted by accident.
-KEPT = 16
+from service.games import GamePlay
+from service.storage import GameStore, Storage, open_storage
+from tests.backends import Backend, play_on
 
 
 @pytest.fixture
-def store(backend: Backend) -> Iterator[GameStore]:
-    opened = open_store(backend.url, cluster=backend.cluster)
+def storage(backend: Backend) -> Iterator[Storage]:
+    opened = open_storage(backend.url, cluster=backend.cluster)
     yield opened
     opened.close()
 
 
 @pytest.fixture
-def single_store(redis_url: str) -> Iterator[GameStore]:
-    """A store on the single server alone: round trips are counted there (tests/redis_monitor.py)."""
-    opened = open_store(redis_url)
+def store(storage: Storage) -> GameStore:
+    return storage.games
+
+
+@pytest.fixture
+def single_storage(redis_url: str) -> Iterator[Storage]:
+    """Storage on the single server alone: round trips are counted there (tests/redis_monitor.py)."""
+    opened = open_storage(redis_url)
     yield opened
     opened.close()
 
 
 @pytest.fixture
-def play(store: GameStore) -> GamePlay:
+def play(storage: Storage) -> GamePlay:
     """One process's game play: it keeps copies of the games it stores."""
-    return GamePlay(store, KeptCopies(KEPT))
+    return play_on(storage)
 
 
 @pytest.fixture
-def other_process(store: GameStore) -> Callable[[], GamePlay]:
+def other_process(storage: Storage) -> Callable[[], GamePlay]:
     """Another process on the same store, with copies of its own (none of `play`'s)."""
-    return lambda: GamePlay(store, KeptCopies(KEPT))
+    return lambda: play_on(storage)

@@ -13,19 +13,18 @@ import json
 import pytest
 
 from service.engine import Advance, Resign
-from service.games import BotsUnavailable, Committed, GameCopy, GamePlay, KeptCopies, NotABot
-from service.storage import GameStore
+from service.games import BotsUnavailable, Committed, GameCopy, GamePlay, NotABot
+from service.storage import Storage
 from service.storage.bot_jobs import BotJob, BotJobs
+from tests.backends import play_on
 from tests.redis_monitor import ClientCommands
-
-from .conftest import KEPT
 
 BOT = "random"
 
 
 @pytest.fixture
-def jobs(store: GameStore) -> BotJobs:
-    return store.bot_jobs()
+def jobs(storage: Storage) -> BotJobs:
+    return storage.bot_jobs
 
 
 @pytest.fixture
@@ -123,10 +122,10 @@ def test_a_fenced_bot_commit_returns_the_stored_game_and_is_judged_again_on_it(p
 
 
 def test_a_persons_commit_on_a_kept_copy_fenced_since_is_refused_by_the_store_and_judged_again(
-    single_store: GameStore, redis_url: str
+    single_storage: Storage, redis_url: str
 ):
-    single_store.bot_jobs().beat("worker-1")
-    play, worker = (GamePlay(single_store, KeptCopies(KEPT)) for _ in range(2))
+    single_storage.bot_jobs.beat("worker-1")
+    play, worker = (play_on(single_storage) for _ in range(2))
     created = play.create(("Ada", "Bot"), (None, BOT), seed=3)
     play.play(created.game_id, Advance(), created.tokens[0])  # version 2, kept; the bot is in turn
     assert worker.fence(created.game_id, worker.load(created.game_id))

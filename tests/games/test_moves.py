@@ -14,6 +14,7 @@ from service.engine import Advance, Resign
 from service.games import (
     GameNotFound,
     GamePlay,
+    IdempotencyKey,
     InvalidToken,
     MissingToken,
     RuleBroken,
@@ -34,7 +35,7 @@ def players(view: str) -> dict:
 
 
 def if_match(version: int) -> VersionCondition:
-    return VersionCondition(lambda current: current == version, "If-Match")
+    return VersionCondition(frozenset({str(version)}), "If-Match")
 
 
 def test_a_new_game_is_stored_at_version_1_with_both_seats_at_the_start(play: GamePlay):
@@ -165,4 +166,4 @@ def test_a_game_that_does_not_exist_is_not_found_whatever_its_id(play: GamePlay)
         with pytest.raises(GameNotFound):
             play.view(game_id)
         with pytest.raises(GameNotFound):
-            play.claim(game_id, "key", "fingerprint")
+            play.play_keyed(game_id, Advance(), "token", IdempotencyKey("key", "fingerprint"))

@@ -21,6 +21,7 @@ from service.run.embedded import (
 )
 from service.run.redis_process import answers_ping, redis_server_version
 from service.storage import StoredGame, open_store
+from tests.store_calls import commit
 
 
 def config(url: str, name: str) -> str:
@@ -46,7 +47,7 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
     try:
         store = open_store(url)
         store.create_game("g1", "s1", "v1")
-        store.commit_move("g1", 1, "s2", "v2", "m1", "0:key", "fp", "answer")
+        commit(store, "g1", 1, "s2", "v2", "m1", "0:key", "fp", "answer")
         store.close()
     finally:
         first.stop()

@@ -7,16 +7,21 @@ from collections.abc import Iterator
 import pytest
 from redis import Redis
 
-from service.storage import GameStore, open_store
+from service.storage import GameStore, Storage, open_storage
 from tests.redis_servers import ThrowawayRedis
 
 
 @pytest.fixture
-def store(redis_url: str) -> Iterator[GameStore]:
-    """A store with the default prefix and TTL."""
-    opened = open_store(redis_url)
+def storage(redis_url: str) -> Iterator[Storage]:
+    """The store, bot queue and counters with the default prefix and TTL."""
+    opened = open_storage(redis_url)
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def store(storage: Storage) -> GameStore:
+    return storage.games
 
 
 @pytest.fixture

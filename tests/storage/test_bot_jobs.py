@@ -13,8 +13,8 @@ OTHER = "h" * 22
 
 
 @pytest.fixture
-def jobs(store):
-    return store.bot_jobs()
+def jobs(storage):
+    return storage.bot_jobs
 
 
 def taken_clients(jobs, count: int) -> list[str]:
@@ -117,20 +117,20 @@ def test_a_job_not_done_is_taken_over_once_its_lease_ends_and_a_done_one_is_gone
     assert jobs.queued() == 0
 
 
-def test_an_idle_taker_waits_for_a_job_and_wakes_when_one_comes(jobs, store):
+def test_an_idle_taker_waits_for_a_job_and_wakes_when_one_comes(jobs, redis):
     assert jobs.take(block_ms=50) is None
     jobs.enqueue(GAME, 2, person_waiting=True, client="a")
     job = jobs.take(block_ms=5_000)
     assert job is not None and job.version == 2
     assert jobs.take(block_ms=50) is None
-    assert store.command("EXISTS", jobs.wake_key) == 0  # an empty queue leaves no stale tokens
+    assert redis.exists(jobs.wake_key) == 0  # an empty queue leaves no stale tokens
 
 
-def test_wake_tokens_stop_at_the_cap_bot_jobs_names(jobs, store):
+def test_wake_tokens_stop_at_the_cap_bot_jobs_names(jobs, redis):
     # lua/bot_enqueue.lua holds the cap as a literal: this keeps it and the Python constant in step.
     for version in range(bot_jobs._WAKE_TOKENS + 5):
         jobs.enqueue(GAME, version, person_waiting=False, client="a")
-    assert store.command("LLEN", jobs.wake_key) == bot_jobs._WAKE_TOKENS
+    assert redis.llen(jobs.wake_key) == bot_jobs._WAKE_TOKENS
 
 
 def test_the_heartbeat_says_whether_a_worker_was_seen_lately(jobs):

@@ -14,6 +14,7 @@ from prometheus_client import REGISTRY
 from service.storage import GameStore, IdempotencyRecord, StorageError, StoreBusy, StoredGame, open_store
 from tests.redis_cluster import ThrowawayCluster
 from tests.redis_servers import ThrowawayRedis
+from tests.store_calls import commit, record_answer
 from tests.system.concurrency import run_together
 
 GAMES = [f"game-{number}" for number in range(12)]
@@ -40,11 +41,11 @@ def keys_of(game_id: str) -> set[str]:
 def play_through_every_operation(store: GameStore, game_id: str) -> None:
     store.create_game(game_id, "s1", "v1")
     assert store.load_for_move(game_id, "0:key", "fp") == (StoredGame(1, "s1"), None)
-    assert store.commit_move(game_id, 1, "s2", "v2", "m1", "0:key", "fp", "answer-201").committed
-    assert not store.commit_move(game_id, 1, "stale", "stale", "stale").committed
+    assert commit(store, game_id, 1, "s2", "v2", "m1", "0:key", "fp", "answer-201").committed
+    assert not commit(store, game_id, 1, "stale", "stale", "stale").committed
     store.load_for_move(game_id, "1:key", "fp")
     store.release_key(game_id, "1:key")
-    store.record_answer(game_id, "1:key", "fp", "answer-409")
+    record_answer(store, game_id, "1:key", "fp", "answer-409")
     assert store.load_for_move(game_id, "1:key", "fp")[1] == IdempotencyRecord(False, "fp", "answer-409")
     assert store.load_for_move(game_id, "0:key", "fp")[1] == IdempotencyRecord(False, "fp", "answer-201")
     assert store.load_game(game_id) == StoredGame(2, "s2")
@@ -85,7 +86,7 @@ def test_a_move_on_a_slot_in_migration_waits_for_the_slot_instead_of_failing(
     try:
         game_id = "migrating"
         store.create_game(game_id, "s1", "v1")
-        assert store.commit_move(game_id, 1, "s2", "v2", "m1").committed
+        assert commit(store, game_id, 1, "s2", "v2", "m1").committed
         slot = cluster.slot_of(game_id)
         source = cluster.owner_of(slot)
         target = next(node for node in cluster.masters() if node is not source)
@@ -97,9 +98,7 @@ def test_a_move_on_a_slot_in_migration_waits_for_the_slot_instead_of_failing(
             at_source.execute_command("MIGRATE", target.host, target.port, "", 0, 5000, "KEYS", game_key)
             refused_before = tryagains(cluster, source, target)
             with ThreadPoolExecutor(max_workers=1) as mover:
-                committing = mover.submit(
-                    store.commit_move, game_id, 2, "s3", "v3", "m2", "0:key", "fp", "201"
-                )
+                committing = mover.submit(commit, store, game_id, 2, "s3", "v3", "m2", "0:key", "fp", "201")
                 ThrowawayCluster.wait_until(
                     lambda: tryagains(cluster, source, target) - refused_before > 16 or committing.done(),
                     "the commit refused more than redis-py alone would try",

@@ -6,6 +6,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from service.storage import GameStore, StoredGame
+from tests.store_calls import commit
 
 THREADS = 12
 MOVES = 30
@@ -15,12 +16,12 @@ def test_one_commit_wins_among_many_at_the_same_version(store: GameStore) -> Non
     store.create_game("g1", "s", "v")
     start = threading.Barrier(THREADS)
 
-    def commit(thread: int) -> bool:
+    def commit_one(thread: int) -> bool:
         start.wait()
-        return store.commit_move("g1", 1, f"s-{thread}", f"v-{thread}", f"m-{thread}").committed
+        return commit(store, "g1", 1, f"s-{thread}", f"v-{thread}", f"m-{thread}").committed
 
     with ThreadPoolExecutor(THREADS) as pool:
-        results = list(pool.map(commit, range(THREADS)))
+        results = list(pool.map(commit_one, range(THREADS)))
 
     assert results.count(True) == 1
     winner = results.index(True)
@@ -45,9 +46,7 @@ def test_threads_racing_through_a_game_never_both_win_a_version(store: GameStore
                 return
             move = f"t{thread}-a{attempt}"
             attempt += 1
-            if store.commit_move(
-                "g1", game.version, f"state after {move}", f"view after {move}", move
-            ).committed:
+            if commit(store, "g1", game.version, f"state after {move}", f"view after {move}", move).committed:
                 with lock:
                     wins.setdefault(game.version, []).append(move)
 

@@ -13,6 +13,7 @@ import pytest
 
 from service.storage import GameStore, StorageError, StoredGame, open_store
 from tests.redis_servers import ThrowawayRedis
+from tests.store_calls import commit, record_answer
 
 # docs/api-guide.md#errors: a request whose store does not answer gets its 503 within 2 s.
 API_DEADLINE = 2.5  # the 2 s contract, plus slack for a busy 2-core machine
@@ -25,8 +26,8 @@ def every_operation(store: GameStore) -> dict[str, Callable[[], object]]:
         "load_game": lambda: store.load_game("g1"),
         "load_view": lambda: store.load_view("g1"),
         "load_for_move": lambda: store.load_for_move("g1", "0:key", "fp"),
-        "commit_move": lambda: store.commit_move("g1", 1, "s2", "v2", "m1", "0:key", "fp", "a"),
-        "record_answer": lambda: store.record_answer("g1", "0:key", "fp", "a"),
+        "commit_move": lambda: commit(store, "g1", 1, "s2", "v2", "m1", "0:key", "fp", "a"),
+        "record_answer": lambda: record_answer(store, "g1", "0:key", "fp", "a"),
         "release_key": lambda: store.release_key("g1", "0:key"),
         "load_moves": lambda: store.load_moves("g1"),
         "ping": store.ping,
@@ -50,7 +51,7 @@ def test_a_stopped_redis_raises_storage_error_and_the_store_recovers(
     # The same store objects serve again; this server keeps nothing across a restart.
     assert store.load_game("g1") is None
     store.create_game("g1", "s", "v")
-    assert store.commit_move("g1", 1, "s2", "v2", "m1").committed
+    assert commit(store, "g1", 1, "s2", "v2", "m1").committed
     assert fresh.load_moves("g1") == (2, ["m1"])
     store.close()
     fresh.close()
@@ -101,7 +102,7 @@ def test_a_hung_redis_raises_storage_error_within_the_deadline_and_the_store_rec
             assert store.load_game("g1") in (StoredGame(1, "s"), StoredGame(2, "s2"))
             version, moves = store.load_moves("g1") or (0, [])
             assert len(moves) == version - 1
-            assert cold.commit_move("g1", version, "s3", "v3", "m").committed
+            assert commit(cold, "g1", version, "s3", "v3", "m").committed
         finally:
             store.close()
             cold.close()

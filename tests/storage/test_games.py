@@ -7,6 +7,7 @@ from redis import Redis
 from redis.crc import key_slot
 
 from service.storage import GameStore, StoredGame, open_store
+from tests.store_calls import commit, record_answer
 
 from .contents import snapshot
 
@@ -29,7 +30,7 @@ def test_an_unknown_game_loads_as_none_and_leaves_no_trace(store: GameStore, red
     assert store.load_moves("nope") is None
     assert store.load_for_move("nope", "0:key", "fp") == (None, None)
     store.release_key("nope", "0:key")
-    store.record_answer("nope", "0:key", "fp", "answer")
+    record_answer(store, "nope", "0:key", "fp", "answer")
 
     assert redis.keys("*") == []
 
@@ -37,8 +38,8 @@ def test_an_unknown_game_loads_as_none_and_leaves_no_trace(store: GameStore, red
 def test_a_commit_at_the_stored_version_applies(store: GameStore) -> None:
     store.create_game("g1", "s1", "v1")
 
-    assert store.commit_move("g1", 1, "s2", "v2", "m1").committed
-    assert store.commit_move("g1", 2, "s3", "v3", "m2").committed
+    assert commit(store, "g1", 1, "s2", "v2", "m1").committed
+    assert commit(store, "g1", 2, "s3", "v3", "m2").committed
 
     assert store.load_game("g1") == StoredGame(3, "s3")
     assert store.load_view("g1") == (3, "v3")
@@ -47,11 +48,11 @@ def test_a_commit_at_the_stored_version_applies(store: GameStore) -> None:
 
 def test_a_commit_against_an_old_version_changes_nothing(store: GameStore, redis: Redis) -> None:
     store.create_game("g1", "s1", "v1")
-    store.commit_move("g1", 1, "s2", "v2", "m1")
+    commit(store, "g1", 1, "s2", "v2", "m1")
     before = snapshot(redis)
 
-    stale = store.commit_move("g1", 1, "stale", "stale", "stale", "0:k", "fp", "answer")
-    ahead = store.commit_move("g1", 3, "ahead", "ahead", "ahead")
+    stale = commit(store, "g1", 1, "stale", "stale", "stale", "0:k", "fp", "answer")
+    ahead = commit(store, "g1", 3, "ahead", "ahead", "ahead")
 
     assert snapshot(redis) == before
     current = store.load_game("g1")
@@ -64,7 +65,7 @@ def test_a_commit_against_an_old_version_changes_nothing(store: GameStore, redis
 
 
 def test_a_commit_on_a_missing_game_changes_nothing(store: GameStore, redis: Redis) -> None:
-    result = store.commit_move("gone", 1, "s", "v", "m", "0:k", "fp", "answer")
+    result = commit(store, "gone", 1, "s", "v", "m", "0:k", "fp", "answer")
 
     assert not result.committed and result.current is None
     assert redis.keys("*") == []
@@ -73,7 +74,7 @@ def test_a_commit_on_a_missing_game_changes_nothing(store: GameStore, redis: Red
 def test_every_write_gives_the_game_a_new_revision(store: GameStore) -> None:
     store.create_game("g1", "s1", "v1")
     created = store.load_game("g1").revision
-    result = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=created)
+    result = commit(store, "g1", 1, "s2", "v2", "m1", expected_revision=created)
 
     assert result.committed
     assert len({created, result.revision}) == 2 and "" not in (created, result.revision)
@@ -87,11 +88,11 @@ def test_a_commit_at_the_right_version_but_another_revision_changes_nothing(
     # A caller kept the game at version 2; then Redis lost that write and
     # other moves brought the game to version 2 again, in another state.
     store.create_game("g1", "s1", "v1")
-    kept = store.commit_move("g1", 1, "s2", "v2", "m1").revision
+    kept = commit(store, "g1", 1, "s2", "v2", "m1").revision
     redis.hset("patchwork:{g1}:game", mapping={"state": "other s2", "revision": "other"})
     before = snapshot(redis)
 
-    result = store.commit_move("g1", 2, "s3", "v3", "m2", expected_revision=kept)
+    result = commit(store, "g1", 2, "s3", "v3", "m2", expected_revision=kept)
 
     assert not result.committed
     assert result.current == StoredGame(2, "other s2") and result.current.revision == "other"
@@ -105,7 +106,7 @@ def test_a_game_stored_without_a_revision_commits_by_version(store: GameStore, r
     loaded = store.load_game("g1")
     assert loaded == StoredGame(1, "s1") and loaded.revision == ""
 
-    result = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=loaded.revision)
+    result = commit(store, "g1", 1, "s2", "v2", "m1", expected_revision=loaded.revision)
 
     assert result.committed
     assert store.load_game("g1").revision == result.revision != ""
@@ -126,9 +127,9 @@ def test_a_renewed_revision_fences_commits_prepared_against_the_old_one(
 
     renewed = store.load_game("g1")
     assert renewed == late and renewed.revision != late.revision  # only the revision changed
-    refused = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=late.revision)
+    refused = commit(store, "g1", 1, "s2", "v2", "m1", expected_revision=late.revision)
     assert not refused.committed and refused.current.revision == renewed.revision
-    assert store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision=renewed.revision).committed
+    assert commit(store, "g1", 1, "s2", "v2", "m1", expected_revision=renewed.revision).committed
     assert not store.renew_revision("gone", 1, "")
 
 
@@ -136,14 +137,14 @@ def test_a_renewed_revision_fences_a_game_stored_without_one(store: GameStore, r
     store.create_game("g1", "s1", "v1")
     redis.hdel("patchwork:{g1}:game", "revision")
     assert store.renew_revision("g1", 1, "")
-    refused = store.commit_move("g1", 1, "s2", "v2", "m1", expected_revision="")
+    refused = commit(store, "g1", 1, "s2", "v2", "m1", expected_revision="")
     assert not refused.committed
 
 
 def test_history_slices_follow_lrange_and_match_the_version(store: GameStore) -> None:
     store.create_game("g1", "s", "v")
     for version in range(1, 6):
-        assert store.commit_move("g1", version, f"s{version}", f"v{version}", f"m{version}").committed
+        assert commit(store, "g1", version, f"s{version}", f"v{version}", f"m{version}").committed
 
     assert store.load_moves("g1") == (6, ["m1", "m2", "m3", "m4", "m5"])
     assert store.load_moves("g1", 1, 2) == (6, ["m2", "m3"])
@@ -154,7 +155,7 @@ def test_history_slices_follow_lrange_and_match_the_version(store: GameStore) ->
 
 def test_creating_over_a_live_game_is_refused(store: GameStore) -> None:
     store.create_game("g1", "s1", "v1")
-    store.commit_move("g1", 1, "s2", "v2", "m1")
+    commit(store, "g1", 1, "s2", "v2", "m1")
 
     with pytest.raises(ValueError):
         store.create_game("g1", "other", "other")
@@ -163,7 +164,7 @@ def test_creating_over_a_live_game_is_refused(store: GameStore) -> None:
 
 def test_keys_carry_the_prefix_and_the_game_id_as_hash_tag(store: GameStore, redis: Redis) -> None:
     store.create_game("abc-123", "s1", "v1")
-    store.commit_move("abc-123", 1, "s2", "v2", "m1", "0:key", "fp", "answer")
+    commit(store, "abc-123", 1, "s2", "v2", "m1", "0:key", "fp", "answer")
 
     keys = set(redis.keys("*"))
     assert keys == {
@@ -207,12 +208,12 @@ def test_a_commit_renews_the_ttl_of_the_game_and_its_history(redis_url: str, red
     store = open_store(redis_url, ttl_seconds=600)
     try:
         store.create_game("g1", "s", "v")
-        store.commit_move("g1", 1, "s", "v", "m1")
+        commit(store, "g1", 1, "s", "v", "m1")
         # Stand-in for time passing: the keys are about to expire.
         redis.pexpire("patchwork:{g1}:game", 2000)
         redis.pexpire("patchwork:{g1}:moves", 2000)
 
-        store.commit_move("g1", 2, "s", "v", "m2")
+        commit(store, "g1", 2, "s", "v", "m2")
 
         for key in ("patchwork:{g1}:game", "patchwork:{g1}:moves"):
             assert 590_000 < redis.pttl(key) <= 600_000

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from redis import Redis
 
 from service.storage import GameStore, IdempotencyRecord, StoredGame, open_store
+from tests.store_calls import commit, record_answer
 
 DAY_MS = 24 * 3600 * 1000
 MARKER_MS = 30_000
@@ -38,7 +39,7 @@ def test_a_commit_records_the_answer_for_replay(store: GameStore, redis: Redis) 
     store.create_game("g1", "s1", "v1")
     store.load_for_move("g1", "0:key", "fp-1")
 
-    assert store.commit_move("g1", 1, "s2", "v2", "m1", "0:key", "fp-1", "answer-201").committed
+    assert commit(store, "g1", 1, "s2", "v2", "m1", "0:key", "fp-1", "answer-201").committed
     game, record = store.load_for_move("g1", "0:key", "fp-1")
 
     assert game == StoredGame(2, "s2")
@@ -51,7 +52,7 @@ def test_a_refusal_is_recorded_without_touching_the_game(store: GameStore, redis
     store.create_game("g1", "s1", "v1")
     store.load_for_move("g1", "0:key", "fp-1")
 
-    store.record_answer("g1", "0:key", "fp-1", "answer-409")
+    record_answer(store, "g1", "0:key", "fp-1", "answer-409")
 
     assert store.load_for_move("g1", "0:key", "fp-1") == (
         StoredGame(1, "s1"),
@@ -63,8 +64,8 @@ def test_a_refusal_is_recorded_without_touching_the_game(store: GameStore, redis
 
 def test_the_first_recorded_answer_stays(store: GameStore) -> None:
     store.create_game("g1", "s1", "v1")
-    store.record_answer("g1", "0:key", "fp-1", "first")
-    store.record_answer("g1", "0:key", "fp-2", "second")
+    record_answer(store, "g1", "0:key", "fp-1", "first")
+    record_answer(store, "g1", "0:key", "fp-2", "second")
 
     _, record = store.load_for_move("g1", "0:key", "fp-3")
 
@@ -75,8 +76,8 @@ def test_a_record_keeps_its_24_hours_under_a_short_lived_game(redis_url: str, re
     store = open_store(redis_url, ttl_seconds=600)
     try:
         store.create_game("g1", "s1", "v1")
-        store.record_answer("g1", "0:key", "fp-1", "answer-422")
-        store.commit_move("g1", 1, "s2", "v2", "m1", "0:other", "fp-2", "answer-201")
+        record_answer(store, "g1", "0:key", "fp-1", "answer-422")
+        commit(store, "g1", 1, "s2", "v2", "m1", "0:other", "fp-2", "answer-201")
 
         # A game moved on keeps the promise for 24 h, past its first 10 minutes.
         for record in (RECORD, "patchwork:{g1}:idem:0:other"):
@@ -88,11 +89,11 @@ def test_a_record_keeps_its_24_hours_under_a_short_lived_game(redis_url: str, re
 
 def test_a_record_is_never_replayed_once_its_game_is_gone(store: GameStore, redis: Redis) -> None:
     store.create_game("g1", "s1", "v1")
-    store.record_answer("g1", "0:key", "fp-1", "answer-409")
+    record_answer(store, "g1", "0:key", "fp-1", "answer-409")
     redis.delete("patchwork:{g1}:game", "patchwork:{g1}:moves")  # as when the game expires
 
     assert store.load_for_move("g1", "0:key", "fp-1") == (None, None)
-    store.record_answer("g1", "0:new", "fp-1", "answer-409")
+    record_answer(store, "g1", "0:new", "fp-1", "answer-409")
     assert not redis.exists("patchwork:{g1}:idem:0:new")
 
 
@@ -108,13 +109,13 @@ def test_a_commit_costs_the_same_whatever_the_number_of_records(redis_url: str, 
     store = open_store(redis_url, ttl_seconds=3600)
     try:
         store.create_game("g1", "s1", "v1")
-        store.commit_move("g1", 1, "s", "v", "m", "0:first", "fp", "201")  # loads the script
-        first = commands_run(redis, lambda: store.commit_move("g1", 2, "s", "v", "m", "0:a", "fp", "201"))
+        commit(store, "g1", 1, "s", "v", "m", "0:first", "fp", "201")  # loads the script
+        first = commands_run(redis, lambda: commit(store, "g1", 2, "s", "v", "m", "0:a", "fp", "201"))
         for n in range(200):
-            store.record_answer("g1", f"0:refused-{n}", "fp", "answer-409")
-            store.commit_move("g1", 3 + n, "s", "v", "m", f"0:moved-{n}", "fp", "201")
+            record_answer(store, "g1", f"0:refused-{n}", "fp", "answer-409")
+            commit(store, "g1", 3 + n, "s", "v", "m", f"0:moved-{n}", "fp", "201")
 
-        later = commands_run(redis, lambda: store.commit_move("g1", 203, "s", "v", "m", "0:b", "fp", "201"))
+        later = commands_run(redis, lambda: commit(store, "g1", 203, "s", "v", "m", "0:b", "fp", "201"))
 
         assert later == first
     finally:
@@ -123,10 +124,10 @@ def test_a_commit_costs_the_same_whatever_the_number_of_records(redis_url: str, 
 
 def test_a_commit_does_not_stretch_a_record_past_24_hours(store: GameStore, redis: Redis) -> None:
     store.create_game("g1", "s1", "v1")
-    store.record_answer("g1", "0:key", "fp-1", "answer-409")
+    record_answer(store, "g1", "0:key", "fp-1", "answer-409")
     redis.pexpire(RECORD, 5000)  # as if recorded nearly 24 h ago under a 30-day game
 
-    store.commit_move("g1", 1, "s2", "v2", "m1")
+    commit(store, "g1", 1, "s2", "v2", "m1")
 
     assert 0 < redis.pttl(RECORD) <= 5000
 
@@ -144,7 +145,7 @@ def test_releasing_drops_the_marker_so_the_key_can_be_claimed_again(store: GameS
 
 def test_releasing_keeps_a_recorded_answer(store: GameStore) -> None:
     store.create_game("g1", "s1", "v1")
-    store.record_answer("g1", "0:key", "fp-1", "answer-412")
+    record_answer(store, "g1", "0:key", "fp-1", "answer-412")
 
     store.release_key("g1", "0:key")
 
@@ -155,7 +156,7 @@ def test_releasing_keeps_a_recorded_answer(store: GameStore) -> None:
 def test_keys_are_independent_and_a_load_without_key_claims_nothing(store: GameStore, redis: Redis) -> None:
     store.create_game("g1", "s1", "v1")
     store.create_game("g2", "s1", "v1")
-    store.record_answer("g1", "0:key", "fp-1", "answer")
+    record_answer(store, "g1", "0:key", "fp-1", "answer")
 
     assert store.load_for_move("g1", "1:key", "fp-1")[1] is None
     assert store.load_for_move("g2", "0:key", "fp-1")[1] is None
@@ -171,13 +172,13 @@ def test_a_record_is_one_string_and_records_of_the_hash_era_still_count(
     store: GameStore, redis: Redis
 ) -> None:
     store.create_game("g1", "s1", "v1")
-    store.record_answer("g1", "0:key", "fp-1", "answer-409")
+    record_answer(store, "g1", "0:key", "fp-1", "answer-409")
     assert redis.get(RECORD) == "fp-1\nanswer-409"
     # As an earlier version stored them: one answered, one in progress.
     redis.hset("patchwork:{g1}:idem:0:old", mapping={"fingerprint": "fp-1", "answer": "answer-422"})
     redis.hset("patchwork:{g1}:idem:0:running", mapping={"fingerprint": "fp-2"})
 
-    store.record_answer("g1", "0:old", "fp-1", "second")
+    record_answer(store, "g1", "0:old", "fp-1", "second")
     store.release_key("g1", "0:old")
     assert store.load_for_move("g1", "0:old", "fp-1")[1] == IdempotencyRecord(False, "fp-1", "answer-422")
     assert store.load_for_move("g1", "0:running", "fp-1")[1] == IdempotencyRecord(True, "fp-2", None)

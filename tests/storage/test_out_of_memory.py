@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import pytest
 from redis import Redis
 
-from service.storage import GameStore, IdempotencyRecord, StorageError, StoredGame
+from service.storage import GameStore, IdempotencyRecord, Storage, StorageError, StoredGame
+from tests.store_calls import commit, record_answer
 
 from .contents import snapshot
 
@@ -51,34 +52,35 @@ def test_creating_games_stops_with_a_storage_error_once_redis_is_full(store: Gam
 
 
 @pytest.fixture
-def game(store: GameStore) -> str:
+def game(storage: Storage) -> str:
     """A game with one move, a recorded refusal and a recorded 201."""
+    store = storage.games
     store.create_game("g1", "s1", "v1")
-    store.commit_move("g1", 1, "s2", "v2", "m1", "0:moved", "fp", "answer-201")
-    store.record_answer("g1", "0:refused", "fp", "answer-409")
-    store.count_request("moves:client", 60)
+    commit(store, "g1", 1, "s2", "v2", "m1", "0:moved", "fp", "answer-201")
+    record_answer(store, "g1", "0:refused", "fp", "answer-409")
+    storage.requests.count("moves:client", 60)
     store.load_for_move("g1", "0:warm-up", "fp")  # every script loaded
     return "g1"
 
 
 WRITES = {
-    "create": lambda store: store.create_game("g2", "s1", "v1"),
-    "claim a key": lambda store: store.load_for_move("g1", "0:new", "fp"),
-    "commit": lambda store: store.commit_move("g1", 2, "s3", "v3", "m2"),
-    "commit with a key": lambda store: store.commit_move("g1", 2, "s3", "v3", "m2", "0:new", "fp", "a"),
-    "record a refusal": lambda store: store.record_answer("g1", "0:new", "fp", "answer-422"),
-    "count a request": lambda store: store.count_request("moves:client", 60),
-    "count a new client": lambda store: store.count_request("moves:other", 60),
+    "create": lambda storage: storage.games.create_game("g2", "s1", "v1"),
+    "claim a key": lambda storage: storage.games.load_for_move("g1", "0:new", "fp"),
+    "commit": lambda storage: commit(storage.games, "g1", 2, "s3", "v3", "m2"),
+    "commit with a key": lambda storage: commit(storage.games, "g1", 2, "s3", "v3", "m2", "0:new", "fp", "a"),
+    "record a refusal": lambda storage: record_answer(storage.games, "g1", "0:new", "fp", "answer-422"),
+    "count a request": lambda storage: storage.requests.count("moves:client", 60),
+    "count a new client": lambda storage: storage.requests.count("moves:other", 60),
 }
 
 
 @pytest.mark.parametrize("write", WRITES.values(), ids=WRITES.keys())
-def test_every_write_is_refused_whole(store: GameStore, redis: Redis, game: str, full, write) -> None:
+def test_every_write_is_refused_whole(storage: Storage, redis: Redis, game: str, full, write) -> None:
     before = snapshot(redis)
     full()
 
     with pytest.raises(StorageError, match="maxmemory"):
-        write(store)
+        write(storage)
 
     assert snapshot(redis) == before
 

@@ -29,8 +29,9 @@ from redis import Redis
 from redis.exceptions import MovedError
 
 from service.botworker.worker import VERSION_WAIT_SECONDS
-from service.games import GamePlay, KeptCopies
-from service.storage import open_store
+from service.games import GamePlay
+from service.storage import open_storage
+from tests.backends import play_on
 from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.live_service import LiveService
 from tests.redis_cluster import ThrowawayCluster
@@ -61,11 +62,11 @@ def redis_backend(kind: str, work: Path) -> Iterator[tuple[str, bool]]:
 @contextmanager
 def game_play(url: str, cluster: bool) -> Iterator[GamePlay]:
     """The game-play core on the store, to look at games (and the queue) behind the web's back."""
-    store = open_store(url, cluster=cluster)
+    storage = open_storage(url, cluster=cluster)
     try:
-        yield GamePlay(store, KeptCopies(0))
+        yield play_on(storage, kept=0)
     finally:
-        store.close()
+        storage.close()
 
 
 def create(base: str, players: list[dict], **options) -> dict:
@@ -88,7 +89,7 @@ def assert_replays(play: GamePlay, game_id: str) -> tuple[dict, list[dict]]:
 
 def jobs_taken(play: GamePlay) -> int:
     """Jobs a worker has taken and not yet done."""
-    return int(play.store.command("ZCARD", play.bot_jobs.taken_key))
+    return play.bot_jobs.taken()
 
 
 @pytest.mark.parametrize("kind", ["single", "cluster"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -18,11 +19,19 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 _ANNOTATIONS = frozenset({"description", "title", "summary", "examples", "default", "$comment"})
 
 
+def spec_bytes() -> bytes:
+    """openapi.yaml as this installation has it: the package's copy (setup.py puts it in the wheel),
+    or in a checkout the repository's own file."""
+    packaged = importlib.resources.files("service").joinpath("openapi.yaml")
+    if packaged.is_file():
+        return packaged.read_bytes()
+    return (Path(__file__).resolve().parents[3] / "openapi.yaml").read_bytes()
+
+
 @functools.cache
 def load_spec() -> dict:
-    """The parsed openapi.yaml of the service package, read once (the same dict every call: do not mutate)."""
-    text = importlib.resources.files("service").joinpath("openapi.yaml").read_text(encoding="utf-8")
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    """The parsed openapi.yaml, read once (the same dict every call: do not mutate)."""
+    return yaml.load(spec_bytes().decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def inline_refs(spec: dict, node: Any, _expanding: tuple[str, ...] = ()) -> Any:

@@ -94,7 +94,7 @@ def count_bot_game(body: dict | None) -> None:
 def _count(family: str, limit: RateLimit) -> None:
     """Count this request in `family` for its client: set the headers, 429 past the limit."""
     client = client_address()
-    count, left_ms = services().store.count_request(f"{family}:{client}", limit.window_seconds)
+    count, left_ms = services().requests.count(f"{family}:{client}", limit.window_seconds)
     reset = max(1, math.ceil(left_ms / 1000))
     remaining = max(0, limit.limit - count)
     shown = g.get("rate_limit_headers")

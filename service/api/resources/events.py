@@ -7,9 +7,9 @@ response starts, so such a request gets its problem+json, never a stream.
 
 While waiting the response's iterator is parked on the store's wake-ups:
 under gevent a parked greenlet, holding no store connection. Meanwhile the
-client's socket is watched (hangups.py): a client that closes its
+client's socket is watched (streams/hangups.py): a client that closes its
 connection ends its stream at once, not at the next keep-alive. Each client
-address holds at most STREAMS_PER_CLIENT streams (stream_limits.py).
+address holds at most STREAMS_PER_CLIENT streams (streams/limits.py).
 
 A client that has the whole of a finished game (its Last-Event-ID at or past
 the last version) gets `204 No Content`: on a 204 EventSource stops, where a
@@ -28,8 +28,8 @@ from service.storage import StorageError
 from service.telemetry.metrics import OPEN_EVENT_STREAMS
 
 from ..context import client_address, services
-from ..hangups import HangupWatch
 from ..incoming import check_headers, read_query
+from ..streams.hangups import HangupWatch
 
 log = logging.getLogger(__name__)
 bp = Blueprint("events", __name__)

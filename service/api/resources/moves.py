@@ -11,29 +11,20 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from service.engine import Resign
+from service.engine import Move, Resign
 from service.games import (
+    AcceptedAnswer,
     Committed,
-    GameCopy,
-    GamePlay,
-    IdempotencyClaim,
-    InvalidToken,
+    IdempotencyKey,
     Refusal,
     VersionCondition,
 )
 from service.games.jsontext import Fragment, compact
-from service.storage import IdempotencyRecord, StorageError
+from service.storage import StorageError
 from service.telemetry import metrics
 
 from ..context import client_address, services
-from ..idempotency import (
-    answer_response,
-    encode_answer,
-    encode_refusal,
-    fingerprint,
-    refusal_problem,
-    scoped_key,
-)
+from ..idempotency import answer_response, fingerprint, refusal_problem, scoped_key
 from ..incoming import (
     bearer_token,
     check_body,
@@ -43,120 +34,20 @@ from ..incoming import (
     read_query,
 )
 from ..problems import ApiProblem, from_refusal, from_storage_error
-from ..responses import etag, if_match_holds, json_response, not_modified
+from ..responses import if_match_versions, json_response, not_modified
 from ..schemas import load_move
 
 bp = Blueprint("moves", __name__)
 
-# Refusals an Idempotency-Key records, so a retry gets the same answer.
-RECORDED_REFUSALS = frozenset({409, 412, 422})
 # Results of a move besides the refusals' codes (service/telemetry/metrics.py MOVES).
 ACCEPTED = "accepted"
 REPLAYED = "replayed"
 
 
-def _location(committed: Committed) -> str:
-    return f"/games/{committed.game_id}/moves/{committed.number}"
-
-
-def _created(committed: Committed) -> Response:
-    return json_response(committed.view, 201, version=committed.version, location=_location(committed))
-
-
-def _recorded_created(committed: Committed) -> str:
-    """The 201 as an Idempotency-Key records it, stored with the commit itself."""
-    return encode_answer(
-        201, committed.view, {"ETag": etag(committed.version), "Location": _location(committed)}
-    )
-
-
-class MoveRequest:
-    """One POST /games/{id}/moves with an Idempotency-Key, from the key's claim to the answer."""
-
-    def __init__(
-        self,
-        play: GamePlay,
-        game_id: str,
-        move,
-        body: dict,
-        token: str,
-        key: str,
-        condition: VersionCondition | None,
-    ):
-        self.play = play
-        self.game_id = game_id
-        self.move = move
-        self.token = token
-        self.condition = condition
-        self.claim = IdempotencyClaim(scoped_key(token, key), fingerprint(body), _recorded_created)
-
-    def answer(self) -> tuple[Response, str]:
-        """The answer, and the result it counts as (see `_play`)."""
-        # The key is claimed in the same round trip as the game is read.
-        game, existing = self.play.claim(self.game_id, self.claim.key, self.claim.fingerprint)
-        if existing is not None:
-            if game.record.seat_of(self.token) is None:
-                raise InvalidToken()  # 401 comes before any replay
-            return self._replay(existing), REPLAYED
-        try:
-            return self._play(game)
-        except StorageError:
-            # Another call to a store that just failed would only add a second
-            # timeout; the in-progress marker expires on its own.
-            raise
-        except BaseException:
-            self._release()
-            raise
-
-    def _play(self, game: GameCopy) -> tuple[Response, str]:
-        try:
-            committed = self.play.play(
-                self.game_id,
-                self.move,
-                self.token,
-                condition=self.condition,
-                claim=self.claim,
-                start=game,
-                client=client_address(),
-            )
-        except Refusal as refusal:
-            problem = from_refusal(refusal)
-            if problem.status not in RECORDED_REFUSALS:
-                raise
-            # These statuses come from judging the move on `game`, which sets the version.
-            assert refusal.version is not None
-            self.play.record_refusal(
-                self.game_id, self.claim.key, self.claim.fingerprint, encode_refusal(problem, refusal.version)
-            )
-            return refusal_problem(problem, refusal.version).response(), problem.code
-        return _created(committed), ACCEPTED
-
-    def _release(self) -> None:
-        try:
-            self.play.release(self.game_id, self.claim.key)
-        except StorageError:
-            pass  # the in-progress marker expires on its own
-
-    def _replay(self, existing: IdempotencyRecord) -> Response:
-        if existing.fingerprint != self.claim.fingerprint:
-            raise ApiProblem(
-                422, "idempotency_key_reused", "This Idempotency-Key was used with a different body."
-            )
-        if existing.in_progress:
-            raise ApiProblem(
-                409,
-                "idempotency_key_in_use",
-                "The first request with this Idempotency-Key is still running.",
-                headers={"Retry-After": "1"},
-            )
-        assert existing.answer is not None  # a record no longer in progress holds its answer
-        return answer_response(existing.answer)
-
-
 def _version_condition() -> VersionCondition | None:
     if "If-Match" not in request.headers:
         return None
-    return VersionCondition(if_match_holds, "If-Match")
+    return VersionCondition(if_match_versions(), "If-Match")
 
 
 # What an Idempotency-Key's fingerprint is taken of for a resignation (it has
@@ -184,7 +75,7 @@ def resign_game(game_id: str):
     return _play(game_id, Resign(), RESIGN_FINGERPRINT_BODY)
 
 
-def _play(game_id: str, move, body: dict) -> Response:
+def _play(game_id: str, move: Move, body: dict) -> Response:
     """Commit `move` for the request's token, If-Match and Idempotency-Key (`body` fingerprints the key).
 
     Counted in `patchwork_moves_total` by result: accepted, replayed, or the
@@ -202,22 +93,31 @@ def _play(game_id: str, move, body: dict) -> Response:
     return response
 
 
-def _answer(game_id: str, move, body: dict) -> tuple[Response, str]:
+def _answer(game_id: str, move: Move, body: dict) -> tuple[Response, str]:
+    """The answer to the move, and the result it counts as."""
     token = bearer_token()
     key = request.headers.get("Idempotency-Key")
     play = services().play
     condition = _version_condition()
-    # Without a token the request ends in 401, which is never recorded.
-    if key is not None and token:
-        return MoveRequest(play, game_id, move, body, token, key, condition).answer()
     try:
-        committed = play.play(game_id, move, token, condition=condition, client=client_address())
-        return _created(committed), ACCEPTED
+        # Without a token the request ends in 401, which is never recorded.
+        if key is not None and token:
+            keyed = IdempotencyKey(scoped_key(token, key), fingerprint(body))
+            outcome = play.play_keyed(
+                game_id, move, token, keyed, condition=condition, client=client_address()
+            )
+            if not isinstance(outcome, Committed):
+                return answer_response(game_id, outcome), REPLAYED
+        else:
+            outcome = play.play(game_id, move, token, condition=condition, client=client_address())
     except Refusal as refusal:
         problem = from_refusal(refusal)
-        if refusal.version is not None and problem.status in RECORDED_REFUSALS:
-            problem.headers["ETag"] = etag(refusal.version)
+        if refusal.recorded and refusal.version is not None:
+            # As recorded for a retry, and so without a key too: the ETag of the game it was judged on.
+            problem = refusal_problem(problem, refusal.version)
         raise problem from None
+    accepted = AcceptedAnswer(outcome.version, outcome.number, outcome.view)
+    return answer_response(game_id, accepted), ACCEPTED
 
 
 @bp.get("/games/<game_id>/moves")

@@ -7,7 +7,7 @@ limit a new stream is refused with `429 rate_limited` before it costs a
 store call; the client is the address the rate limits count by
 (TRUSTED_PROXIES: the address its proxy names).
 
-Counted in memory the workers of the instance share (service/stream_counts.py),
+Counted in memory the workers of the instance share (counts.py),
 not in Redis: a stream's open and close cost no round trip, and what the
 limit protects is the instance's own connections. Where there is no such
 table (an app made outside gunicorn, or a worker beyond the table's rows)
@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import threading
 
-from service.stream_counts import StreamCounts
-
-from .problems import ApiProblem
+from ..problems import ApiProblem
+from .counts import StreamCounts
 
 # A refused client has as many streams open as it may: one of them closing
 # is what lets it in, and nothing here can say when that will be.

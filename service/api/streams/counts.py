@@ -22,7 +22,7 @@ it. An instance holds some 20,000 streams (WORKER_CONNECTIONS x
 WEB_CONCURRENCY at most), so at most about 600 addresses are at a limit of
 32; a client that holds few streams is refused because of them only when
 all four of its columns hold one of those: (600 / 8,192)^4, about 1 in
-35,000 addresses (tests/test_stream_counts.py).
+35,000 addresses (tests/api/test_stream_counts.py).
 """
 
 from __future__ import annotations

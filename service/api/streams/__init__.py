@@ -1,0 +1,8 @@
+"""What keeps the API's event streams honest: clients that hang up are noticed, and each address has a limit.
+
+- hangups.py: a stream's socket watched while it waits, so a client gone is
+  noticed at once.
+- counts.py: open streams per address, counted across the workers of one
+  instance in memory the gunicorn arbiter shares (service/run/gunicorn_conf.py).
+- limits.py: STREAMS_PER_CLIENT applied with those counts.
+"""

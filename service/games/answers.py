@@ -1,0 +1,74 @@
+"""What an Idempotency-Key records: the answer a retry of the same request gets again.
+
+Recorded by the core, with no HTTP in it: the API turns each kind back into
+its response (service/api/idempotency.py), so a replay is byte-for-byte the
+first answer.
+- An accepted move: its version and number, and the Game body after it
+  (`{"version", "number", "body"}`), stored with the commit itself.
+- A refusal of the move (`Refusal.recorded`): only what varies, `[status,
+  code, detail, version]`, rebuilt from the catalogue. Any client can have
+  one kept for 24 h with each fresh key, so it must stay small.
+- An answer that versions before this one recorded whole (`{"status",
+  "body", "headers"}`): still replayed as it was, until its 24 h are up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .jsontext import compact, parse
+from .refusals import Refusal
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedAnswer:
+    """The move was stored: the game reached `version` with it, move `number` of the history."""
+
+    version: int
+    number: int
+    view: str  # the Game body after the move
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedAnswer:
+    """The move was refused on the game at `version`."""
+
+    status: int
+    code: str
+    detail: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class WholeAnswer:
+    """An answer as earlier versions recorded it: status, body text and headers."""
+
+    status: int
+    body: str
+    headers: dict[str, str]
+
+
+RecordedAnswer = AcceptedAnswer | RefusedAnswer | WholeAnswer
+
+
+def encode_accepted(version: int, number: int, view: str) -> str:
+    """The record of an accepted move."""
+    return compact({"version": version, "number": number, "body": view})
+
+
+def encode_refused(refusal: Refusal) -> str:
+    """The record of a refusal judged on a game (its `version` set)."""
+    if refusal.version is None:
+        raise ValueError("only a refusal judged on a game version is recorded")
+    return compact([refusal.entry.status, refusal.code, refusal.detail, refusal.version])
+
+
+def decode(text: str) -> RecordedAnswer:
+    """The answer a record stands for."""
+    doc = parse(text)
+    if isinstance(doc, list):
+        status, code, detail, version = doc
+        return RefusedAnswer(status, code, detail, version)
+    if "headers" in doc:
+        return WholeAnswer(doc["status"], doc["body"], doc["headers"])
+    return AcceptedAnswer(doc["version"], doc["number"], doc["body"])
