@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
             storage.games,
             KeptCopies(settings.recent_games, shared_copies.for_this_worker()),
             storage.bot_jobs,
+            storage.deadlines,
         ),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),

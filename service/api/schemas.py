@@ -25,6 +25,7 @@ from service.engine import (
     orientation_cells,
 )
 from service.games import DEFAULT_NAMES, NO_BOTS
+from service.games.clock import ClockSettings
 
 from .problems import invalid_request
 
@@ -48,6 +49,7 @@ class CreateGameSchema(_Loader):
     patch_order = fields.List(fields.Integer(), allow_none=True)
     first_player = fields.Integer(allow_none=True)
     time_board = fields.String(allow_none=True)
+    clock = fields.Dict(allow_none=True)
 
     @post_load
     def _to_setup(self, data: dict, **_kwargs) -> dict:
@@ -61,7 +63,13 @@ class CreateGameSchema(_Loader):
             "first_player": data.get("first_player") or 0,
             "time_board": data.get("time_board") or "revised",
         }
-        return {"names": names, "bots": bots, "setup": setup}
+        clock = data.get("clock")
+        return {
+            "names": names,
+            "bots": bots,
+            "clock": None if clock is None else ClockSettings.from_json(clock),
+            "setup": setup,
+        }
 
 
 _CREATE_GAME = CreateGameSchema()

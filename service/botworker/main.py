@@ -23,6 +23,7 @@ from service.games import GamePlay, KeptCopies
 from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
+from .timekeeper import Timekeeper
 from .worker import BotWorker
 
 NICENESS = 10
@@ -49,15 +50,16 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         settings = Settings.from_env()
-        # A worker sends one command at a time: it needs one connection, and
-        # one more for the scrapes of its metrics, which come from another thread.
-        connections = 1 if settings.metrics_port is None else 2
+        # The bot loop and the timekeeper each send one command at a time: a
+        # connection each, and one more for the scrapes of the metrics, which
+        # come from another thread.
+        connections = 2 if settings.metrics_port is None else 3
         storage = storage_from_settings(settings, max_connections=connections, needed_by="patchwork-worker")
     except ConfigError as err:
         sys.exit(f"patchwork-worker: {err}")
     os.nice(NICENESS)
     # No kept copies: each job reads its game, to see its version.
-    play = GamePlay(storage.games, KeptCopies(0), storage.bot_jobs)
+    play = GamePlay(storage.games, KeptCopies(0), storage.bot_jobs, storage.deadlines)
     if settings.metrics_port is not None:
         serve_metrics(settings.host, settings.metrics_port, play)
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.
@@ -65,9 +67,12 @@ def main() -> None:
     worker = BotWorker(
         play, play.bot_jobs, name=worker_name(), think_ms=settings.bot_think_ms, block_ms=block_ms
     )
+    timekeeper = Timekeeper(play, storage.deadlines)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: worker.stop())
+    timekeeper.start()
     try:
         worker.run()
     finally:
+        timekeeper.stop()
         storage.close()

@@ -41,8 +41,8 @@ from __future__ import annotations
 import logging
 import time
 
-from service.bots import choose_move, seed_for
-from service.games import GameCopy, GameNotFound, GamePlay, Refusal
+from service.bots import choose_move, level, seed_for
+from service.games import GameCopy, GameNotFound, GamePlay, GameRecord, Refusal
 from service.storage import BotJob, BotJobs, StorageError
 from service.telemetry.metrics import bot_moves, bot_think
 
@@ -64,6 +64,31 @@ RECLAIM_EVERY_SECONDS = 1.0
 # After a store error or an unexpected one, the loop waits this long, doubling up to the cap.
 _FIRST_BACKOFF_SECONDS = 0.2
 _MAX_BACKOFF_SECONDS = 2.0
+
+
+# A bot on a clock keeps this much of its bank in hand for the round trips
+# around its thinking (the job's wait, reading the game, the commit).
+CLOCK_RESERVE_MS = 1_500
+# ... and spends at most this share of the rest on one move: a game is
+# some 20 to 30 moves a seat, and the increment comes back after each.
+CLOCK_SHARE = 1 / 20
+
+
+def think_budget_ms(record: GameRecord, level_id: str, override_ms: int | None) -> int | None:
+    """How long the bot in turn may think: its level's budget (or the override), less on a short clock.
+
+    Charged like anyone's (the clock runs from the commit that gave it the
+    turn), a bot budgets from its bank as of that version: the reserve for
+    the round trips, then a share of the rest, plus the increment it gets
+    back. Never below 1 ms (the search then plays its first idea).
+    """
+    budget = level(level_id).think_ms if override_ms is None else override_ms
+    clock, settings, seat = record.clock_state, record.clock, record.state.turn
+    if clock is None or settings is None or seat is None or not settings.realtime:
+        return override_ms
+    spare = clock.remaining_ms[seat] - CLOCK_RESERVE_MS
+    allowed = int(spare * CLOCK_SHARE) + settings.increment_s * 1000 // 2 if spare > 0 else 1
+    return max(1, min(budget, allowed))
 
 
 class BotWorker:
@@ -179,7 +204,8 @@ class BotWorker:
         # _game_at found the job's game at its version with a bot in turn.
         assert level is not None and job.game_id is not None and job.version is not None
         started = time.monotonic()
-        move = choose_move(record.state, level, seed_for(job.game_id, job.version), think_ms=self.think_ms)
+        think_ms = think_budget_ms(record, level, self.think_ms)
+        move = choose_move(record.state, level, seed_for(job.game_id, job.version), think_ms=think_ms)
         thought = time.monotonic() - started
         bot_think(level).observe(thought)
         try:

@@ -17,7 +17,7 @@ from .errors import (
     StateFormatError,
     WrongPhase,
 )
-from .moves import Advance, Buy, Move, PlaceLeather, Placement, Resign, move_from_json
+from .moves import Abort, Advance, Buy, Move, PlaceLeather, Placement, Resign, Timeout, move_from_json
 from .notation import format_move, format_moves, parse_move, parse_moves
 from .patches import LEATHER_PATCH_ID, PATCHES, Patch
 from .placements import (
@@ -31,10 +31,21 @@ from .placements import (
 from .quilt import BOARD_SIZE
 from .rules import apply_move, legal_moves, play_advance, play_buy, play_leather, play_resign
 from .serialization import FORMAT_VERSION, replay, state_from_dict, state_to_dict
-from .state import COMPLETED, RESIGNED, GameState, Outcome, PlayerState, new_game, seeded_patch_order
+from .state import (
+    ABORTED,
+    COMPLETED,
+    RESIGNED,
+    TIMEOUT,
+    GameState,
+    Outcome,
+    PlayerState,
+    new_game,
+    seeded_patch_order,
+)
 from .track import INCOME_SPACES, LEATHER_SPACES, TIME_BOARDS, TRACK_END, income_spaces_passed
 
 __all__ = [
+    "ABORTED",
     "BOARD_SIZE",
     "COMPLETED",
     "FORMAT_VERSION",
@@ -44,8 +55,10 @@ __all__ = [
     "PATCHES",
     "PLACEMENT_MASKS",
     "RESIGNED",
+    "TIMEOUT",
     "TIME_BOARDS",
     "TRACK_END",
+    "Abort",
     "Advance",
     "Buy",
     "CannotAfford",
@@ -66,6 +79,7 @@ __all__ = [
     "Resign",
     "RuleError",
     "StateFormatError",
+    "Timeout",
     "WrongPhase",
     "apply_move",
     "canonical_move",

@@ -1,4 +1,4 @@
-"""Moves as small frozen values: advance, buy (patch + placement), place leather, resign.
+"""Moves as small frozen values: advance, buy (patch + placement), place leather, resign; and the ends a clock decides.
 
 Each value has one JSON form, defined here beside it (docs/api-guide.md#resources, "Moves"):
 `to_json()` gives it, `move_from_json` / `Placement.from_json` read it back.
@@ -146,20 +146,49 @@ class Resign:
         return {"action": "resign"}
 
 
-Move = Advance | Buy | PlaceLeather | Resign
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The seat's time ran out: the game ends and the other seat wins.
+
+    Not a player's move: the service's clocks make it (service/games/clock.py),
+    and the history records it like a resignation, with the seat whose flag
+    fell. That is always the seat in turn: only its clock runs.
+    """
+
+    action: ClassVar[str] = "timeout"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: `{"action": "timeout"}`; whose time ran out is the history entry's `seat`."""
+        return {"action": "timeout"}
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """The game is called off before its first move: it ends with no winner (the service's clocks make it)."""
+
+    action: ClassVar[str] = "abort"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: `{"action": "abort"}`."""
+        return {"action": "abort"}
+
+
+Move = Advance | Buy | PlaceLeather | Resign | Timeout | Abort
 
 # The moves without members are the same value every time they are read.
 _ADVANCE = Advance()
 _RESIGN = Resign()
+_TIMEOUT = Timeout()
+_ABORT = Abort()
 
 
 def move_from_json(doc: Mapping[str, Any]) -> Move:
     """The move a JSON form (`to_json`) names; members it does not know are ignored.
 
     So a history entry, which adds its number, seat and outcome to the form,
-    reads back as its move. A resignation reads back without its seat (the
-    entry's, not the form's). NotationError for an action that is none of
-    the four.
+    reads back as its move. A resignation or a timeout reads back without
+    its seat (the entry's, not the form's). NotationError for an action that
+    is none of the six.
     """
     action = doc.get("action")
     if action == "buy":
@@ -170,4 +199,8 @@ def move_from_json(doc: Mapping[str, Any]) -> Move:
         return _ADVANCE
     if action == "resign":
         return _RESIGN
-    raise NotationError(f"action {action!r} is not advance, buy, place_leather or resign")
+    if action == "timeout":
+        return _TIMEOUT
+    if action == "abort":
+        return _ABORT
+    raise NotationError(f"action {action!r} is not advance, buy, place_leather, resign, timeout or abort")

@@ -15,7 +15,7 @@ import string
 from collections.abc import Iterable
 
 from .errors import NotationError
-from .moves import Advance, Buy, Move, PlaceLeather, Placement, Resign
+from .moves import Abort, Advance, Buy, Move, PlaceLeather, Placement, Resign, Timeout
 from .patches import ORIENTATION_ORDER, PATCHES
 from .placements import canonical_move
 from .quilt import BOARD_SIZE
@@ -79,9 +79,9 @@ def format_move(move: Move) -> str:
             + _CELL_LETTERS[row]
             + _ORIENTATION_LETTERS[orientation]
         )
-    if isinstance(move, Resign):
+    if isinstance(move, (Resign, Timeout, Abort)):
         raise NotationError(
-            "resigning has no token in the ANU notation: a resigned game "
+            f"{move.action} has no token in the ANU notation: a game that ended so "
             "cannot be written as an ANU move string"
         )
     raise TypeError(f"not a move: {move!r}")

@@ -16,7 +16,7 @@ from .errors import (
     PatchNotAvailable,
     WrongPhase,
 )
-from .moves import Advance, Buy, Move, PlaceLeather, Resign
+from .moves import Abort, Advance, Buy, Move, PlaceLeather, Resign, Timeout
 from .patches import LEATHER_PATCH_ID, PATCHES
 from .placements import BUYS, describe_placement, resolve_placement
 from .quilt import BOARD_SIZE, CELL_COUNT, FULL_QUILT, covers_seven_window, on_board
@@ -66,6 +66,11 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     assert turn is not None  # the game is not finished (checked above)
     if isinstance(move, Resign):
         return play_resign(state, _resigning_seat(move, seat, turn))
+    if isinstance(move, Timeout):
+        # The seat in turn is the one whose clock runs: only its time can run out.
+        return replace(state, timed_out=turn, moves_played=state.moves_played + 1)
+    if isinstance(move, Abort):
+        return replace(state, aborted=True, moves_played=state.moves_played + 1)
     if seat is not None and seat != turn:
         raise NotYourTurn(f"seat {seat!r} cannot {_action(move)}: it is seat {turn}'s turn")
     if isinstance(move, PlaceLeather):

@@ -29,6 +29,9 @@ def state_to_dict(state: GameState) -> dict[str, object]:
         "moves_played": state.moves_played,
         "first_to_end": state.first_to_end,
         "resigned": state.resigned,
+        # Left out unless set: states stored before clocks read the same.
+        **({"timed_out": state.timed_out} if state.timed_out is not None else {}),
+        **({"aborted": True} if state.aborted else {}),
         "players": [_player_to_dict(player) for player in state.players],
     }
 
@@ -65,6 +68,8 @@ def state_from_dict(data: object) -> GameState:
             first_to_end=_optional_seat(data["first_to_end"], "first_to_end"),
             # Absent from states stored before resigning existed: nobody resigned.
             resigned=_optional_seat(data.get("resigned"), "resigned"),
+            timed_out=_optional_seat(data.get("timed_out"), "timed_out"),
+            aborted=data.get("aborted") is True,
         )
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, StateFormatError):

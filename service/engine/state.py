@@ -16,9 +16,13 @@ MARKET_SIZE = 3
 MAX_SEED = 2**53 - 1
 CHOOSE = "choose"
 PLACE_LEATHER = "place_leather"
-# Why a game ended: played out (both tokens on 53) or given up by a seat.
+# Why a game ended: played out (both tokens on 53), given up by a seat, lost
+# on time by a seat, or called off before its first move (the service's
+# clocks decide the last two; the rules only record them).
 COMPLETED = "completed"
 RESIGNED = "resigned"
+TIMEOUT = "timeout"
+ABORTED = "aborted"
 # The 1x2 patch: the neutral token starts just clockwise of it.
 LAST_PATCH_ID = 1
 
@@ -47,8 +51,8 @@ class Outcome:
     """Final scores of both seats, the winning seat, and why the game ended."""
 
     scores: tuple[int, int]
-    winner: int
-    reason: str = COMPLETED  # COMPLETED or RESIGNED
+    winner: int | None  # None only for an aborted game
+    reason: str = COMPLETED  # COMPLETED, RESIGNED, TIMEOUT or ABORTED
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,6 +73,15 @@ class GameState:
     first_to_end: int | None = None
     # The seat that resigned: the game is over and the other seat wins.
     resigned: int | None = None
+    # The seat whose time ran out (the other wins), and whether the game was
+    # aborted (nobody wins): ends that a clock decides, outside the rules.
+    timed_out: int | None = None
+    aborted: bool = False
+
+    @property
+    def stopped(self) -> bool:
+        """True once the game ended before its play did: resigned, lost on time or aborted."""
+        return self.resigned is not None or self.timed_out is not None or self.aborted
 
     @property
     def market(self) -> tuple[int, ...]:
@@ -78,7 +91,7 @@ class GameState:
     @property
     def turn(self) -> int | None:
         """The seat that acts next, or None when the game is finished."""
-        if self.resigned is not None:
+        if self.resigned is not None or self.timed_out is not None or self.aborted:
             return None
         p0, p1 = self.players
         if p0.leather_to_place:
@@ -97,7 +110,7 @@ class GameState:
     @property
     def phase(self) -> str | None:
         """The phase: "choose" (buy or advance), "place_leather", or None when finished."""
-        if self.resigned is not None:
+        if self.resigned is not None or self.timed_out is not None or self.aborted:
             return None
         p0, p1 = self.players
         if p0.leather_to_place or p1.leather_to_place:
@@ -108,7 +121,7 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        """True once a seat resigned, or both tokens are on 53 and no leather patch is left to place."""
+        """True once the game stopped (resigned, lost on time, aborted), or both tokens are on 53 and no leather patch is left to place."""
         return self.phase is None
 
     def score(self, seat: int) -> int:
@@ -121,14 +134,18 @@ class GameState:
     def result(self) -> Outcome | None:
         """The Outcome when finished (ties go to the first to reach 53), else None.
 
-        A resigned game shows the scores as they stood; the other seat wins
-        whatever they say.
+        A resigned game, or one lost on time, shows the scores as they stood;
+        the other seat wins whatever they say. An aborted game has no winner.
         """
         if not self.finished:
             return None
         scores = (self.score(0), self.score(1))
         if self.resigned is not None:
             return Outcome(scores, 1 - self.resigned, RESIGNED)
+        if self.timed_out is not None:
+            return Outcome(scores, 1 - self.timed_out, TIMEOUT)
+        if self.aborted:
+            return Outcome(scores, None, ABORTED)
         if scores[0] != scores[1]:
             winner = 0 if scores[0] > scores[1] else 1
         else:

@@ -21,10 +21,32 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from service.engine import GameState, Move, RuleError, apply_move, move_from_json, new_game, replay
-from service.storage import BotJobs, Commit, GameStore, IdempotencyAnswer, NewEvent, StorageError
+from service.engine import (
+    Abort,
+    GameFinished,
+    GameState,
+    Move,
+    Resign,
+    RuleError,
+    Timeout,
+    apply_move,
+    move_from_json,
+    new_game,
+    replay,
+)
+from service.storage import (
+    BotJobs,
+    ClockFill,
+    Commit,
+    Deadlines,
+    GameStore,
+    IdempotencyAnswer,
+    NewEvent,
+    StorageError,
+)
 
 from .answers import RecordedAnswer, decode, encode_accepted, encode_refused
+from .clock import ClockSettings, PendingClock, after_move, at_deadline, fill, start, values_at
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
@@ -67,6 +89,17 @@ class Committed:
     version: int
     number: int
     view: str  # the Game body after the move, as stored
+    at_ms: int | None = None  # with a clock: the store's time of the commit
+
+
+@dataclass(frozen=True, slots=True)
+class Expiry:
+    """What `GamePlay.expire` found: the timeout applied, a later deadline to wait for, or nothing to do."""
+
+    applied: Committed | None = None
+    reason: str | None = None  # applied: "timeout" or "aborted"
+    lag_ms: int | None = None  # applied: from the deadline to the commit
+    deadline_ms: int | None = None  # not yet: the game's deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +121,37 @@ class IdempotencyKey:
     fingerprint: str  # one line
 
 
+@dataclass(frozen=True, slots=True)
+class _NotStored:
+    """A commit the store refused: the game as it is now, and the clock's reason if it was the clock."""
+
+    game: GameCopy
+    clock_refused: str | None = None
+
+    @property
+    def expired(self) -> bool:
+        """The move came at or after the game's deadline."""
+        return self.clock_refused == "expired"
+
+    @property
+    def early(self) -> bool:
+        """The timeout came before the game's deadline."""
+        return self.clock_refused == "early"
+
+
+def _fill_of(clock: PendingClock | None) -> ClockFill | None:
+    """The store's form of a pending clock: its values as (base, per_now), and the side of the deadline."""
+    if clock is None:
+        return None
+    first, second = clock.remaining_ms
+    deadline = clock.deadline_ms
+    return ClockFill(
+        clock.must_be,
+        ((first.base, first.per_now), (second.base, second.per_now)),
+        None if deadline is None else (deadline.base, deadline.per_now),
+    )
+
+
 def _seat_of_token(record: GameRecord, token: str | None) -> int:
     """The seat `token` belongs to, or the refusal: no token, or not one of this game's."""
     if token is None:
@@ -101,10 +165,11 @@ def _seat_of_token(record: GameRecord, token: str | None) -> int:
 class GamePlay:
     """Creates games, reads them, and plays moves on them through one store."""
 
-    def __init__(self, store: GameStore, kept: KeptCopies, bot_jobs: BotJobs):
+    def __init__(self, store: GameStore, kept: KeptCopies, bot_jobs: BotJobs, deadlines: Deadlines):
         self.store = store
         self.kept = kept
         self.bot_jobs = bot_jobs
+        self.deadlines = deadlines
 
     # --- creating and reading -------------------------------------------
 
@@ -114,6 +179,7 @@ class GamePlay:
         bots: tuple[str | None, str | None] = NO_BOTS,
         *,
         client: str = "",
+        clock: ClockSettings | None = None,
         **setup: Any,
     ) -> Created:
         """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong).
@@ -121,16 +187,25 @@ class GamePlay:
         `bots`: each seat's bot level id, None for a person (levels are the
         caller's to check). BotsUnavailable when a seat is a bot's and no
         bot worker is alive to play it. `client`: the address the game's
-        bot jobs are served for.
+        bot jobs are served for. `clock`: the time control, None for none.
         """
-        record, tokens = create_record(new_game(**setup), names, bots)
+        pending = None if clock is None else start(clock)
+        record, tokens = create_record(new_game(**setup), names, bots, pending, clock)
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
         view = compact(game_view(record, 1))
-        self.store.create_game(record.id, record.encode(), view)
+        created_at = self.store.create_game(record.id, record.encode(), view, _fill_of(pending))
         # After the game is stored: until this returns nobody knows its id,
         # so a crash or a store error here (the caller gets no 201) leaves a
-        # game nobody waits for, never a stalled one.
+        # game nobody waits for, never a stalled one. Its deadline is
+        # indexed likewise: a game whose creator never heard of it may
+        # outlive its first-move deadline until its TTL.
+        if pending is not None and created_at is not None:
+            view = fill(view, values_at(pending, created_at))
+            record = record.clock_at(created_at)
+            clock_now = record.clock_state
+            if clock_now is not None and clock_now.deadline_ms is not None:
+                self.deadlines.schedule(record.id, clock_now.deadline_ms)
         self._hand_turn(record, 1, client)
         return Created(record.id, view, tokens)
 
@@ -193,7 +268,13 @@ class GamePlay:
         updated_at = (
             record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
         )
-        then = replace(record, updated_at=updated_at, state=past, move_times=times[: version - 1])
+        then = replace(
+            record,
+            updated_at=updated_at,
+            state=past,
+            move_times=times[: version - 1],
+            clock_log=record.clock_log[:version],
+        )
         return current, compact(game_view(then, version))
 
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
@@ -308,7 +389,7 @@ class GamePlay:
                     continue
                 refusal.version = game.version
                 raise
-            outcome = self._commit(game_id, game, state, seat, move, key, client)
+            outcome = self._commit_move(game_id, game, state, seat, move, key, client)
             if isinstance(outcome, Committed):
                 return outcome
             game, kept = outcome, False
@@ -331,7 +412,98 @@ class GamePlay:
             state = apply_move(game.record.state, move, seat)
         except RuleError as err:
             raise RuleBroken(err) from None
-        return self._commit(game_id, game, state, seat, move, None, client)
+        return self._commit_move(game_id, game, state, seat, move, None, client)
+
+    def _commit_move(
+        self,
+        game_id: str,
+        game: GameCopy,
+        state: GameState,
+        seat: int,
+        move: Move,
+        key: IdempotencyKey | None,
+        client: str,
+    ) -> Committed | GameCopy:
+        """Commit a player's (or bot's) move with its clock: Committed, or the game as stored now.
+
+        A move the store's clock finds at or after the deadline is refused
+        as on a finished game (the timeout is applied first).
+        """
+        outcome = self._commit(
+            game_id, game, state, seat, move, key, client, self._clock_after(game, state, seat, move)
+        )
+        if isinstance(outcome, Committed):
+            return outcome
+        if outcome.expired:
+            raise self._flag_fell(game_id, outcome.game)
+        return outcome.game
+
+    # --- clocks -------------------------------------------------------------
+
+    @staticmethod
+    def _clock_after(game: GameCopy, state: GameState, seat: int, move: Move) -> PendingClock | None:
+        """The clock after `seat`'s `move` on `game` left `state` (None: the game has no clock)."""
+        record = game.record
+        clock = record.clock_state
+        if record.clock is None or clock is None:
+            return None
+        return after_move(record.clock, clock, seat, state.turn, increment=not isinstance(move, Resign))
+
+    def expire(self, game_id: str, now_ms: int) -> Expiry:
+        """End the game at its deadline if it has come by `now_ms` (the store's time), through the same commit as a move.
+
+        A game whose first move never came is aborted (no winner); any
+        other loses on time for the seat whose clock ran (the other wins).
+        Applied once: the compare-and-set on the game's version and
+        revision, and the commit's own check of the store's time against
+        the stored deadline, let one expiry through whoever else tries.
+        Nothing to do (Expiry()) when the game is gone, over, or unclocked;
+        `deadline_ms` when its deadline is later than `now_ms`.
+        """
+        try:
+            game = self.load(game_id)
+        except GameNotFound:
+            return Expiry()
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            record = game.record
+            clock = record.clock_state
+            if record.clock is None or clock is None or clock.deadline_ms is None or record.state.finished:
+                return Expiry()
+            if now_ms < clock.deadline_ms:
+                return Expiry(deadline_ms=clock.deadline_ms)
+            ending: Move = Abort() if record.state.moves_played == 0 else Timeout()
+            seat = record.state.turn
+            assert seat is not None  # not finished
+            state = apply_move(record.state, ending)
+            pending = at_deadline(record.clock, clock)
+            outcome = self._commit(game_id, game, state, seat, ending, None, "", pending)
+            if isinstance(outcome, Committed):
+                lag = None if outcome.at_ms is None else outcome.at_ms - clock.deadline_ms
+                reason = "aborted" if isinstance(ending, Abort) else "timeout"
+                return Expiry(applied=outcome, reason=reason, lag_ms=lag)
+            if outcome.early:
+                # The store's clock says not yet: this caller's reading of it was early.
+                return Expiry(deadline_ms=clock.deadline_ms)
+            game = outcome.game
+        raise GameBusy()
+
+    def _flag_fell(self, game_id: str, game: GameCopy) -> Refusal:
+        """The refusal of a move that reached its commit after the game's deadline; the timeout is applied first.
+
+        Whoever else applies it (a timekeeper, another instance) makes this
+        one's try fail harmlessly: the expiry happens once.
+        """
+        clock = game.record.clock_state
+        if clock is not None and clock.deadline_ms is not None:
+            try:
+                expiry = self.expire(game_id, clock.deadline_ms)
+            except (Refusal, StorageError):
+                expiry = Expiry()
+            if expiry.applied is not None:
+                game = self.load(game_id)
+        refusal = RuleBroken(GameFinished("the game is finished: the time of the seat in turn ran out"))
+        refusal.version = game.version
+        return refusal
 
     def fence(self, game_id: str, game: GameCopy) -> bool:
         """Make every commit prepared against `game` (version and revision) fail from now on.
@@ -369,9 +541,17 @@ class GamePlay:
         move: Move,
         key: IdempotencyKey | None,
         client: str,
-    ) -> Committed | GameCopy:
-        """Store the move: Committed, or the game as stored now when it had moved on."""
-        record = game.record.advanced(state)
+        clock: PendingClock | None,
+    ) -> Committed | _NotStored:
+        """Store the move: Committed, or the game as stored now when it had moved on (or the clock refused it).
+
+        With a clock, the texts carry markers for the values that depend on
+        the commit's time (clock.py), filled in by the commit in the store
+        and here, the same way, once it returns that time. The deadline
+        index is lowered first to the earliest the new deadline can be: the
+        store's time only moves on from the version's own.
+        """
+        record = game.record.advanced(state, clock)
         version = game.version + 1
         number = state.moves_played
         game_body = game_view(record, version)
@@ -385,6 +565,10 @@ class GamePlay:
             compact(result_body) if result_body is not None else None,
         )
         self._hand_turn(record, version, client)
+        previous = game.record.clock_state
+        if clock is not None and clock.deadline_ms is not None and previous is not None:
+            earliest = clock.deadline_ms.base + clock.deadline_ms.per_now * previous.since_ms
+            self.deadlines.schedule(game_id, earliest)
         text = record.encode()
         answer = (
             IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
@@ -401,15 +585,20 @@ class GamePlay:
                 move=entry,
                 event=event,
                 answer=answer,
+                clock=_fill_of(clock),
             )
         )
         if result.revision is not None:  # committed
+            if clock is not None and result.now_ms is not None:
+                values = values_at(clock, result.now_ms)
+                record, text = record.clock_at(result.now_ms), fill(text, values)
+                committed = Committed(game_id, version, number, fill(view, values), result.now_ms)
             self.kept.put(game_id, GameCopy(version, result.revision, record), text)
             return committed
         if result.current is None:
             self.kept.drop(game_id)
             raise GameNotFound(game_id)
-        return GameCopy.of(result.current)
+        return _NotStored(GameCopy.of(result.current), result.clock_refused)
 
     def _hand_turn(self, record: GameRecord, version: int, client: str) -> None:
         """Queue the job of the bot in turn in `record` at `version`, if a bot is in turn, in `client`'s share.

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from service.engine import GameState, state_from_dict, state_to_dict
 
+from .clock import ClockSettings, ClockState, PendingClock, log_entry
 from .jsontext import compact, parse
 
 RECORD_FORMAT = 1
@@ -71,6 +72,27 @@ class GameRecord:
     move_times: tuple[str | None, ...] = ()
     # Each seat's bot level id, None for a person.
     bots: tuple[str | None, str | None] = NO_BOTS
+    # The time control (None: no clock), and the clock as of each version,
+    # oldest first: the last is the clock now. Only a record about to be
+    # committed holds a PendingClock, replaced once the commit's time is known.
+    clock: ClockSettings | None = None
+    clock_log: tuple[ClockState | PendingClock, ...] = ()
+
+    @property
+    def clock_state(self) -> ClockState | None:
+        """The clock as of this version (None without one)."""
+        if not self.clock_log:
+            return None
+        last = self.clock_log[-1]
+        assert isinstance(last, ClockState), "a pending clock is read only once committed"
+        return last
+
+    def clock_at(self, now_ms: int) -> GameRecord:
+        """This record once the commit that stores it happened at `now_ms`: its pending clock made a ClockState."""
+        last = self.clock_log[-1]
+        if not isinstance(last, PendingClock):
+            return self
+        return _with_clock_log(self, self.clock_log[:-1] + (last.at(now_ms),))
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time; None if neither."""
@@ -92,8 +114,8 @@ class GameRecord:
         """Whether a person plays at least one seat."""
         return None in self.bots
 
-    def advanced(self, state: GameState) -> GameRecord:
-        """The record after a move produced `state`."""
+    def advanced(self, state: GameState, clock: PendingClock | None = None) -> GameRecord:
+        """The record after a move produced `state` (and, with a clock, left it as `clock` says)."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
         now = now_rfc3339()
         # A game stored before move times were kept has none for its early moves.
@@ -108,6 +130,8 @@ class GameRecord:
             patch_order=self.patch_order,
             move_times=times,
             bots=self.bots,
+            clock=self.clock,
+            clock_log=self.clock_log if clock is None else self.clock_log + (clock,),
         )
 
     def encode(self) -> str:
@@ -125,6 +149,12 @@ class GameRecord:
                 "engine": state_to_dict(self.state),
                 # Left out of a game between people: records written before bots existed read the same.
                 **({"bots": list(self.bots)} if self.bots != NO_BOTS else {}),
+                # Left out without a clock, likewise.
+                **(
+                    {"clock": self.clock.to_json(), "clock_log": [log_entry(c) for c in self.clock_log]}
+                    if self.clock is not None
+                    else {}
+                ),
             }
         )
 
@@ -145,13 +175,38 @@ class GameRecord:
             patch_order=None if doc.get("patch_order") is None else tuple(doc["patch_order"]),
             move_times=tuple(doc.get("move_times", ())),
             bots=tuple(doc.get("bots", NO_BOTS)),
+            clock=None if doc.get("clock") is None else ClockSettings.from_json(doc["clock"]),
+            clock_log=tuple(ClockState.from_log(entry) for entry in doc.get("clock_log", ())),
         )
 
 
+def _with_clock_log(record: GameRecord, log: tuple[ClockState | PendingClock, ...]) -> GameRecord:
+    return GameRecord(
+        id=record.id,
+        names=record.names,
+        token_hashes=record.token_hashes,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+        state=record.state,
+        patch_order=record.patch_order,
+        move_times=record.move_times,
+        bots=record.bots,
+        clock=record.clock,
+        clock_log=log,
+    )
+
+
 def create_record(
-    state: GameState, names: tuple[str, str], bots: tuple[str | None, str | None] = NO_BOTS
+    state: GameState,
+    names: tuple[str, str],
+    bots: tuple[str | None, str | None] = NO_BOTS,
+    clock: PendingClock | None = None,
+    settings: ClockSettings | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
-    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat."""
+    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat.
+
+    With a clock: its `settings` and its `clock` at the creation (clock.start).
+    """
     tokens = [None if bot is not None else new_seat_token() for bot in bots]
     created = now_rfc3339()
     record = GameRecord(
@@ -166,5 +221,7 @@ def create_record(
         state=state,
         patch_order=None if state.seed is not None else state.circle,
         bots=bots,
+        clock=settings,
+        clock_log=() if clock is None else (clock,),
     )
     return record, tokens

@@ -22,6 +22,7 @@ from service.engine import (
     income_spaces_passed,
 )
 
+from .clock import view_of
 from .jsontext import Fragment, compact
 from .records import GameRecord
 
@@ -129,6 +130,7 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         "result": None
         if outcome is None
         else {"scores": list(outcome.scores), "winner": outcome.winner, "reason": outcome.reason},
+        "clock": None if record.clock is None else view_of(record.clock, record.clock_log[-1]),
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

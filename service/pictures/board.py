@@ -22,7 +22,7 @@ from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
 from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, PIECE_STROKE, normalized, piece_svg, quilt_pieces
 from .safe_text import clipped, displayable, svg_text
-from .status import signed, status_line
+from .status import signed, status_line, time_left
 from .svg_document import TEXT_COLOUR, svg_document
 from .track_layout import SPACE_CELLS, TRACK_COLUMNS
 
@@ -72,13 +72,18 @@ def board_svg(game: Mapping) -> str:
 # --- title bar ---------------------------------------------------------------
 
 
+def _winner(result: Mapping) -> str:
+    """The winning seat as the attribute shows it: "none" for an aborted game."""
+    return "none" if result.get("winner") is None else str(int(result["winner"]))
+
+
 def _title_bar(game: Mapping, shown: list[str], result: Mapping | None) -> str:
     """Whose turn it is, or the result; `shown` are the names as displayable text."""
     size, fit = _fitted(em_width(status_line(game, shown, MINUS)), STATUS_ROOM, 15.0)
     status = status_line(game, [svg_text(name) for name in shown], MINUS)
     if result is not None:
         return (
-            f'<text class="result" data-winner="{int(result["winner"])}" x="{WIDTH - MARGIN}" '
+            f'<text class="result" data-winner="{_winner(result)}" x="{WIDTH - MARGIN}" '
             f'y="29" font-size="{size:.3g}" font-weight="bold" text-anchor="end" fill="#fff6dd"{fit}>'
             f"{status}</text>"
         )
@@ -132,9 +137,12 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None) -
         f'<tspan dx="14" fill="{MUTED}">score</tspan> '
         f'<tspan font-weight="bold">{signed(int(player["score"]), MINUS)}</tspan></text></g>',
     ]
+    clock = game.get("clock")
+    if clock:
+        parts.append(_time_left(clock, seat, x + QUILT))
     if in_turn:
         parts.append(_badge(x + QUILT, 94, "to play", SEAT_COLOURS[seat]))
-    elif result is not None and int(result["winner"]) == seat:
+    elif result is not None and result.get("winner") is not None and int(result["winner"]) == seat:
         parts.append(_badge(x + QUILT, 94, "winner", "#b8860b"))
     parts.append(_quilt(player["quilt"], seat, x, in_turn))
     footer = (
@@ -144,6 +152,22 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None) -
     if player["has_bonus"]:
         parts.append(_bonus_tile(x + QUILT - 92, TOP + QUILT + 8, "7x7 bonus", seat))
     return "".join(parts)
+
+
+# Under this much time left, a running clock is drawn red.
+LOW_TIME_MS = 20_000
+
+
+def _time_left(clock: Mapping, seat: int, right: int) -> str:
+    """The seat's time left as of the version, at the end of its stats line; bold while it runs."""
+    left = int(clock["remaining_ms"][seat])
+    running = clock.get("running") == seat
+    colour = "#b22222" if running and left < LOW_TIME_MS else TEXT_COLOUR if running else MUTED
+    weight = ' font-weight="bold"' if running else ""
+    return (
+        f'<text class="clock" data-seat="{seat}" x="{right}" y="109" font-size="15" text-anchor="end" '
+        f'fill="{colour}"{weight}>{time_left(left)}</text>'
+    )
 
 
 def _name_text(x: int, y: int, shown: str, room: int) -> str:

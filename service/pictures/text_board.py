@@ -14,7 +14,7 @@ from functools import cache
 from service.engine import LEATHER_PATCH_ID, PATCHES, TRACK_END
 
 from .safe_text import clipped, display_width, displayable
-from .status import status_line
+from .status import clock_line, status_line
 
 SEAT_LETTERS = ("A", "B")
 QUILT_GAP = " " * 6
@@ -28,7 +28,11 @@ def board_text(game: Mapping) -> str:
     players = game["players"]
     names = [displayable(p["name"]) for p in players]
     clipped = [_clip(name) for name in names]
-    lines = [f"Patchwork: {status_line(game, names)}", ""]
+    lines = [f"Patchwork: {status_line(game, names)}"]
+    clock = clock_line(game, names)
+    if clock is not None:
+        lines.append(clock)
+    lines.append("")
     for seat, player in enumerate(players):
         bonus = "  7x7 bonus" if player["has_bonus"] else ""
         lines.append(

@@ -2,8 +2,10 @@
 
 from .backend import Storage, open_storage, open_store, storage_from_settings
 from .bot_jobs import BotJob, BotJobs
+from .deadlines import Deadlines, DueGame
 from .request_counter import RequestCounter
 from .store import (
+    ClockFill,
     Commit,
     CommitResult,
     EventSlice,
@@ -21,8 +23,11 @@ from .store import (
 __all__ = [
     "BotJob",
     "BotJobs",
+    "ClockFill",
     "Commit",
     "CommitResult",
+    "Deadlines",
+    "DueGame",
     "EventSlice",
     "EventWatch",
     "GameStore",

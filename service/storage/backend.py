@@ -19,6 +19,7 @@ from service.config import ConfigError, Settings
 
 from .bot_jobs import BotJobs
 from .connections import ClusterCommands, LendingPool, RedisLink
+from .deadlines import Deadlines
 from .redis_store import RedisGameStore
 from .request_counter import RequestCounter
 from .store import GameStore
@@ -26,11 +27,12 @@ from .store import GameStore
 
 @dataclass(frozen=True, slots=True)
 class Storage:
-    """One backend's parts, sharing its connections: the games, the bot queue, the request counters."""
+    """One backend's parts, sharing its connections: the games, the bot queue, the request counters, the deadline index."""
 
     games: GameStore
     bot_jobs: BotJobs
     requests: RequestCounter
+    deadlines: Deadlines
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -99,6 +101,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
         RedisGameStore(link, ttl_seconds=ttl_seconds, subscribe=subscribe),
         BotJobs(link),
         RequestCounter(link),
+        Deadlines(link),
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from .connections import RedisLink
 from .keys import GameKeys
 from .store import (
+    ClockFill,
     Commit,
     CommitResult,
     EventSlice,
@@ -91,14 +92,16 @@ class RedisGameStore(GameStore):
     def _keys(self, game_id: str) -> GameKeys:
         return GameKeys(self._prefix, game_id)
 
-    def create_game(self, game_id: str, state: str, view: str) -> None:
-        """Store a new game at version 1 and start the TTL of its keys."""
+    def create_game(self, game_id: str, state: str, view: str, clock: ClockFill | None = None) -> int | None:
+        """Store a new game at version 1 and start the TTL of its keys; with a clock, the time of its creation."""
         keys = self._keys(game_id)
-        created = self._link.script(
-            "create_game", [keys.game, keys.moves, keys.events], [state, view, self._ttl_ms, _new_revision()]
-        )
+        args: list[Any] = [state, view, self._ttl_ms, _new_revision()]
+        if clock is not None:
+            args.append(clock.spec())
+        created = self._link.script("create_game", [keys.game, keys.moves, keys.events], args)
         if not created:
             raise ValueError(f"a game with id {game_id!r} already exists")
+        return int(created) if clock is not None else None
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None when there is none (one round trip)."""
@@ -158,6 +161,7 @@ class RedisGameStore(GameStore):
             self.events_channel,
             f"{commit.game_id} {commit.version + 1}",
             EVENTS_MAXLEN,
+            commit.clock.spec() if commit.clock is not None else "",
         ]
         if commit.answer is not None:
             script_keys.append(keys.idempotency(commit.answer.key))
@@ -165,9 +169,10 @@ class RedisGameStore(GameStore):
         found = self._link.script("commit_move", script_keys, args)
         if found is None:
             return CommitResult()
-        if found[0] == "moved":
-            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
-        return CommitResult(revision=revision)
+        if found[0] == "stored":
+            return CommitResult(revision=revision, now_ms=int(found[1]) if len(found) > 1 else None)
+        refused_by = None if found[0] == "moved" else found[0]
+        return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]), clock_refused=refused_by)
 
     def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
         """Give the game a new revision if it is still at `version` and `revision`; whether it did."""

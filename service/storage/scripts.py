@@ -47,10 +47,12 @@ def load(name: str) -> str:
     if not first.startswith(_INCLUDE):
         return text
     fragments = [part.strip() for part in first.removeprefix(_INCLUDE).split(",")]
-    return (
-        "".join((_LUA / "lib" / f"{fragment}.lua").read_text(encoding="utf-8") for fragment in fragments)
-        + rest
-    )
+    return "".join(fragment(name) for name in fragments) + rest
+
+
+def fragment(name: str) -> str:
+    """The shared fragment lua/lib/<name>.lua."""
+    return (_LUA / "lib" / f"{name}.lua").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True, slots=True)

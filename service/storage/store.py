@@ -51,6 +51,11 @@ class CommitResult:
 
     revision: str | None = None  # stored: the game's new revision
     current: StoredGame | None = None  # not stored: the game as it is now (None: there is none)
+    # Stored with a clock: the store's time of the commit (Unix ms), which its values were filled in for.
+    now_ms: int | None = None
+    # Not stored for the clock, the game unchanged: "expired" (a move at or after the
+    # game's deadline) or "early" (a timeout before it).
+    clock_refused: str | None = None
 
     @property
     def committed(self) -> bool:
@@ -114,6 +119,30 @@ class IdempotencyAnswer:
     answer: str
 
 
+@dataclass(frozen=True, slots=True)
+class ClockFill:
+    """A game clock's values that depend on the store's time of the commit, and what the commit checks.
+
+    The texts to store carry markers (service/games/clock.py): `\x01A\x01`
+    and `\x01B\x01` for each seat's time left, `\x01N\x01` for the commit's
+    time, `\x01D\x01` and `\x01T\x01` for the deadline in milliseconds and as
+    RFC 3339 text (null without one). Each value is base + per_now x the
+    commit's time, read by the store inside the commit: one clock for every
+    instance. The commit is refused unless it falls on the `must_be` side of
+    the game's stored deadline ("before": a move; "after": a timeout).
+    """
+
+    must_be: str
+    remaining: tuple[tuple[int, int], tuple[int, int]]  # (base, per_now) per seat
+    deadline: tuple[int, int] | None  # (base, per_now), None: no deadline after the commit
+
+    def spec(self) -> str:
+        """The form the scripts read (lua/lib/clock.lua)."""
+        (a, a_k), (b, b_k) = self.remaining
+        d, d_k = self.deadline if self.deadline is not None else ("-", 0)
+        return f"{self.must_be} {a} {a_k} {b} {b_k} {d} {d_k}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Commit:
     """One move to store with GameStore.commit_move, if the game is still as it was when the move was judged."""
@@ -127,6 +156,7 @@ class Commit:
     move: str  # the history entry to append
     event: NewEvent | None = None  # the event to append to the game's stream
     answer: IdempotencyAnswer | None = None  # the answer to record with the move
+    clock: ClockFill | None = None  # the game's clock: its texts' time-dependent values
 
 
 class EventWatch(ABC):
@@ -165,8 +195,12 @@ class GameStore(ABC):
     """
 
     @abstractmethod
-    def create_game(self, game_id: str, state: str, view: str) -> None:
-        """Store a new game at version 1 and start the TTL of its keys."""
+    def create_game(self, game_id: str, state: str, view: str, clock: ClockFill | None = None) -> int | None:
+        """Store a new game at version 1 and start the TTL of its keys.
+
+        With a clock, the texts' time-dependent values are filled in for the
+        store's time of the creation, which is returned (else None).
+        """
 
     @abstractmethod
     def load_game(self, game_id: str) -> StoredGame | None:

@@ -91,6 +91,18 @@ BOT_MOVES = Counter(
     ["level", "outcome"],
 )
 BOT_JOBS_QUEUED = "patchwork_bot_jobs_queued"
+CLOCK_EXPIRIES = Counter(
+    "patchwork_clock_expiries",
+    "Games a timekeeper ended at their deadline, by result reason: timeout or aborted",
+    ["reason"],
+)
+# From 10 ms to the 2 s promise and past it.
+LAG_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
+TIMEKEEPER_LAG = Histogram(
+    "patchwork_timekeeper_lag_seconds",
+    "From a game's deadline to the commit of its timeout, as the store's clock reads them",
+    buckets=LAG_BUCKETS,
+)
 
 M = TypeVar("M", bound=MetricWrapperBase)
 
@@ -120,6 +132,11 @@ store_errors = Children(STORE_ERRORS)
 requests_shed = Children(REQUESTS_SHED)
 bot_think = Children(BOT_THINK)
 bot_moves = Children(BOT_MOVES)
+clock_expiries = Children(CLOCK_EXPIRIES)
+
+
+def timekeeper_lag() -> Histogram:
+    return TIMEKEEPER_LAG
 
 
 class BotJobsQueued(Collector):

@@ -4,12 +4,14 @@ import pytest
 
 from service.engine import (
     PLACEMENT_MASKS,
+    Abort,
     Advance,
     Buy,
     NotationError,
     PlaceLeather,
     Placement,
     Resign,
+    Timeout,
     canonical_placement,
     legal_moves,
     move_from_json,
@@ -86,5 +88,11 @@ def test_members_beyond_the_form_are_ignored():
 
 @pytest.mark.parametrize("doc", [{}, {"action": "pass"}, {"action": None}])
 def test_an_unknown_action_is_refused_by_name(doc):
-    with pytest.raises(NotationError, match="is not advance, buy, place_leather or resign"):
+    with pytest.raises(NotationError, match="is not advance, buy, place_leather, resign, timeout or abort"):
         move_from_json(doc)
+
+
+def test_the_ends_a_clock_decides_read_back_from_their_history_entries():
+    assert move_from_json({"number": 9, "seat": 1, "action": "timeout", "outcome": {}}) == Timeout()
+    assert move_from_json({"number": 1, "seat": 0, "action": "abort", "outcome": {}}) == Abort()
+    assert Timeout().to_json() == {"action": "timeout"} and Abort().to_json() == {"action": "abort"}

@@ -79,7 +79,7 @@ def test_a_refused_move_recorded_under_its_key_is_answered_the_same_and_the_game
         play.play_keyed(created.game_id, Advance(), created.tokens[1], KEY)
     assert (refused.value.code, refused.value.version) == ("not_your_turn", 1)
     again = other_process().play_keyed(created.game_id, Advance(), created.tokens[1], KEY)
-    # not_your_turn is a 409 (RULES.md's turn order; docs/api-guide.md's error table).
+    # not_your_turn is a 409 (docs/api-guide.md's error table).
     assert again == RefusedAnswer(status=409, code="not_your_turn", detail=refused.value.detail, version=1)
     assert play.view(created.game_id)[0] == 1
 

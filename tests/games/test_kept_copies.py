@@ -90,7 +90,10 @@ def test_a_kept_copy_of_a_game_gone_from_the_store_is_dropped(play: GamePlay, ba
 def test_a_copy_another_worker_shared_spares_this_worker_the_read(single_storage, redis_url):
     shared = SharedCopies(8)  # what the workers of one gunicorn share (gunicorn_conf.py)
     first, second = (
-        GamePlay(single_storage.games, KeptCopies(KEPT, shared), single_storage.bot_jobs) for _ in range(2)
+        GamePlay(
+            single_storage.games, KeptCopies(KEPT, shared), single_storage.bot_jobs, single_storage.deadlines
+        )
+        for _ in range(2)
     )
     created = first.create(("Ada", "Bo"), seed=3)
     first.play(created.game_id, Advance(), created.tokens[0])

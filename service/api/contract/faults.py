@@ -122,8 +122,11 @@ def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str,
     fitting = [index for index, fields in enumerate(owned) if given and given <= fields]
     if fitting:
         return min(fitting, key=lambda index: len(owned[index]))
+    # The forms an object may take (a branch that allows only null is none of them).
     forms = ", or ".join(
-        " and ".join(show(name) for name in branch.get("required", ())) for branch in branches
+        " and ".join(show(name) for name in branch["required"])
+        for branch in branches
+        if branch.get("required")
     )
     if given:
         return "", f"give either {forms}, not both"

@@ -28,7 +28,7 @@ def create_game():
     params = load_create_game(body)
     try:
         created = services().play.create(
-            params["names"], params["bots"], client=client_address(), **params["setup"]
+            params["names"], params["bots"], client=client_address(), clock=params["clock"], **params["setup"]
         )
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None

@@ -2,6 +2,8 @@
 // page, so relative URLs; reads are plain GETs, moves send no If-Match (see
 // docs/api-guide.md, "Browsers and CORS").
 
+import { noteServerDate } from "./clocks.js";
+
 /** An answer that was not a success: `problem` is the service's problem+json body. */
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -12,6 +14,7 @@ export class ApiError extends Error {
 }
 
 async function answer(response) {
+  noteServerDate(response);
   const body = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, body);
   return body;
@@ -40,8 +43,8 @@ export const api = {
   patches: () => read("/patches").then((body) => body.patches),
   /** The computer players on offer, weakest first. */
   bots: () => read("/bots").then((body) => body.bots),
-  /** {game, tokens}: `players` as POST /games takes them. */
-  createGame: (players) => send("/games", null, { players }),
+  /** {game, tokens}: `players` as POST /games takes them, and a `clock` (null: none). */
+  createGame: (players, clock = null) => send("/games", null, clock ? { players, clock } : { players }),
   game: (gameId) => read(gamePath(gameId)),
   /** The seat a token plays: GET /seat with the token. */
   seatOf: (gameId, token) =>

@@ -10,6 +10,7 @@
 import { api, ApiError } from "./api.js";
 import { follow } from "./follow.js";
 import { BOARD, drawQuilt, drawShape, drawTrack, shapeCells } from "./draw.js";
+import { clockRequest, runClocks } from "./clocks.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,6 +24,7 @@ const page = {
   leather: null,        // while placing leather: the legal place_leather moves
   busy: false,          // a move is on its way
   stopFollowing: () => {},
+  stopClocks: () => {},
 };
 
 // ---- Starting: the fragment names a game, or we offer to create one ----
@@ -60,7 +62,7 @@ async function createGame(event) {
   const opponent = bot ? { name: `Computer (${bot})`, bot } : { name: "Player 2" };
   $("start").disabled = true;
   try {
-    const { game, tokens } = await api.createGame([{ name }, opponent]);
+    const { game, tokens } = await api.createGame([{ name }, opponent], clockRequest($("clock").value));
     // Our own link replaces the page's address, so a reload comes back to the game.
     history.replaceState(null, "", `#game=${game.id}&token=${tokens[0]}`);
     if (!bot) showInvite(game.id, tokens[1]);
@@ -86,6 +88,8 @@ async function openGame(gameId, token) {
   if (token) page.seat = await api.seatOf(gameId, token);
   // The stream starts with a snapshot of the game, then pushes every move.
   page.stopFollowing = follow((lastId) => api.eventsUrl(gameId, lastId), onEvent);
+  page.stopClocks();
+  page.stopClocks = runClocks([0, 1].map((seat) => () => $(`clock-${seat}`)), () => page.game);
 }
 
 function onEvent(type, data) {
@@ -142,8 +146,13 @@ function renderResult(game) {
   box.hidden = game.result === null;
   if (game.result === null) return;
   const { scores, winner, reason } = game.result;
+  if (winner === null) {
+    box.textContent = "Aborted: the first move did not come in time.";
+    return;
+  }
   const who = winner === page.seat ? "You win" : `${game.players[winner].name} wins`;
-  box.textContent = `${who}: ${scores[0]} to ${scores[1]}${reason === "resigned" ? " (by resignation)" : ""}.`;
+  const how = reason === "resigned" ? " (by resignation)" : reason === "timeout" ? " (on time)" : "";
+  box.textContent = `${who}: ${scores[0]} to ${scores[1]}${how}.`;
 }
 
 function renderQuilts(game) {
@@ -156,7 +165,11 @@ function renderQuilts(game) {
     stats.className = "stats";
     stats.textContent = `${player.buttons} buttons · income ${player.income} · space ${player.position}` +
       ` · ${player.empty_cells} empty · score ${player.score}${player.has_bonus ? " · 7×7 bonus" : ""}`;
-    panel.append(title, stats);
+    const clock = document.createElement("p");
+    clock.className = "clock";
+    clock.id = `clock-${seat}`;
+    clock.hidden = !game.clock;
+    panel.append(title, clock, stats);
     if (player.bot !== null && game.turn === seat && game.status === "active") {
       const thinking = document.createElement("p");
       thinking.className = "thinking";

@@ -1,11 +1,18 @@
+-- include: clock
 -- KEYS: game, moves, events[, record]. ARGV: expected_version,
 -- expected_revision ('*' = any; '' = none stored), new_revision, state, view, move, ttl_ms,
 -- event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
--- wake-up message, events_maxlen[, record_ttl_ms, record].
+-- wake-up message, events_maxlen, clock spec ('' = no clock)[, record_ttl_ms, record].
 -- Returns nil when there is no game, and {'moved', version, revision, state}
 -- when it is not at the expected version and revision (nothing changed in
 -- either case); {'stored'} otherwise. A fixed number of commands whatever the
 -- game's history: records keep their own expiry and are not touched here.
+--
+-- With a clock spec (lib/clock.lua) the commit's time is read here, the one
+-- clock: a move that comes at or after the game's stored deadline is
+-- refused, {'expired', version, revision, state}, as is a timeout before it,
+-- {'early', ...}; stored, the texts' markers are filled in and the new
+-- deadline kept, and the answer is {'stored', now}.
 --
 -- The event goes into the game's own stream in the same script as the move,
 -- so no crash can store a move without its event; its entry id is the new
@@ -23,13 +30,38 @@ local revision = found[2] or ''
 if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '*' and revision ~= ARGV[2]) then
     return {'moved', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
 end
-redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3],
-    'state', ARGV[4], 'view', ARGV[5])
+local state, view, event, record = ARGV[4], ARGV[5], ARGV[8], ARGV[16]
+local now, deadline = nil, nil
+if ARGV[14] ~= '' then
+    now = clock_now()
+    local must_be, values, escaped
+    must_be, values, escaped, deadline = clock_values(ARGV[14], now)
+    local stored = tonumber(redis.call('HGET', KEYS[1], 'deadline') or '')
+    local expired = stored ~= nil and now >= stored
+    if must_be == 'before' and expired then
+        return {'expired', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
+    end
+    if must_be == 'after' and not expired then
+        return {'early', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
+    end
+    state = clock_fill(state, values, escaped)
+    view = clock_fill(view, values, escaped)
+    event = clock_fill(event, values, escaped)
+    if record then
+        record = clock_fill(record, values, escaped)
+    end
+end
+redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', state, 'view', view)
+if deadline then
+    redis.call('HSET', KEYS[1], 'deadline', string.format('%d', deadline))
+elseif now then
+    redis.call('HDEL', KEYS[1], 'deadline')
+end
 redis.call('RPUSH', KEYS[2], ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 redis.call('PEXPIRE', KEYS[2], ARGV[7])
-if ARGV[8] ~= '' then
-    local entry = {'XADD', KEYS[3], 'MAXLEN', ARGV[13], (version + 1) .. '-0', 'data', ARGV[8]}
+if event ~= '' then
+    local entry = {'XADD', KEYS[3], 'MAXLEN', ARGV[13], (version + 1) .. '-0', 'data', event}
     if ARGV[9] ~= '' then
         table.insert(entry, 'end')
         table.insert(entry, ARGV[9])
@@ -43,6 +75,9 @@ if ARGV[8] ~= '' then
     redis.call('PUBLISH', ARGV[11], ARGV[12])
 end
 if KEYS[4] then
-    redis.call('SET', KEYS[4], ARGV[15], 'PX', ARGV[14])
+    redis.call('SET', KEYS[4], record, 'PX', ARGV[15])
+end
+if now then
+    return {'stored', now}
 end
 return {'stored'}

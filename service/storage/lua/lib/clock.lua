@@ -1,0 +1,62 @@
+-- A game clock's values at the commit's time (service/games/clock.py says
+-- what they are). The texts to store carry markers, \1<letter>\1 (or
+-- \u0001<letter>\u0001 inside a JSON string), for the values that depend on
+-- the time of the commit, which only the commit knows: Redis's clock, one
+-- for every instance. A clock spec is "must_be a_base a_k b_base b_k d_base
+-- d_k": each seat's time left and the deadline are base + k * now ('-' as
+-- d_base: no deadline); must_be says which side of the stored deadline the
+-- commit must fall on ("before" for a move, "after" for a timeout).
+local function clock_now()
+    -- TIME in a script that then writes needs effects replication, which
+    -- Redis 7 always uses and 6.2 must be asked for.
+    redis.replicate_commands()
+    local time = redis.call('TIME')
+    return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- Unix milliseconds as RFC 3339 UTC with milliseconds (the proleptic
+-- Gregorian calendar from a day count, as clock.rfc3339_ms gives it).
+local function rfc3339(ms)
+    local seconds = math.floor(ms / 1000)
+    local days = math.floor(seconds / 86400)
+    local of_day = seconds - days * 86400
+    local z = days + 719468
+    local era = math.floor(z / 146097)
+    local doe = z - era * 146097
+    local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+    local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+    local mp = math.floor((5 * doy + 2) / 153)
+    local day = doy - math.floor((153 * mp + 2) / 5) + 1
+    local month = mp < 10 and mp + 3 or mp - 9
+    local year = yoe + era * 400 + (month <= 2 and 1 or 0)
+    return string.format('%04d-%02d-%02dT%02d:%02d:%02d.%03dZ', year, month, day,
+        math.floor(of_day / 3600), math.floor(of_day % 3600 / 60), of_day % 60, ms - seconds * 1000)
+end
+
+-- (must_be, the markers' values, the markers' values inside a JSON string, the deadline or nil)
+local function clock_values(spec, now)
+    local f = {}
+    for word in string.gmatch(spec, '%S+') do
+        f[#f + 1] = word
+    end
+    local values = {
+        N = string.format('%d', now),
+        A = string.format('%d', tonumber(f[2]) + tonumber(f[3]) * now),
+        B = string.format('%d', tonumber(f[4]) + tonumber(f[5]) * now),
+        D = 'null',
+        T = 'null',
+    }
+    local deadline = nil
+    if f[6] ~= '-' then
+        deadline = tonumber(f[6]) + tonumber(f[7]) * now
+        values.D = string.format('%d', deadline)
+        values.T = '"' .. rfc3339(deadline) .. '"'
+    end
+    local escaped = {N = values.N, A = values.A, B = values.B, D = values.D, T = string.gsub(values.T, '"', '\\"')}
+    return f[1], values, escaped, deadline
+end
+
+local function clock_fill(text, values, escaped)
+    text = string.gsub(text, '\1(%u)\1', values)
+    return (string.gsub(text, '\\u0001(%u)\\u0001', escaped))
+end
