@@ -30,10 +30,11 @@ def node_env() -> dict[str, str]:
 
 
 def build_client(work: Path) -> Path:
-    """Build the client in `work` (a fresh directory); the built package's directory (its dist/ inside)."""
+    """Build the client in `work` (made if missing, else empty); the built package's directory (its dist/ inside)."""
     assert (NODE_MODULES / ".bin" / "openapi-typescript").exists(), (
         "node_modules lacks openapi-typescript: run ./dev test (it runs npm ci)"
     )
+    work.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "openapi.yaml", work / "openapi.yaml")
     (work / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
     package = work / "clients" / "typescript"

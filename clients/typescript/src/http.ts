@@ -104,6 +104,11 @@ export class PatchworkClient {
     return (await this.send<{ seat: Seat }>("GET", path, { token })).body.seat;
   }
 
+  /** Every event of the game, in version order, each once, across reconnects: see follow.ts. */
+  follow(gameId: string, options: FollowOptions = {}): AsyncGenerator<GameEvent, void, undefined> {
+    return follow(this, gameId, options);
+  }
+
   /**
    * POST /games/{id}/moves with the seat's token: the game after the move.
    *

@@ -22,6 +22,7 @@ export type LegalMoves = Schemas["LegalMoves"];
 export type LegalMove = Schemas["LegalMove"];
 export type Hint = Schemas["Hint"];
 export type Bot = Schemas["Bot"];
+export type BotLevel = NonNullable<Schemas["BotLevelOrNull"]>;
 export type Patch = Schemas["Patch"];
 export type Problem = Schemas["Problem"];
 export type ProblemCode = Schemas["ProblemCode"];
