@@ -4,6 +4,7 @@
 // type-checks this file with tsc --strict: a change of the spec that breaks
 // what the docs tell clients to send, or what they show coming back, fails it.
 // Each value is the one in the docs (same fields, same numbers).
+import { PatchworkClient } from "../src/index.js";
 import type {
   Cell,
   CreateGameRequest,
@@ -129,3 +130,18 @@ export const guideVersionMismatch: Problem = {
   detail: 'The game is at version 2, not "1".',
   code: "version_mismatch",
 };
+
+// "Your move on the stream before its answer": the loop of the guide, as it is there.
+export async function guideFollowLoop(): Promise<void> {
+  const client = new PatchworkClient("http://127.0.0.1:8000");
+  const { game, tokens } = await client.createGame({ players: [{ name: "Ada" }, { name: "Bot", bot: "greedy" }] });
+  for await (const event of client.follow(game.id)) {
+    if (event.type === "end") break;
+    // Decide from the event's game; the move's answer may come after the
+    // stream has shown this move and the bot's reply, and is not waited for.
+    if (event.game.status === "active" && event.game.turn === 0 && tokens[0]) {
+      const { move } = await client.hint(game.id);
+      await client.move(game.id, tokens[0], move, { ifMatch: event.version });
+    }
+  }
+}
