@@ -8,7 +8,8 @@ is built as its package.json builds it (tests/typescript_client.py), then
 and PATCHWORK_LIMITED_URL: a whole game against a bot through the example,
 streams cut mid-game and resumed, a resume answered with a snapshot, a
 move's answer held until the stream has shown the bot's reply, a lost answer
-retried with its Idempotency-Key.
+retried with its Idempotency-Key; and the README's and the guide's bodies
+(examples/docs.ts) sent as typed, answered as the docs show.
 """
 
 from __future__ import annotations

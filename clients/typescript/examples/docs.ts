@@ -2,7 +2,8 @@
 // written as a TypeScript client writes them, with the types openapi-typescript
 // generates from openapi.yaml with its default options. tests/test_typescript_client.py
 // type-checks this file with tsc --strict: a change of the spec that breaks
-// what the docs tell clients to send, or what they show coming back, fails it.
+// what the docs tell clients to send, or what they show coming back, fails it;
+// test/docs.test.ts sends them to a live service and expects the answers shown.
 // Each value is the one in the docs (same fields, same numbers).
 import { PatchworkClient } from "../src/index.js";
 import type {
@@ -96,11 +97,29 @@ export const guidePlacementRecord: MoveRecord = {
 // A cell is a pair: a third coordinate is no cell.
 // @ts-expect-error a cell is [row, col]
 export const notACell: Cell = [0, 1, 2];
+// "Strict requests": an optional field sent as null is the same as leaving it out, in either form.
+export const nullsByOrientation: MoveRequest = {
+  action: "buy",
+  patch_id: 11,
+  placement: { row: 0, col: 0, rotation: 90, flipped: null, cells: null },
+};
+export const nullsByCells: MoveRequest = {
+  action: "buy",
+  patch_id: 11,
+  placement: { cells: [[0, 1], [1, 0], [1, 1], [1, 2]], row: null, col: null, rotation: null, flipped: null },
+};
+export const nullsCreate: CreateGameRequest = { seed: 7, players: null, patch_order: null, first_player: null, time_board: null };
 // "send the entry the player picks, as it is": a legal move is a move request.
 export const pickedAsItIs: MoveRequest = readmeLegal;
 
 // "Resigning".
 export const guideResigned: GameResult = { scores: [-154, -155], winner: 0, reason: "resigned" };
+export const guideResignRecord: MoveRecord = {
+  number: 4,
+  seat: 1,
+  action: "resign",
+  outcome: { buttons: 0, income: 0, from: 2, to: 2, leather_won: 0, bonus: false },
+};
 
 // "Hints": the hint's move is sent as it is.
 export const guideHint: Hint = {
@@ -127,7 +146,7 @@ export const guideVersionMismatch: Problem = {
   type: "/problems/version-mismatch",
   title: "Game has moved on",
   status: 412,
-  detail: 'The game is at version 2, not "1".',
+  detail: "The game is at version 2, which If-Match does not name.",
   code: "version_mismatch",
 };
 
