@@ -72,9 +72,11 @@ export async function* follow(
     }
     if (response !== null && response.status === 200 && response.body !== null) {
       const stream = readEventStream(response.body, last === null ? "" : String(last));
+      let delivered = false;
       try {
         for await (const message of stream.messages) {
           failures = 0;
+          delivered = true;
           if (message.event === "game") {
             const game = JSON.parse(message.data) as Game;
             if (last === null) {
@@ -108,7 +110,10 @@ export async function* follow(
         if (options.signal?.aborted || !(error instanceof TypeError)) throw error;
       }
       retryMs = stream.retryMs() ?? retryMs;
-      wait = Math.min(maxDelay, retryMs);
+      // A stream that closed before any event (the store failing as it
+      // opened) counts as a failed attempt: the waits grow.
+      wait = Math.min(maxDelay, retryMs * 2 ** failures);
+      if (!delivered) failures++;
     } else if (response !== null) {
       const refusal = await problemOf(response);
       if (response.status !== 503 && response.status !== 429) throw refusal;
