@@ -60,3 +60,19 @@ async function playAdvances(base, id, tokens, moves, ifMatch) {
   }
   return {statuses, version: game.version};
 }
+
+// An EventSource left to itself for `ms` milliseconds: what it dispatched,
+// and each error with the readyState it left (0 CONNECTING: the browser
+// reconnects itself; 2 CLOSED: it has given up).
+async function watchEventSource(base, id, ms) {
+  const seen = [];
+  const source = new EventSource(`${base}/games/${id}/events`);
+  for (const type of ["game", "move", "end"]) {
+    source.addEventListener(type, (e) => seen.push({type, lastEventId: e.lastEventId}));
+  }
+  source.onerror = () => seen.push({type: "error", readyState: source.readyState});
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const readyState = source.readyState;
+  source.close();
+  return {seen, readyState};
+}
