@@ -65,7 +65,14 @@ from benchmarks.httpbench import plans, pyload, wrk_runner
 from benchmarks.httpbench.balance import MAX_WORKER_SHARE, busiest_share, cpu_seconds, worker_pids
 from benchmarks.httpbench.cpuuse import CpuReading
 from benchmarks.httpbench.idle_streams import IdleStreams
-from benchmarks.httpbench.plans import GetPlan, MovePlan, move_script, script_mix
+from benchmarks.httpbench.plans import (
+    CLOCKED_CREATE_BODY,
+    CREATE_BODY,
+    GetPlan,
+    MovePlan,
+    move_script,
+    script_mix,
+)
 from benchmarks.httpbench.prepare import create_games, play
 from benchmarks.httpbench.results import RunResult, cpu_table, summarize, table
 from benchmarks.httpbench.roundtrips import calls_per_answer, round_trips_per_move, store_calls
@@ -117,6 +124,11 @@ def parse_args() -> argparse.Namespace:
         help="every request sends Accept-Encoding: gzip (answers of 1 KiB and up come compressed)",
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    parser.add_argument(
+        "--clock",
+        action="store_true",
+        help="the moved games have a real-time clock (3 h + 3 min): what a clock costs a move",
+    )
     parser.add_argument(
         "--idle-streams",
         type=int,
@@ -202,7 +214,8 @@ class Bench:
         """Enough fresh games that the move run cannot run out, even at /healthz speed."""
         # Besides the games played through: one in flight and one queued per connection.
         needed = math.ceil(healthz_rps * duration * 1.3 / len(self.script)) + 3 * self.args.connections
-        return MovePlan(MOVE, create_games(self.host, self.port, needed), self.script)
+        body = CLOCKED_CREATE_BODY if self.args.clock else CREATE_BODY
+        return MovePlan(MOVE, create_games(self.host, self.port, needed, body=body), self.script)
 
     def read_plans(self) -> list[GetPlan]:
         """Plans for the reads, on games played to the middle of the script."""

@@ -21,6 +21,10 @@ from service.engine import Buy, PlaceLeather, apply_move, legal_moves, new_game
 PATCH_ORDER = tuple(range(2, 34)) + (1,)
 SCRIPT_SEED = 2024
 CREATE_BODY = json.dumps({"patch_order": list(PATCH_ORDER)})
+# The same games with the longest real-time clock: its time never runs out in a run.
+CLOCKED_CREATE_BODY = json.dumps(
+    {"patch_order": list(PATCH_ORDER), "clock": {"initial_s": 10800, "increment_s": 180}}
+)
 
 
 @dataclass(frozen=True)

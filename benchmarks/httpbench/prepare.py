@@ -31,12 +31,12 @@ class ApiClient:
         return json.loads(text)
 
 
-def create_games(host: str, port: int, count: int, workers: int = 8) -> list[Game]:
-    """`count` fresh games made from the benchmark's patch order."""
+def create_games(host: str, port: int, count: int, workers: int = 8, body: str = CREATE_BODY) -> list[Game]:
+    """`count` fresh games made from the benchmark's patch order (`body`: the POST /games to make each)."""
     client = ApiClient(host, port)
 
     def create(_index: int) -> Game:
-        answer = client.call("POST", "/games", CREATE_BODY)
+        answer = client.call("POST", "/games", body)
         return Game(answer["game"]["id"], tuple(answer["tokens"]))
 
     with ThreadPoolExecutor(workers) as pool:
