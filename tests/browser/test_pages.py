@@ -275,3 +275,38 @@ def test_an_event_source_on_a_finished_game_stops_after_its_end(browser, play_ba
     assert browser.execute_script("return seen") == [["game", final], ["end", final]]
     # The first connection streamed the snapshot and its end; the reconnect, with Last-Event-ID, got 204.
     assert (_events_answered(base, 200), _events_answered(base, 204)) == (1, 1)
+
+
+def clock_texts(driver) -> list[str]:
+    return [driver.find_element(By.ID, f"clock-{seat}").text for seat in (0, 1)]
+
+
+def test_play_offers_a_clock_and_counts_the_running_seat_down(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    setup_form(browser)
+    Select(browser.find_element(By.ID, "opponent")).select_by_value("")  # a friend: nobody moves for seat 1
+    Select(browser.find_element(By.ID, "clock")).select_by_value("rt:180:2")
+    browser.find_element(By.ID, "start").click()
+    wait_for_version(browser, 1)
+    game_id = browser.current_url.split("#game=")[1].split("&")[0]
+    game = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    assert game["clock"]["initial_s"] == 180 and game["clock"]["increment_s"] == 2
+    # Before the first move no bank runs: both show the whole 3 minutes.
+    wait(browser, lambda d: clock_texts(d) == ["3:00", "3:00"], f"clocks show {clock_texts(browser)}")
+    browser.find_element(By.ID, "advance").click()
+    wait_for_version(browser, 2)
+    # Seat 0 earned its increment; seat 1's bank runs down in the page with no new version.
+    wait(
+        browser,
+        lambda d: d.find_element(By.ID, "clock-0").text == "3:02",
+        f"clocks show {clock_texts(browser)}",
+    )
+    wait(
+        browser,
+        lambda d: d.find_element(By.ID, "clock-1").text in ("2:58", "2:57"),
+        "seat 1's clock did not run",
+    )
+    assert "running" in browser.find_element(By.ID, "clock-1").get_attribute("class")
+    assert version(browser) == 2
+    assert console_errors(browser) == []

@@ -279,9 +279,9 @@ def _assert_serves_every_page_and_asset(base: str) -> None:
     play_assets = _check_page_and_its_assets(base, "play", SOURCE_PACKAGE / "static/play/index.html")
     assert {urljoin(base, "docs/swagger-ui-bundle.js"), urljoin(base, "docs/docs.js")} <= docs_assets
     # play.js's imports were followed, not just the page's one script.
-    assert {urljoin(base, f"play/{name}") for name in ("play.js", "api.js", "draw.js", "follow.js")} <= (
-        play_assets
-    )
+    assert {
+        urljoin(base, f"play/{name}") for name in ("play.js", "api.js", "draw.js", "follow.js", "clocks.js")
+    } <= (play_assets)
 
     # What /docs renders: the document itself, as the checkout holds it.
     spec = _fetch(urljoin(base, "openapi.yaml"))

@@ -51,6 +51,7 @@ _ASSET_TYPES = {
         "api.js": _JS,
         "follow.js": _JS,
         "draw.js": _JS,
+        "clocks.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },
