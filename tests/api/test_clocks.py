@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from .test_events import events_of
+
 BLITZ = {"initial_s": 600, "increment_s": 5}
 
 
@@ -76,3 +78,28 @@ def test_the_pictures_show_the_time_left(client):
     assert "Time: Player 1 10:00 | Player 2 10:00" in text
     svg = client.get(f"/games/{game_id}/board.svg").get_data(as_text=True)
     assert svg.count('class="clock"') == 2 and ">10:00<" in svg
+
+
+def test_a_retried_move_on_a_clocked_game_replays_the_first_answer_byte_for_byte(client):
+    created = client.post("/games", json={"clock": BLITZ}).get_json()
+    game_id, tokens = created["game"]["id"], created["tokens"]
+    headers = {"Authorization": f"Bearer {tokens[0]}", "Idempotency-Key": "clocked-1"}
+    first = client.post(f"/games/{game_id}/moves", json={"action": "advance"}, headers=headers)
+    again = client.post(f"/games/{game_id}/moves", json={"action": "advance"}, headers=headers)
+    assert first.status_code == again.status_code == 201
+    # The recorded answer had its clock filled in by the same commit as the game.
+    assert again.get_data() == first.get_data()
+    assert "\\u0001" not in again.get_data(as_text=True) and "\x01" not in again.get_data(as_text=True)
+    assert again.get_json() == client.get(f"/games/{game_id}").get_json()
+
+
+def test_a_clocked_games_stream_carries_each_versions_clock(client):
+    created = client.post("/games", json={"clock": BLITZ}).get_json()
+    game_id, tokens = created["game"]["id"], created["tokens"]
+    auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
+    moved = client.post(f"/games/{game_id}/moves", json={"action": "advance"}, headers=auth[0]).get_json()
+    resigned = client.post(f"/games/{game_id}/resign", headers=auth[1]).get_json()
+    events = events_of(client.get(f"/games/{game_id}/events?last_event_id=1"))
+    moves = [event.json() for event in events if event.kind == "move"]
+    assert [m["game"] for m in moves] == [moved, resigned]  # each event's game is the answer's
+    assert resigned["clock"]["running"] is None and resigned["result"]["reason"] == "resigned"
