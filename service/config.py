@@ -18,6 +18,8 @@ DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
 # about 4 KB each; and slots in the table the workers of one gunicorn share
 # (games/shared_copies.py): 8 KB each.
 DEFAULT_RECENT_GAMES = 1000
+# An open seat nobody takes within this long leaves the lobby (issue 20).
+DEFAULT_LOBBY_TTL_SECONDS = 3600
 # The embedded Redis's memory limit (refusing writes past it, never evicting):
 # about 35,000 finished games (7 KB each) or 700,000 recorded refusals, and
 # no more than a small machine can spare next to the service.
@@ -152,6 +154,7 @@ class Settings:
     rate_limit_hints: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_HINTS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
+    lobby_ttl_seconds: int = DEFAULT_LOBBY_TTL_SECONDS
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
     redis_max_connections: int = DEFAULT_REDIS_MAX_CONNECTIONS
     worker_connections: int = DEFAULT_WORKER_CONNECTIONS
@@ -210,6 +213,7 @@ class Settings:
             rate_limit_hints=RateLimit(_int(env, "RATE_LIMIT_HINTS", DEFAULT_RATE_LIMIT_HINTS), bot_window),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
+            lobby_ttl_seconds=_int(env, "LOBBY_TTL_SECONDS", DEFAULT_LOBBY_TTL_SECONDS, minimum=1),
             embedded_redis_maxmemory=_redis_memory(
                 env, "EMBEDDED_REDIS_MAXMEMORY", DEFAULT_EMBEDDED_REDIS_MAXMEMORY
             ),

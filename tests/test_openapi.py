@@ -36,7 +36,8 @@ NEVER_SHED = {"healthz", "getMetrics"}
 # Every core operation (docs/api-guide.md#resources) and the statuses the contract lets it answer (405 and unrouted 404s are global).
 API_MD_OPERATIONS = {
     ("get", "/patches"): ("listPatches", {"200"}),
-    ("post", "/games"): ("createGame", {"201", "400", "413", "415", "429", "503"}),
+    # 401 (extension, issue 20): a bearer token that is not a player's.
+    ("post", "/games"): ("createGame", {"201", "400", "401", "413", "415", "429", "503"}),
     ("get", "/games/{game_id}"): ("getGame", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves"): ("listMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves/{number}"): ("getMove", {"200", "304", "400", "404", "503"}),
@@ -70,6 +71,12 @@ EXTENSION_OPERATIONS = {
     ("get", "/problems/{problem}"): ("getProblemPage", {"200", "404"}),
     ("get", "/bots"): ("listBots", {"200"}),
     ("get", "/metrics"): ("getMetrics", {"200", "404"}),
+    # Players and the lobby (issue 20).
+    ("post", "/players"): ("createPlayer", {"201", "400", "413", "415", "429"}),
+    ("get", "/players/me"): ("getMe", {"200", "400", "401"}),
+    ("get", "/players/{player_id}"): ("getPlayer", {"200", "400", "404"}),
+    ("get", "/games"): ("listGames", {"200", "400"}),
+    ("post", "/games/{game_id}/join"): ("joinGame", {"201", "400", "401", "404", "409", "413", "415", "429"}),
 }
 
 
@@ -177,7 +184,13 @@ def test_each_error_response_allows_exactly_its_status_and_codes(spec):
 
 def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec):
     secured = {op["operationId"] for _, _, op in operations(spec) if op.get("security")}
-    assert secured == {"makeMove", "getSeat", "resignGame"}
+    # Issue 20: a player token; optional ({} first) where a player is optional.
+    players = {"getMe"}
+    optional_player = {"createGame", "joinGame"}
+    assert secured == {"makeMove", "getSeat", "resignGame"} | players | optional_player
+    for _, _, op in operations(spec):
+        if op["operationId"] in optional_player:
+            assert op["security"] == [{}, {"playerToken": []}]
     scheme = spec["components"]["securitySchemes"]["seatToken"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
 

@@ -7,6 +7,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
+from service.games.lobby import Lobby, Players
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -39,24 +40,29 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     # any other path no route matches. No route ends in "/", so strict_slashes
     # redirects none; tests/api/test_hostile_input.py checks both.
     app.url_map.merge_slashes = False
+    play = GamePlay(
+        storage.games,
+        KeptCopies(settings.recent_games, shared_copies.for_this_worker()),
+        storage.bot_jobs,
+        storage.deadlines,
+    )
+    players = Players(storage.players)
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
         store=storage.games,
         requests=storage.requests,
         validator=RequestValidator(load_spec()),
         spec_file=StaticBody(spec_bytes(), "application/yaml"),
-        play=GamePlay(
-            storage.games,
-            KeptCopies(settings.recent_games, shared_copies.for_this_worker()),
-            storage.bot_jobs,
-            storage.deadlines,
-        ),
+        play=play,
+        players=players,
+        lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
     from .resources import bots, events, games, hints, meta, moves, pages, pictures
+    from .resources import players as player_routes
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
@@ -66,6 +72,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(player_routes.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

@@ -10,6 +10,7 @@ from prometheus_client import CollectorRegistry
 
 from service.config import Settings
 from service.games import GamePlay
+from service.games.lobby import Lobby, Players
 from service.storage import GameStore, RequestCounter
 
 from .contract.request_validator import RequestValidator
@@ -31,6 +32,9 @@ class Services:
     # openapi.yaml as GET /openapi.yaml answers it.
     spec_file: StaticBody
     play: GamePlay
+    # Players, the lobby and joining (games/lobby.py).
+    players: Players
+    lobby: Lobby
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).

@@ -37,8 +37,9 @@ class _Loader(Schema):
 
 
 class PlayerSetupSchema(_Loader):
-    name = fields.String(required=True)
+    name = fields.String()
     bot = fields.String(allow_none=True)
+    open = fields.Boolean(allow_none=True)
 
 
 class CreateGameSchema(_Loader):
@@ -50,11 +51,18 @@ class CreateGameSchema(_Loader):
     first_player = fields.Integer(allow_none=True)
     time_board = fields.String(allow_none=True)
     clock = fields.Dict(allow_none=True)
+    listed = fields.Boolean(allow_none=True)
 
     @post_load
     def _to_setup(self, data: dict, **_kwargs) -> dict:
         players = data.get("players")
-        names = tuple(p["name"] for p in players) if players else DEFAULT_NAMES
+        # An open seat (or the creator's, named by its player) may come without a name: the default's.
+        names = (
+            tuple(p.get("name") or DEFAULT_NAMES[seat] for seat, p in enumerate(players))
+            if players
+            else DEFAULT_NAMES
+        )
+        open_seats = tuple(bool(p.get("open")) for p in players) if players else (False, False)
         # Levels are checked by the spec's enum, which tests/api/test_bot_games.py holds to LEVELS.
         bots = tuple(p.get("bot") for p in players) if players else NO_BOTS
         setup = {
@@ -64,10 +72,13 @@ class CreateGameSchema(_Loader):
             "time_board": data.get("time_board") or "revised",
         }
         clock = data.get("clock")
+        listed = data.get("listed")
         return {
             "names": names,
             "bots": bots,
             "clock": None if clock is None else ClockSettings.from_json(clock),
+            "open_seats": open_seats,
+            "listed": True if listed is None else listed,
             "setup": setup,
         }
 

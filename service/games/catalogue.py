@@ -93,6 +93,13 @@ _ENTRIES = (
         what_to_do="Check the id, or create a new game with `POST /games`.",
     ),
     ProblemType(
+        code="player_not_found",
+        status=404,
+        title="No such player",
+        when="No player has this id: it was never created (`POST /players`).",
+        what_to_do="Check the id.",
+    ),
+    ProblemType(
         code="not_found",
         status=404,
         title="No such resource",
@@ -129,6 +136,22 @@ _ENTRIES = (
         when="The move does not fit the game's `phase`: for example a `buy` or `advance` while a "
         "leather patch must be placed first, or `place_leather` when none is due.",
         what_to_do="Read the game's `phase` (or its legal moves) and send a move of that phase.",
+    ),
+    ProblemType(
+        code="game_not_started",
+        status=409,
+        title="Game waits for an opponent",
+        when="A move (or resign) in a game with an open seat that nobody has joined yet.",
+        what_to_do="Wait for a joiner: follow `/games/{id}/events`, your player stream, or read the game again.",
+    ),
+    ProblemType(
+        code="seat_taken",
+        status=409,
+        title="No open seat to take",
+        when="`POST /games/{id}/join` for a game whose open seat another joiner has just taken (exactly "
+        "one joiner wins each seat), that has none, whose lobby time is up, or that the joining player "
+        "already plays in.",
+        what_to_do="Pick another game from `GET /games?status=open`, or seek a game with `POST /seeks`.",
     ),
     ProblemType(
         code="idempotency_key_in_use",

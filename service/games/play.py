@@ -50,11 +50,13 @@ from .clock import ClockSettings, PendingClock, after_move, at_deadline, fill, s
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
-from .records import NO_BOTS, GameRecord, could_be_game_id, create_record
+from .players import PlayerRecord
+from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
     BotsUnavailable,
     GameBusy,
     GameNotFound,
+    GameNotStarted,
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     InvalidToken,
@@ -79,6 +81,25 @@ class Created:
     game_id: str
     view: str
     tokens: list[str | None]  # None for a bot's seat
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who holds a new game's seats beyond names and bots (games/lobby.py)."""
+
+    # The creator's player: it holds the first seat that is a person's and not open, under its name.
+    owner: PlayerRecord | None = None
+    open_seats: tuple[bool, bool] = NO_OPEN_SEATS
+    listed: bool = True
+    open_until_ms: int = 0  # epoch ms: when an open seat's time in the lobby is up
+
+    def owner_seat(self, bots: tuple[str | None, str | None]) -> int | None:
+        if self.owner is None:
+            return None
+        for seat in (0, 1):
+            if bots[seat] is None and not self.open_seats[seat]:
+                return seat
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +201,7 @@ class GamePlay:
         *,
         client: str = "",
         clock: ClockSettings | None = None,
+        seating: Seating = Seating(),
         **setup: Any,
     ) -> Created:
         """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong).
@@ -188,9 +210,27 @@ class GamePlay:
         caller's to check). BotsUnavailable when a seat is a bot's and no
         bot worker is alive to play it. `client`: the address the game's
         bot jobs are served for. `clock`: the time control, None for none.
+        `seating`: the creator's player and the open seats.
         """
+        players: list[str | None] = [None, None]
+        hashes: list[str | None] = [None, None]
+        owner, owner_seat = seating.owner, seating.owner_seat(bots)
+        if owner is not None and owner_seat is not None:
+            players[owner_seat], hashes[owner_seat] = owner.id, owner.token_hash
+            names = (owner.name, names[1]) if owner_seat == 0 else (names[0], owner.name)
         pending = None if clock is None else start(clock)
-        record, tokens = create_record(new_game(**setup), names, bots, pending, clock)
+        record, tokens = create_record(
+            new_game(**setup),
+            names,
+            bots,
+            pending,
+            clock,
+            players=(players[0], players[1]),
+            player_hashes=(hashes[0], hashes[1]),
+            open_seats=seating.open_seats,
+            listed=seating.listed,
+            open_until_ms=seating.open_until_ms,
+        )
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
         view = compact(game_view(record, 1))
@@ -525,6 +565,8 @@ class GamePlay:
     ) -> tuple[int, GameState]:
         """(seat, state after the move), in the API's order: token, expected version, the move."""
         seat = _seat_of_token(game.record, token)
+        if game.record.open_seat is not None:
+            raise GameNotStarted()
         if condition is not None and not condition.holds(game.version):
             raise VersionMismatch(game.version, condition.source)
         try:

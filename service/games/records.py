@@ -12,7 +12,8 @@ import hmac
 import re
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from service.engine import GameState, state_from_dict, state_to_dict
 
@@ -22,6 +23,9 @@ from .jsontext import compact, parse
 RECORD_FORMAT = 1
 DEFAULT_NAMES = ("Player 1", "Player 2")
 NO_BOTS: tuple[None, None] = (None, None)
+NO_PLAYERS: tuple[None, None] = (None, None)
+NO_OPEN_SEATS = (False, False)
+T = TypeVar("T")
 
 
 GAME_ID_BYTES = 16
@@ -93,15 +97,34 @@ class GameRecord:
         if not isinstance(last, PendingClock):
             return self
         return _with_clock_log(self, self.clock_log[:-1] + (last.at(now_ms),))
+    # The player (games/players.py) holding each seat, None for none, and the
+    # hash of that player's token, so the player token acts for the seat.
+    player_ids: tuple[str | None, str | None] = NO_PLAYERS
+    player_hashes: tuple[str | None, str | None] = NO_PLAYERS
+    # Open seats: a seat nobody holds yet, taken by the first joiner (GamePlay.join).
+    open_seats: tuple[bool, bool] = NO_OPEN_SEATS
+    # Whether the game is shown in the lobby while a seat is open, and until
+    # when (epoch milliseconds; 0 without an open seat).
+    listed: bool = True
+    open_until_ms: int = 0
 
     def seat_of(self, token: str) -> int | None:
-        """The seat whose token this is, compared in constant time; None if neither."""
+        """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
         digest = token_hash(token)
         seat = None
-        for candidate, stored in enumerate(self.token_hashes):
-            if stored is not None and hmac.compare_digest(digest, stored):
-                seat = candidate
+        for candidate in (0, 1):
+            for stored in (self.token_hashes[candidate], self.player_hashes[candidate]):
+                if stored is not None and hmac.compare_digest(digest, stored):
+                    seat = candidate
         return seat
+
+    @property
+    def open_seat(self) -> int | None:
+        """The first seat still open, or None."""
+        for seat in (0, 1):
+            if self.open_seats[seat]:
+                return seat
+        return None
 
     @property
     def bot_in_turn(self) -> str | None:
@@ -132,6 +155,11 @@ class GameRecord:
             bots=self.bots,
             clock=self.clock,
             clock_log=self.clock_log if clock is None else self.clock_log + (clock,),
+            player_ids=self.player_ids,
+            player_hashes=self.player_hashes,
+            open_seats=self.open_seats,
+            listed=self.listed,
+            open_until_ms=self.open_until_ms,
         )
 
     def encode(self) -> str:
@@ -153,6 +181,21 @@ class GameRecord:
                 **(
                     {"clock": self.clock.to_json(), "clock_log": [log_entry(c) for c in self.clock_log]}
                     if self.clock is not None
+                    else {}
+                ),
+                # Left out of a game with no player identities or open seats, for the same reason.
+                **(
+                    {"player_ids": list(self.player_ids), "player_hashes": list(self.player_hashes)}
+                    if self.player_ids != NO_PLAYERS
+                    else {}
+                ),
+                **(
+                    {
+                        "open_seats": list(self.open_seats),
+                        "listed": self.listed,
+                        "open_until_ms": self.open_until_ms,
+                    }
+                    if self.open_until_ms
                     else {}
                 ),
             }
@@ -177,6 +220,11 @@ class GameRecord:
             bots=tuple(doc.get("bots", NO_BOTS)),
             clock=None if doc.get("clock") is None else ClockSettings.from_json(doc["clock"]),
             clock_log=tuple(ClockState.from_log(entry) for entry in doc.get("clock_log", ())),
+            player_ids=tuple(doc.get("player_ids", NO_PLAYERS)),
+            player_hashes=tuple(doc.get("player_hashes", NO_PLAYERS)),
+            open_seats=tuple(doc.get("open_seats", NO_OPEN_SEATS)),
+            listed=doc.get("listed", True),
+            open_until_ms=doc.get("open_until_ms", 0),
         )
 
 
@@ -193,6 +241,11 @@ def _with_clock_log(record: GameRecord, log: tuple[ClockState | PendingClock, ..
         bots=record.bots,
         clock=record.clock,
         clock_log=log,
+        player_ids=record.player_ids,
+        player_hashes=record.player_hashes,
+        open_seats=record.open_seats,
+        listed=record.listed,
+        open_until_ms=record.open_until_ms,
     )
 
 
@@ -202,12 +255,20 @@ def create_record(
     bots: tuple[str | None, str | None] = NO_BOTS,
     clock: PendingClock | None = None,
     settings: ClockSettings | None = None,
+    *,
+    players: tuple[str | None, str | None] = NO_PLAYERS,
+    player_hashes: tuple[str | None, str | None] = NO_PLAYERS,
+    open_seats: tuple[bool, bool] = NO_OPEN_SEATS,
+    listed: bool = True,
+    open_until_ms: int = 0,
 ) -> tuple[GameRecord, list[str | None]]:
-    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat.
+    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat and an open one.
 
     With a clock: its `settings` and its `clock` at the creation (clock.start).
+    `players`, `player_hashes`: the player holding each seat and its token's
+    hash; `open_seats`: the seats left for a joiner, until `open_until_ms`.
     """
-    tokens = [None if bot is not None else new_seat_token() for bot in bots]
+    tokens = [None if bot is not None or empty else new_seat_token() for bot, empty in zip(bots, open_seats)]
     created = now_rfc3339()
     record = GameRecord(
         id=new_game_id(),
@@ -223,5 +284,33 @@ def create_record(
         bots=bots,
         clock=settings,
         clock_log=() if clock is None else (clock,),
+        player_ids=players,
+        player_hashes=player_hashes,
+        open_seats=open_seats,
+        listed=listed,
+        open_until_ms=open_until_ms if True in open_seats else 0,
     )
     return record, tokens
+
+
+def seated(
+    record: GameRecord, seat: int, name: str, player_id: str | None, player_hash: str | None
+) -> tuple[GameRecord, str]:
+    """The record with its open `seat` taken by `name` (and that player, if any), and the seat's new token."""
+    token = new_seat_token()
+
+    def put(pair: tuple[T, T], value: T) -> tuple[T, T]:
+        return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+    open_seats = put(record.open_seats, False)
+    return (
+        replace(
+            record,
+            names=put(record.names, name),
+            token_hashes=put(record.token_hashes, token_hash(token)),
+            player_ids=put(record.player_ids, player_id),
+            player_hashes=put(record.player_hashes, player_hash),
+            open_seats=open_seats,
+        ),
+        token,
+    )

@@ -78,8 +78,10 @@ class InvalidToken(Refusal):
 
     code = "invalid_token"
 
-    def __init__(self) -> None:
-        super().__init__("This token is not a seat token of this game.")
+    def __init__(
+        self, detail: str = "This token is not a seat token of this game, nor its player's."
+    ) -> None:
+        super().__init__(detail)
 
 
 class VersionMismatch(Refusal):
@@ -138,6 +140,36 @@ class NotABot(Refusal):
 
     def __init__(self, seat: int | None) -> None:
         super().__init__(f"Seat {seat} is not a bot's: only a bot's seat is played for it.")
+
+
+class GameNotStarted(Refusal):
+    """A move in a game whose open seat nobody has joined yet."""
+
+    code = "game_not_started"
+    recorded = True
+
+    def __init__(self) -> None:
+        super().__init__("The game waits for an opponent to join its open seat (POST /games/{id}/join).")
+
+
+class PlayerNotFound(Refusal):
+    """No player has this id."""
+
+    code = "player_not_found"
+
+    def __init__(self, player_id: str):
+        if could_be_game_id(player_id):
+            super().__init__(f"No player with id {player_id!r}.")
+        else:
+            super().__init__(
+                "No player has this id: player ids are 22 characters from A-Z, a-z, 0-9, - and _."
+            )
+
+
+class SeatTaken(Refusal):
+    """A join for a game with no open seat left (another joiner won it), or one's own game."""
+
+    code = "seat_taken"
 
 
 def entry_of(refused: Refusal | RuleError) -> ProblemType:

@@ -92,6 +92,8 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict[str, A
     return {
         "name": record.names[seat],
         "bot": record.bots[seat],
+        "open": record.open_seats[seat],
+        "player_id": record.player_ids[seat],
         "buttons": player.buttons,
         "position": player.position,
         "income": player.income,

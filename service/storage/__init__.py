@@ -3,6 +3,8 @@
 from .backend import Storage, open_storage, open_store, storage_from_settings
 from .bot_jobs import BotJob, BotJobs
 from .deadlines import Deadlines, DueGame
+from .lobby import LobbyIndex
+from .players import PlayerStore
 from .request_counter import RequestCounter
 from .store import (
     ClockFill,
@@ -14,6 +16,7 @@ from .store import (
     IdempotencyAnswer,
     IdempotencyRecord,
     NewEvent,
+    SeatChange,
     StorageError,
     StoreBusy,
     StoredEvent,
@@ -33,8 +36,11 @@ __all__ = [
     "GameStore",
     "IdempotencyAnswer",
     "IdempotencyRecord",
+    "LobbyIndex",
     "NewEvent",
+    "PlayerStore",
     "RequestCounter",
+    "SeatChange",
     "Storage",
     "StorageError",
     "StoreBusy",

@@ -20,6 +20,8 @@ from service.config import ConfigError, Settings
 from .bot_jobs import BotJobs
 from .connections import ClusterCommands, LendingPool, RedisLink
 from .deadlines import Deadlines
+from .lobby import LobbyIndex
+from .players import PlayerStore
 from .redis_store import RedisGameStore
 from .request_counter import RequestCounter
 from .store import GameStore
@@ -27,12 +29,15 @@ from .store import GameStore
 
 @dataclass(frozen=True, slots=True)
 class Storage:
-    """One backend's parts, sharing its connections: the games, the bot queue, the request counters, the deadline index."""
+    """One backend's parts, sharing its connections: the games, the bot queue, the request counters,
+    the deadline index, the players and the lobby's index."""
 
     games: GameStore
     bot_jobs: BotJobs
     requests: RequestCounter
     deadlines: Deadlines
+    players: PlayerStore
+    lobby: LobbyIndex
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -102,6 +107,8 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
         BotJobs(link),
         RequestCounter(link),
         Deadlines(link),
+        PlayerStore(link),
+        LobbyIndex(link),
     )
 
 

@@ -23,6 +23,7 @@ from .store import (
     GameStore,
     IdempotencyAnswer,
     IdempotencyRecord,
+    SeatChange,
     StoredEvent,
     StoredGame,
 )
@@ -173,6 +174,22 @@ class RedisGameStore(GameStore):
             return CommitResult(revision=revision, now_ms=int(found[1]) if len(found) > 1 else None)
         refused_by = None if found[0] == "moved" else found[0]
         return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]), clock_refused=refused_by)
+
+    def take_seat(self, seat: SeatChange) -> CommitResult:
+        """Compare-and-set on version and revision, before the lobby's time is up: store the game with a seat taken."""
+        revision = _new_revision()
+        found = self._link.script(
+            "take_seat",
+            [self._keys(seat.game_id).game],
+            [seat.version, seat.revision, revision, seat.state, seat.view, seat.open_until_ms],
+        )
+        if found is None:
+            return CommitResult()
+        if found[0] == "moved":
+            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+        if found[0] == "expired":
+            return CommitResult(seat_expired=True)
+        return CommitResult(revision=revision)
 
     def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
         """Give the game a new revision if it is still at `version` and `revision`; whether it did."""

@@ -56,6 +56,7 @@ class CommitResult:
     # Not stored for the clock, the game unchanged: "expired" (a move at or after the
     # game's deadline) or "early" (a timeout before it).
     clock_refused: str | None = None
+    seat_expired: bool = False  # not stored: the open seat's time in the lobby was up (take_seat)
 
     @property
     def committed(self) -> bool:
@@ -159,6 +160,18 @@ class Commit:
     clock: ClockFill | None = None  # the game's clock: its texts' time-dependent values
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatChange:
+    """A game with an open seat taken, to store with GameStore.take_seat if the game is still as it was read."""
+
+    game_id: str
+    version: int
+    revision: str
+    state: str  # the caller's state text with the seat taken
+    view: str
+    open_until_ms: int  # epoch ms, on the store's clock: no seat is taken from then on
+
+
 class EventWatch(ABC):
     """A reader's handle on wake-ups for one game (GameStore.watch_events)."""
 
@@ -235,6 +248,16 @@ class GameStore(ABC):
         the listeners (`watch_events`). Not stored (nothing changed): the
         result carries the game as it is now, so the caller can judge the move
         again without loading it.
+        """
+
+    @abstractmethod
+    def take_seat(self, seat: SeatChange) -> CommitResult:
+        """Compare-and-set: store the game with a seat taken if it is still at `seat.version` and
+        `seat.revision` and the store's clock is before `seat.open_until_ms`, in one round trip.
+
+        The version stays (a join is not a move); the game gets a new
+        revision, so a second joiner who read the same copy is refused and
+        given the game as stored now (`current`). `seat_expired` when the time was up.
         """
 
     @abstractmethod

@@ -26,9 +26,19 @@ def create_game():
     count_bot_game(body)
     check_body("createGame", body)
     params = load_create_game(body)
+    token = bearer_token()
+    # With a token, it is a player's (the creator's seat is tied to it): 401 if not.
+    owner = services().players.authenticate(token) if token is not None else None
     try:
-        created = services().play.create(
-            params["names"], params["bots"], client=client_address(), clock=params["clock"], **params["setup"]
+        created = services().lobby.create(
+            params["names"],
+            params["bots"],
+            owner=owner,
+            open_seats=params["open_seats"],
+            listed=params["listed"],
+            client=client_address(),
+            clock=params["clock"],
+            **params["setup"],
         )
     except InvalidSetup as err:
         raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None

@@ -1,0 +1,237 @@
+"""Players, the lobby and joining an open seat, on the game store and the stores beside it.
+
+Joining is one compare-and-set on the game alone (GameStore.take_seat, one
+script on the game's slot): two joiners who read the same copy of the game
+cannot both win, whatever instance each runs on; the loser is given the game
+as stored now, judged again, and finds the seat taken (`409 seat_taken`).
+
+The lobby's index (storage/lobby.py) lives in another slot, so it cannot be
+changed in the same script: it is repaired by design instead. An entry is a
+hint; listing checks each against its game's view and drops those no longer
+open, so a joiner who crashes after the take and before the index's update
+leaves a stale entry that the next listing removes, never a full game
+shown as open.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from service.storage import LobbyIndex, PlayerStore, SeatChange
+
+from .jsontext import compact, parse
+from .kept import GameCopy
+from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, Seating
+from .players import PlayerRecord, authenticated, check_player_id, new_player
+from .records import NO_BOTS, GameRecord, seated
+from .refusals import GameBusy, GameNotFound, PlayerNotFound, SeatTaken
+from .views import game_view
+
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A seat taken: the game after it, the seat and its token (shown once)."""
+
+    view: str
+    seat: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPage:
+    """One page of the lobby: its entries, newest first, and the cursor of the next (None: the last)."""
+
+    games: list[dict[str, Any]]
+    next: str | None
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Players:
+    """Creating, reading and recognising players."""
+
+    def __init__(self, store: PlayerStore):
+        self.store = store
+
+    def create(self, name: str) -> tuple[PlayerRecord, str]:
+        """A new player and its token (shown once)."""
+        player, token = new_player(name)
+        if not self.store.create(player.id, player.encode()):
+            raise RuntimeError("a player with a fresh random id already exists")
+        return player, token
+
+    def find(self, player_id: str) -> PlayerRecord | None:
+        text = self.store.load(player_id)
+        return None if text is None else PlayerRecord.decode(text)
+
+    def get(self, player_id: str) -> PlayerRecord:
+        """The player, or PlayerNotFound."""
+        check_player_id(player_id)
+        player = self.find(player_id)
+        if player is None:
+            raise PlayerNotFound(player_id)
+        return player
+
+    def authenticate(self, token: str | None) -> PlayerRecord:
+        """The player whose token this is: MissingToken, InvalidToken otherwise."""
+        return authenticated(token, self.find)
+
+
+class Lobby:
+    """Open games: creating them, listing the listed ones, and joining a seat."""
+
+    def __init__(self, play: GamePlay, players: Players, index: LobbyIndex, ttl_seconds: int):
+        self.play = play
+        self.players = players
+        self.index = index
+        self.ttl_ms = ttl_seconds * 1000
+
+    def create(
+        self,
+        names: tuple[str, str],
+        bots: tuple[str | None, str | None] = NO_BOTS,
+        *,
+        owner: PlayerRecord | None = None,
+        open_seats: tuple[bool, bool] = (False, False),
+        listed: bool = True,
+        client: str = "",
+        **setup: Any,
+    ) -> Created:
+        """A new game (GamePlay.create) whose open seats, if any, wait LOBBY_TTL_SECONDS; listed in the lobby when asked."""
+        opened = _now_ms()
+        seating = Seating(owner, open_seats, listed, opened + self.ttl_ms if True in open_seats else 0)
+        created = self.play.create(names, bots, client=client, seating=seating, **setup)
+        if True in open_seats and listed:
+            # After the game: an entry whose game is not there yet would be dropped by a reader.
+            self.index.add(created.game_id, opened)
+        return created
+
+    def join(self, game_id: str, token: str | None, name: str | None) -> Joined:
+        """Take the game's first open seat, as the player of `token` (if any) or under `name`.
+
+        SeatTaken when none is open (another joiner won it, the lobby's time
+        is up) or the player already holds a seat of it.
+        """
+        player = self.players.authenticate(token) if token is not None else None
+        game = self.play.load(game_id)
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            record = game.record
+            seat = self._open_seat(record, player)
+            joined_name = player.name if player is not None else (name or f"Player {seat + 1}")
+            after, seat_token = seated(
+                record,
+                seat,
+                joined_name,
+                None if player is None else player.id,
+                None if player is None else player.token_hash,
+            )
+            view = compact(game_view(after, game.version))
+            text = after.encode()
+            result = self.play.store.take_seat(
+                SeatChange(
+                    game_id=game_id,
+                    version=game.version,
+                    revision=game.revision,
+                    state=text,
+                    view=view,
+                    open_until_ms=record.open_until_ms,
+                )
+            )
+            if result.revision is not None:
+                self.play.kept.put(game_id, GameCopy(game.version, result.revision, after), text)
+                if after.open_seat is None:
+                    self.index.remove(game_id)
+                return Joined(view, seat, seat_token)
+            if result.seat_expired:
+                self.index.remove(game_id)
+                raise SeatTaken("The open seat's time in the lobby is up: nobody can join this game now.")
+            if result.current is None:
+                raise GameNotFound(game_id)
+            game = GameCopy.of(result.current)
+        raise GameBusy()
+
+    @staticmethod
+    def _open_seat(record: GameRecord, player: PlayerRecord | None) -> int:
+        seat = record.open_seat
+        if seat is None:
+            raise SeatTaken("This game has no open seat: another joiner took it, or it never had one.")
+        if player is not None and player.id in record.player_ids:
+            raise SeatTaken("You already hold a seat of this game: the other is for an opponent.")
+        return seat
+
+    def open_games(self, cursor: str | None) -> LobbyPage:
+        """Listed games with an open seat, newest first, PAGE_SIZE a page after `cursor` (opaque; None: the first)."""
+        now = _now_ms()
+        self.index.drop_older_than(now - self.ttl_ms)
+        # Entries run by (opened ms, id), both descending, as ZREVRANGEBYSCORE gives them.
+        position = _parse_cursor(cursor)
+        games: list[dict[str, Any]] = []
+        last: tuple[int, str] | None = None
+        stale: list[str] = []
+        more = False
+        want = 2 * PAGE_SIZE
+        while not more:
+            batch = self.index.newest(None if position is None else position[0], want)
+            fresh = [(ms, gid) for gid, ms in batch if position is None or (ms, gid) < position]
+            for opened_ms, game_id in fresh:
+                entry = self._entry(game_id)
+                if entry is None:
+                    stale.append(game_id)
+                elif len(games) == PAGE_SIZE:
+                    more = True
+                    break
+                else:
+                    games.append(entry)
+                    last = (opened_ms, game_id)
+            # A short batch is the end of the index; one with nothing new, a run of
+            # more than `want` games opened in the same millisecond (left for the next page).
+            if len(batch) < want or not fresh:
+                break
+            position = fresh[-1]
+        self.index.remove(*stale)
+        return LobbyPage(games, _cursor(last) if more and last is not None else None)
+
+    def _entry(self, game_id: str) -> dict[str, Any] | None:
+        """The lobby's entry for a game, checked against the game itself; None when it is no longer open."""
+        try:
+            found = self.play.view(game_id)
+        except GameNotFound:
+            return None
+        view = parse(found[1])
+        players = view["players"]
+        seat = next((s for s in (0, 1) if players[s].get("open")), None)
+        if seat is None or view["status"] != "active":
+            return None
+        host = players[1 - seat]
+        rating = None
+        if host.get("player_id"):
+            player = self.players.find(host["player_id"])
+            rating = None if player is None else round(player.rating.rating)
+        return {
+            "id": game_id,
+            "seat": seat,
+            "created_at": view["created_at"],
+            "clock": view.get("clock"),
+            "rated": bool(view.get("rated", False)),
+            "host": {"name": host["name"], "player_id": host.get("player_id"), "rating": rating},
+        }
+
+
+def _cursor(position: tuple[int, str]) -> str:
+    return f"{position[0]}.{position[1]}"
+
+
+def _parse_cursor(cursor: str | None) -> tuple[int, str] | None:
+    """(opened ms, game id) of the last entry of the page before; None for the first page or a cursor not ours."""
+    if not cursor:
+        return None
+    ms, dot, game_id = cursor.partition(".")
+    if not dot or not ms.isdigit():
+        return None
+    return int(ms), game_id

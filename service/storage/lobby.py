@@ -1,0 +1,46 @@
+"""The lobby's index: listed games with an open seat, newest first, beside the game store.
+
+One sorted set, `<prefix>lobby`, of game ids scored by when they opened
+(epoch ms). It is a hint, never the truth: a join changes the game alone
+(one script on the game's slot, GameStore.take_seat), and on a Redis Cluster
+the index lives in another slot, so no script could change both. Whoever
+reads the index checks each entry against its game (games/lobby.py) and
+drops the entries whose game is no longer open; entries older than the
+lobby's TTL are dropped as the index is read. So a crash between a join
+and the index's update leaves at worst a stale entry, never a game listed
+as open when it is full.
+"""
+
+from __future__ import annotations
+
+from .connections import RedisLink
+
+
+class LobbyIndex:
+    """Game ids with an open seat, scored by opening time in ms."""
+
+    def __init__(self, link: RedisLink):
+        self._link = link
+        self._key = f"{link.prefix}lobby"
+
+    def add(self, game_id: str, opened_ms: int) -> None:
+        self._link.command("lobby_add", "ZADD", self._key, opened_ms, game_id)
+
+    def remove(self, *game_ids: str) -> None:
+        if game_ids:
+            self._link.command("lobby_remove", "ZREM", self._key, *game_ids)
+
+    def drop_older_than(self, opened_ms: int) -> None:
+        """Drop every entry opened before `opened_ms` (their seats' time is up)."""
+        self._link.command("lobby_expire", "ZREMRANGEBYSCORE", self._key, "-inf", f"({opened_ms}")
+
+    def newest(self, before_ms: int | None, count: int) -> list[tuple[str, int]]:
+        """Up to `count` (game id, opened ms), newest first, opened at or before `before_ms` (None: any)."""
+        top = "+inf" if before_ms is None else str(before_ms)
+        found = self._link.command(
+            "lobby_page", "ZREVRANGEBYSCORE", self._key, top, "-inf", "WITHSCORES", "LIMIT", 0, count
+        )
+        return [(member, int(float(score))) for member, score in found]
+
+    def size(self) -> int:
+        return int(self._link.command("lobby_size", "ZCARD", self._key))

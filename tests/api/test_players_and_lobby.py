@@ -1,0 +1,194 @@
+"""Players, open seats, the lobby and joining, over HTTP on a single Redis and a Cluster (issue 20)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from service.api import create_app
+from service.games.records import token_hash
+
+from .conftest import checked_client_class
+
+
+def _player(client, name="Ann"):
+    resp = client.post("/players", json={"name": name})
+    assert resp.status_code == 201, resp.get_json()
+    body = resp.get_json()
+    assert resp.headers["Location"] == f"/players/{body['player']['id']}"
+    return body["player"], body["token"]
+
+
+def _bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _open_game(client, token=None, **extra):
+    headers = _bearer(token) if token else {}
+    resp = client.post("/games", json={"players": [{"name": "x"}, {"open": True}], **extra}, headers=headers)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+def test_a_player_is_created_read_and_recognised_by_its_token(client, app):
+    player, token = _player(client)
+    assert player["name"] == "Ann" and player["rating"] == 1500 and player["rd"] == 350
+    assert player["games"] == 0
+    assert client.get(f"/players/{player['id']}").get_json() == player
+    me = client.get("/players/me", headers=_bearer(token))
+    assert me.status_code == 200 and me.get_json() == player
+    # Stored hashed: the token itself is nowhere in the player's record.
+    stored = app.extensions["patchwork"].players.store.load(player["id"])
+    assert token not in stored and token_hash(token) in stored
+
+
+def test_wrong_player_tokens_and_ids_are_refused(client):
+    player, token = _player(client)
+    assert client.get("/players/me").get_json()["code"] == "missing_token"
+    wrong = f"{player['id']}.not-the-secret"
+    for bad in (wrong, "no-dot-here", token + "x"):
+        resp = client.get("/players/me", headers=_bearer(bad))
+        assert resp.status_code == 401 and resp.get_json()["code"] == "invalid_token"
+    assert client.get("/players/AAAAAAAAAAAAAAAAAAAAAA").get_json()["code"] == "player_not_found"
+    assert client.get("/players/a}b").status_code == 404
+    assert client.post("/players", json={"name": ""}).status_code == 400
+    assert client.post("/players", json={"name": "A", "extra": 1}).status_code == 400
+
+
+def test_a_player_token_acts_for_its_seat_and_the_seat_token_still_works(client):
+    player, token = _player(client)
+    resp = client.post(
+        "/games", json={"players": [{"name": "ignored"}, {"name": "Bob"}]}, headers=_bearer(token)
+    )
+    assert resp.status_code == 201
+    created = resp.get_json()
+    game = created["game"]
+    assert game["players"][0]["name"] == "Ann" and game["players"][0]["player_id"] == player["id"]
+    assert game["players"][1]["player_id"] is None
+    gid = game["id"]
+    assert client.get(f"/games/{gid}/seat", headers=_bearer(token)).get_json() == {"seat": 0}
+    advance = {"data": json.dumps({"action": "advance"}), "content_type": "application/json"}
+    assert client.post(f"/games/{gid}/moves", headers=_bearer(token), **advance).status_code == 201
+    # Seat 1's own token, then seat 0's seat token.
+    assert (
+        client.post(f"/games/{gid}/moves", headers=_bearer(created["tokens"][1]), **advance).status_code
+        == 201
+    )
+    resp = client.post(f"/games/{gid}/moves", headers=_bearer(created["tokens"][0]), **advance)
+    assert resp.status_code in (201, 409)  # 409 not_your_turn when seat 1 is still behind
+    # Another player's token is no token of this game.
+    _other, other_token = _player(client, "Cy")
+    assert (
+        client.get(f"/games/{gid}/seat", headers=_bearer(other_token)).get_json()["code"] == "invalid_token"
+    )
+
+
+def test_create_game_with_a_token_that_is_not_a_players_is_401(client):
+    resp = client.post("/games", json={}, headers=_bearer("not-a-player-token"))
+    assert resp.status_code == 401 and resp.get_json()["code"] == "invalid_token"
+
+
+def test_an_open_seat_is_listed_joined_once_and_leaves_the_lobby(client):
+    host, host_token = _player(client)
+    created = _open_game(client, host_token)
+    game = created["game"]
+    gid = game["id"]
+    assert created["tokens"][1] is None and game["players"][1]["open"] is True
+    # No move before someone joins.
+    resp = client.post(
+        f"/games/{gid}/moves",
+        data=json.dumps({"action": "advance"}),
+        content_type="application/json",
+        headers=_bearer(host_token),
+    )
+    assert resp.status_code == 409 and resp.get_json()["code"] == "game_not_started"
+    lobby = client.get("/games?status=open").get_json()
+    entry = next(e for e in lobby["games"] if e["id"] == gid)
+    assert entry["seat"] == 1 and entry["host"] == {"name": "Ann", "player_id": host["id"], "rating": 1500}
+    # The host cannot join its own game.
+    assert client.post(f"/games/{gid}/join", headers=_bearer(host_token)).get_json()["code"] == "seat_taken"
+    joiner, joiner_token = _player(client, "Bob")
+    resp = client.post(f"/games/{gid}/join", headers=_bearer(joiner_token))
+    assert resp.status_code == 201, resp.get_json()
+    joined = resp.get_json()
+    assert joined["seat"] == 1 and joined["game"]["players"][1]["name"] == "Bob"
+    assert joined["game"]["players"][1]["open"] is False
+    assert joined["game"]["players"][1]["player_id"] == joiner["id"]
+    assert client.get(f"/games/{gid}").get_json()["players"][1]["name"] == "Bob"
+    # Taken: a second joiner is refused, and the game has left the lobby.
+    again = client.post(f"/games/{gid}/join", json={"name": "Cy"})
+    assert again.status_code == 409 and again.get_json()["code"] == "seat_taken"
+    assert gid not in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
+    # Both the seat token and the joiner's player token play seat 1.
+    assert client.get(f"/games/{gid}/seat", headers=_bearer(joined["token"])).get_json() == {"seat": 1}
+    assert client.get(f"/games/{gid}/seat", headers=_bearer(joiner_token)).get_json() == {"seat": 1}
+    resp = client.post(
+        f"/games/{gid}/moves",
+        data=json.dumps({"action": "advance"}),
+        content_type="application/json",
+        headers=_bearer(host_token),
+    )
+    assert resp.status_code == 201
+
+
+def test_a_joiner_without_a_player_gives_a_name(client):
+    gid = _open_game(client)["game"]["id"]
+    resp = client.post(f"/games/{gid}/join", json={"name": "Dee"})
+    assert resp.status_code == 201
+    assert resp.get_json()["game"]["players"][1]["name"] == "Dee"
+    assert resp.get_json()["game"]["players"][1]["player_id"] is None
+
+
+def test_an_unlisted_game_is_kept_out_of_the_lobby_but_can_be_joined(client):
+    gid = _open_game(client, listed=False)["game"]["id"]
+    assert gid not in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
+    assert client.post(f"/games/{gid}/join", json={"name": "Eve"}).status_code == 201
+
+
+def test_a_game_without_an_open_seat_cannot_be_joined(client, table):
+    game = table()
+    resp = client.post(f"/games/{game.id}/join", json={"name": "Eve"})
+    assert resp.status_code == 409 and resp.get_json()["code"] == "seat_taken"
+    assert client.post("/games/AAAAAAAAAAAAAAAAAAAAAA/join").get_json()["code"] == "game_not_found"
+
+
+def test_the_lobby_pages_newest_first_with_a_cursor(client):
+    ids = [_open_game(client)["game"]["id"] for _ in range(53)]
+    first = client.get("/games?status=open").get_json()
+    assert len(first["games"]) == 50 and first["next"]
+    second = client.get("/games", query_string={"status": "open", "cursor": first["next"]}).get_json()
+    seen = [e["id"] for e in first["games"] + second["games"]]
+    assert second["next"] is None
+    assert sorted(seen) == sorted(ids) and len(set(seen)) == 53
+    # Newest first: the last game made leads (ties within a millisecond by id, descending).
+    created = [e["created_at"] for e in first["games"] + second["games"]]
+    assert created == sorted(created, reverse=True)
+    assert client.get("/games").status_code == 400  # status=open is required
+
+
+def test_a_stale_index_entry_is_dropped_when_the_lobby_is_read(client, app):
+    gid = _open_game(client)["game"]["id"]
+    lobby = app.extensions["patchwork"].lobby
+    # As if a joiner had crashed between taking the seat and the index's update:
+    # the seat is taken, the entry is still there.
+    assert client.post(f"/games/{gid}/join", json={"name": "Fay"}).status_code == 201
+    lobby.index.add(gid, 10**13)
+    assert gid not in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
+    assert gid not in [member for member, _ms in lobby.index.newest(None, 100)]
+
+
+def test_an_open_seat_whose_lobby_time_is_up_cannot_be_joined(backend, contract):
+    app = create_app(backend.settings(lobby_ttl_seconds=1))
+    app.test_client_class = checked_client_class(contract)
+    client = app.test_client()
+    try:
+        gid = _open_game(client)["game"]["id"]
+        listed = client.get("/games?status=open").get_json()["games"]
+        assert gid in [e["id"] for e in listed]
+        time.sleep(1.2)  # the TTL itself: past it, on the store's clock and the app's
+        resp = client.post(f"/games/{gid}/join", json={"name": "Gus"})
+        assert resp.status_code == 409 and resp.get_json()["code"] == "seat_taken"
+        assert "time in the lobby is up" in resp.get_json()["detail"]
+        assert gid not in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
+    finally:
+        app.extensions["patchwork"].store.close()
