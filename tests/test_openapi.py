@@ -74,6 +74,9 @@ EXTENSION_OPERATIONS = {
     # Players and the lobby (issue 20).
     ("post", "/players"): ("createPlayer", {"201", "400", "413", "415", "429"}),
     ("get", "/players/me"): ("getMe", {"200", "400", "401"}),
+    ("get", "/players/me/games"): ("listMyGames", {"200", "400", "401"}),
+    ("post", "/players/me/stream-tickets"): ("issueStreamTicket", {"201", "400", "401"}),
+    ("get", "/players/me/events"): ("streamPlayerEvents", {"200", "400", "401", "429"}),
     ("get", "/players/{player_id}"): ("getPlayer", {"200", "400", "404"}),
     ("get", "/games"): ("listGames", {"200", "400"}),
     ("post", "/games/{game_id}/join"): ("joinGame", {"201", "400", "401", "404", "409", "413", "415", "429"}),
@@ -185,7 +188,7 @@ def test_each_error_response_allows_exactly_its_status_and_codes(spec):
 def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec):
     secured = {op["operationId"] for _, _, op in operations(spec) if op.get("security")}
     # Issue 20: a player token; optional ({} first) where a player is optional.
-    players = {"getMe"}
+    players = {"getMe", "listMyGames", "issueStreamTicket", "streamPlayerEvents"}
     optional_player = {"createGame", "joinGame"}
     assert secured == {"makeMove", "getSeat", "resignGame"} | players | optional_player
     for _, _, op in operations(spec):

@@ -8,6 +8,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
 from service.games.lobby import Lobby, Players
+from service.games.notices import PlayerNotices
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         KeptCopies(settings.recent_games, shared_copies.for_this_worker()),
         storage.bot_jobs,
         storage.deadlines,
+        PlayerNotices(storage.players),
     )
     players = Players(storage.players)
     app.extensions[EXTENSION_KEY] = Services(

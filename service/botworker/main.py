@@ -20,6 +20,7 @@ from prometheus_client import start_http_server
 
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
+from service.games.notices import PlayerNotices
 from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -59,7 +60,10 @@ def main() -> None:
         sys.exit(f"patchwork-worker: {err}")
     os.nice(NICENESS)
     # No kept copies: each job reads its game, to see its version.
-    play = GamePlay(storage.games, KeptCopies(0), storage.bot_jobs, storage.deadlines)
+    # With the players' notices: a bot's move hands a person the turn (your_turn) or ends the game.
+    play = GamePlay(
+        storage.games, KeptCopies(0), storage.bot_jobs, storage.deadlines, PlayerNotices(storage.players)
+    )
     if settings.metrics_port is not None:
         serve_metrics(settings.host, settings.metrics_port, play)
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.

@@ -33,6 +33,11 @@ class GameEvent:
     data: str
     version: int | None = None  # the event's id; an `end` has none of its own
 
+    @property
+    def event_id(self) -> str | None:
+        """The SSE `id:` of the event."""
+        return None if self.version is None else str(self.version)
+
 
 def _snapshot(version: int, view: str) -> list[GameEvent]:
     """The snapshot of a game, followed by its end when it is over."""

@@ -15,18 +15,20 @@ shown as open.
 
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from service.storage import LobbyIndex, PlayerStore, SeatChange
 
-from .jsontext import compact, parse
+from .jsontext import Fragment, compact, parse
 from .kept import GameCopy
 from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, Seating
+from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
-from .records import NO_BOTS, GameRecord, seated
-from .refusals import GameBusy, GameNotFound, PlayerNotFound, SeatTaken
+from .records import NO_BOTS, GameRecord, seated, token_hash
+from .refusals import GameBusy, GameNotFound, InvalidToken, PlayerNotFound, SeatTaken
 from .views import game_view
 
 PAGE_SIZE = 50
@@ -81,6 +83,56 @@ class Players:
     def authenticate(self, token: str | None) -> PlayerRecord:
         """The player whose token this is: MissingToken, InvalidToken otherwise."""
         return authenticated(token, self.find)
+
+    def issue_ticket(self, player: PlayerRecord) -> str:
+        """A one-use ticket for the player's event stream (`?ticket=`), valid 60 s: a token never goes in a URL."""
+        ticket = secrets.token_urlsafe(32)
+        self.store.issue_ticket(token_hash(ticket), player.id)
+        return ticket
+
+    def redeem_ticket(self, ticket: str) -> PlayerRecord:
+        """The player a ticket was issued to; the ticket is used up. InvalidToken when unknown, used or expired."""
+        player_id = self.store.redeem_ticket(token_hash(ticket))
+        player = None if player_id is None else self.find(player_id)
+        if player is None:
+            raise InvalidToken(
+                "This stream ticket is unknown, used or expired: ask POST /players/me/stream-tickets for another."
+            )
+        return player
+
+    def follow(self, player: PlayerRecord, after: str | None, idle_seconds: float) -> PlayerFeed:
+        """The player's events after the one named `after` (None: from now); see player_feed.py."""
+        return PlayerFeed.open(self.store, player.id, after, idle_seconds)
+
+    def games(self, player: PlayerRecord, play: GamePlay, status: str | None) -> list[dict[str, Any]]:
+        """The player's games (status "active", "finished" or None: both), awaiting its move first, then by
+        least time left (the clock's deadline; none last), then the most recently changed."""
+        found = []
+        for game_id in self.store.games(player.id):
+            try:
+                _version, text = play.view(game_id)
+            except GameNotFound:
+                continue  # expired
+            view = parse(text)
+            seats = [s for s in (0, 1) if view["players"][s].get("player_id") == player.id]
+            if not seats or (status is not None and view["status"] != status):
+                continue
+            seat = seats[0]
+            my_turn = (
+                view["status"] == "active"
+                and view["turn"] == seat
+                and not any(p.get("open") for p in view["players"])
+            )
+            clock = view.get("clock")
+            deadline = clock.get("deadline") if isinstance(clock, dict) else None
+            entry = {"game": Fragment(text), "seat": seat, "my_turn": my_turn, "deadline": deadline}
+            found.append((view["updated_at"] or "", entry))
+        # Most recently changed first, then (a stable sort) by turn and deadline.
+        found.sort(key=lambda pair: pair[0], reverse=True)
+        found.sort(
+            key=lambda pair: (not pair[1]["my_turn"], pair[1]["deadline"] is None, pair[1]["deadline"] or "")
+        )
+        return [entry for _changed, entry in found]
 
 
 class Lobby:
@@ -147,6 +199,8 @@ class Lobby:
                 self.play.kept.put(game_id, GameCopy(game.version, result.revision, after), text)
                 if after.open_seat is None:
                     self.index.remove(game_id)
+                if self.play.notices is not None:
+                    self.play.notices.joined(after, seat)
                 return Joined(view, seat, seat_token)
             if result.seat_expired:
                 self.index.remove(game_id)

@@ -50,6 +50,7 @@ from .clock import ClockSettings, PendingClock, after_move, at_deadline, fill, s
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
+from .notices import PlayerNotices
 from .players import PlayerRecord
 from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
@@ -186,11 +187,20 @@ def _seat_of_token(record: GameRecord, token: str | None) -> int:
 class GamePlay:
     """Creates games, reads them, and plays moves on them through one store."""
 
-    def __init__(self, store: GameStore, kept: KeptCopies, bot_jobs: BotJobs, deadlines: Deadlines):
+    def __init__(
+        self,
+        store: GameStore,
+        kept: KeptCopies,
+        bot_jobs: BotJobs,
+        deadlines: Deadlines,
+        notices: PlayerNotices | None = None,
+    ):
         self.store = store
         self.kept = kept
         self.bot_jobs = bot_jobs
         self.deadlines = deadlines
+        # The players' notices (notices.py); None where no player is ever seated (tools, some tests).
+        self.notices = notices
 
     # --- creating and reading -------------------------------------------
 
@@ -247,6 +257,8 @@ class GamePlay:
             if clock_now is not None and clock_now.deadline_ms is not None:
                 self.deadlines.schedule(record.id, clock_now.deadline_ms)
         self._hand_turn(record, 1, client)
+        if self.notices is not None:
+            self.notices.created(record)
         return Created(record.id, view, tokens)
 
     @staticmethod
@@ -636,6 +648,8 @@ class GamePlay:
                 record, text = record.clock_at(result.now_ms), fill(text, values)
                 committed = Committed(game_id, version, number, fill(view, values), result.now_ms)
             self.kept.put(game_id, GameCopy(version, result.revision, record), text)
+            if self.notices is not None:
+                self.notices.committed(game.record, record, version, result_body)
             return committed
         if result.current is None:
             self.kept.drop(game_id)

@@ -97,6 +97,7 @@ class GameRecord:
         if not isinstance(last, PendingClock):
             return self
         return _with_clock_log(self, self.clock_log[:-1] + (last.at(now_ms),))
+
     # The player (games/players.py) holding each seat, None for none, and the
     # hash of that player's token, so the player token acts for the seat.
     player_ids: tuple[str | None, str | None] = NO_PLAYERS

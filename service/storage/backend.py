@@ -102,12 +102,14 @@ def open_storage(
 
 
 def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
+    games = RedisGameStore(link, ttl_seconds=ttl_seconds, subscribe=subscribe)
     return Storage(
-        RedisGameStore(link, ttl_seconds=ttl_seconds, subscribe=subscribe),
+        games,
         BotJobs(link),
         RequestCounter(link),
         Deadlines(link),
-        PlayerStore(link),
+        # The players' wake-ups ride on the games' (one subscription per process).
+        PlayerStore(link, games.wakeups),
         LobbyIndex(link),
     )
 

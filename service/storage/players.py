@@ -1,22 +1,56 @@
-"""Player records, beside the game store on the same Redis link (not part of its interface).
+"""Players beside the game store on the same Redis link (not part of its interface): records, games, events, tickets.
 
-A player is one string key, `<prefix>player:{<id>}`, holding the caller's
-JSON text (games/players.py). Its own hash tag: on a Redis Cluster each
-player lives in its own slot, apart from every game it plays.
-Players do not expire: an identity is meant to be kept (README, sizing).
+Every key of a player carries its id as a hash tag, `<prefix>player:{<id>}...`:
+on a Redis Cluster a player's keys share one slot, apart from every game it
+plays (the game-play core never needs a script over both):
+
+- `player:{<id>}`: the record, the caller's JSON text (games/players.py);
+- `player:{<id>}:games`: sorted set of its game ids by when it joined them,
+  the newest MAX_GAMES kept (GET /players/me/games);
+- `player:{<id>}:events`: its event stream (GET /players/me/events), about
+  MAX_EVENTS kept, entry ids the events' ids. An append PUBLISHes `p.<id>` on
+  the game events' wake-up channel (wakeups.py): a game id never holds a `.`.
+
+A stream ticket is `ticket:{<hash>}` (its own slot), the player id, for 60 s,
+read and deleted at once (GETDEL). Players themselves do not expire: an
+identity is meant to be kept (README, sizing); their games and events lists
+are bounded.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .connections import RedisLink
+from .store import EventWatch
+from .wakeups import Wakeups
+
+MAX_GAMES = 200
+MAX_EVENTS = 100
+TICKET_TTL_SECONDS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEvent:
+    """One event of a player's stream: its id (`<ms>-<n>`), kind and the caller's JSON text."""
+
+    id: str
+    kind: str
+    data: str
+
+
+def _wake_name(player_id: str) -> str:
+    return f"p.{player_id}"
 
 
 class PlayerStore:
-    """Players' texts by id under the link's key prefix."""
+    """Players' texts, game lists, event streams and stream tickets under the link's key prefix."""
 
-    def __init__(self, link: RedisLink):
+    def __init__(self, link: RedisLink, wakeups: Wakeups | None = None):
         self._link = link
         self._base = f"{link.prefix}player:"
+        self._tickets = f"{link.prefix}ticket:"
+        self._wakeups = wakeups
 
     def key(self, player_id: str) -> str:
         return f"{self._base}{{{player_id}}}"
@@ -28,4 +62,58 @@ class PlayerStore:
     def load(self, player_id: str) -> str | None:
         """The player's text, or None."""
         found: str | None = self._link.command("load_player", "GET", self.key(player_id))
+        return found
+
+    def add_game(self, player_id: str, game_id: str, at_ms: int) -> None:
+        """Count `game_id` among the player's games (the newest MAX_GAMES are kept)."""
+        self._link.script("player_add_game", [self.key(player_id) + ":games"], [game_id, at_ms, MAX_GAMES])
+
+    def games(self, player_id: str) -> list[str]:
+        """The player's game ids, newest first."""
+        return list(self._link.command("player_games", "ZREVRANGE", self.key(player_id) + ":games", 0, -1))
+
+    def notify(self, player_id: str, kind: str, data: str) -> str:
+        """Append an event to the player's stream and wake its readers; the event's id."""
+        if self._wakeups is None:
+            raise RuntimeError("this store was opened without event wake-ups")
+        found: str = self._link.script(
+            "player_notify",
+            [self.key(player_id) + ":events"],
+            [kind, data, MAX_EVENTS, self._wakeups.channel, f"{_wake_name(player_id)} 0"],
+        )
+        return found
+
+    def events_after(self, player_id: str, after: str | None, count: int) -> list[PlayerEvent]:
+        """Up to `count` events after the one with id `after` (None: the oldest kept on), oldest first."""
+        start = "-" if after is None else f"({after}"
+        found = self._link.command(
+            "player_events", "XRANGE", self.key(player_id) + ":events", start, "+", "COUNT", count
+        )
+        events = []
+        for entry_id, fields in found:
+            values = dict(zip(fields[::2], fields[1::2])) if isinstance(fields, list) else fields
+            events.append(PlayerEvent(entry_id, values["kind"], values["data"]))
+        return events
+
+    def newest_event_id(self, player_id: str) -> str | None:
+        """The id of the player's newest event, or None when it has none."""
+        found = self._link.command(
+            "player_newest", "XREVRANGE", self.key(player_id) + ":events", "+", "-", "COUNT", 1
+        )
+        return found[0][0] if found else None
+
+    def watch(self, player_id: str) -> EventWatch:
+        """A watch woken by every event appended to the player's stream, in any process."""
+        if self._wakeups is None:
+            raise RuntimeError("this store was opened without event wake-ups")
+        return self._wakeups.watch(_wake_name(player_id))
+
+    def issue_ticket(self, ticket_hash: str, player_id: str) -> None:
+        """A one-use stream ticket for the player, valid TICKET_TTL_SECONDS."""
+        key = f"{self._tickets}{{{ticket_hash}}}"
+        self._link.command("ticket_issue", "SET", key, player_id, "EX", TICKET_TTL_SECONDS)
+
+    def redeem_ticket(self, ticket_hash: str) -> str | None:
+        """The player id of the ticket, which is gone from now on; None when unknown, used or expired."""
+        found: str | None = self._link.command("ticket_redeem", "GETDEL", f"{self._tickets}{{{ticket_hash}}}")
         return found

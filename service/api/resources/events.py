@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from flask import Blueprint, Response, request
 
-from service.games import EventFeed, GameEvent
 from service.storage import StorageError
 from service.telemetry.metrics import OPEN_EVENT_STREAMS
 
@@ -53,14 +54,42 @@ def _last_event_id() -> int | None:
     return int(text) if _VERSION.match(text) else None
 
 
-def _encode(event: GameEvent | None) -> bytes:
+class Event(Protocol):
+    """What a feed yields: a game's events (games/events.py) or a player's (games/player_feed.py)."""
+
+    @property
+    def event_id(self) -> str | None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def data(self) -> str: ...
+
+
+class Feed(Protocol):
+    def __iter__(self) -> Iterator[Event | None]: ...
+    def hang_up(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def _encode(event: Event | None) -> bytes:
     if event is None:
         return KEEP_ALIVE
-    head = f"id: {event.version}\n" if event.version is not None else ""
+    head = f"id: {event.event_id}\n" if event.event_id is not None else ""
     return f"{head}event: {event.kind}\ndata: {event.data}\n\n".encode()
 
 
-def _stream(feed: EventFeed, environ: dict):
+def event_stream(feed: Feed, on_close: Callable[[], None]) -> Response:
+    """The SSE response of `feed`, its client's socket watched; `on_close` runs however it ends."""
+    resp = Response(_stream(feed, request.environ), mimetype="text/event-stream")
+    # Whenever the server closes the response, started or not: the stream's
+    # generator runs its `finally` only if it was started.
+    resp.call_on_close(on_close)
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+def _stream(feed: Feed, environ: dict):
     # Counted open from the first byte until the stream ends, however it
     # ends (its end, a store failure, the client gone, the worker stopping):
     # the server closes the generator and `finally` runs.
@@ -97,10 +126,4 @@ def stream_events(game_id: str):
         feed.close()
         open_streams.close(client)
         return Response(status=204)
-    resp = Response(_stream(feed, request.environ), mimetype="text/event-stream")
-    # Whenever the server closes the response, started or not: the stream's
-    # generator runs its `finally` only if it was started.
-    resp.call_on_close(lambda: open_streams.close(client))
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["X-Accel-Buffering"] = "no"
-    return resp
+    return event_stream(feed, lambda: open_streams.close(client))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, request
 
 from service.games.jsontext import Fragment, compact
+from service.games.player_feed import event_id_or_none
+from service.storage.players import TICKET_TTL_SECONDS
 
-from ..context import services
+from ..context import client_address, services
 from ..incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from ..responses import json_response
+from .events import event_stream
 
 bp = Blueprint("players", __name__)
 
@@ -56,3 +59,43 @@ def join_game(game_id: str):
     joined = services().lobby.join(game_id, bearer_token(), body.get("name"))
     version = compact({"game": Fragment(joined.view), "seat": joined.seat, "token": joined.token})
     return json_response(version, 201, location=f"/games/{game_id}")
+
+
+@bp.get("/players/me/games")
+def my_games():
+    """The player's games: those awaiting its move first, then by least time left."""
+    check_headers("listMyGames")
+    status = read_query("listMyGames").get("status")
+    player = services().players.authenticate(bearer_token())
+    games = services().players.games(player, services().play, status)
+    return json_response(compact({"games": games}))
+
+
+@bp.post("/players/me/stream-tickets")
+def issue_stream_ticket():
+    """A one-use ticket for GET /players/me/events?ticket= (EventSource cannot send headers)."""
+    check_headers("issueStreamTicket")
+    player = services().players.authenticate(bearer_token())
+    ticket = services().players.issue_ticket(player)
+    return json_response(compact({"ticket": ticket, "expires_in": TICKET_TTL_SECONDS}), 201)
+
+
+@bp.get("/players/me/events")
+def player_events():
+    """The player's events (game_start, your_turn, game_end, rematch) as Server-Sent Events, resumable."""
+    check_headers("streamPlayerEvents")
+    query = read_query("streamPlayerEvents")
+    players = services().players
+    ticket = query.get("ticket")
+    token = bearer_token()
+    player = players.redeem_ticket(ticket) if ticket and token is None else players.authenticate(token)
+    after = event_id_or_none(request.headers.get("Last-Event-ID") or query.get("last_event_id"))
+    client = client_address()
+    open_streams = services().open_streams
+    open_streams.open(client)  # 429 past the client's limit, before any store call
+    try:
+        feed = players.follow(player, after, services().settings.events_keepalive)
+    except BaseException:
+        open_streams.close(client)
+        raise
+    return event_stream(feed, lambda: open_streams.close(client))

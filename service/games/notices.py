@@ -1,0 +1,91 @@
+"""What a player hears of its games: the events of its stream (GET /players/me/events) and its list of games.
+
+`game_start` when a game it holds a seat of begins (created with both seats
+held, joined, paired from seeks, a rematch), `your_turn` when a move hands
+its seat the turn, `game_end` with the result, `rematch` when the other
+seat offers one. Written by whatever process commits the game's change,
+right after it, in the player's own slot: on a Redis Cluster no script can
+span the game's slot and the player's. So they are notices, not the truth:
+should the process die between the two, one notice is lost, and the game
+itself (GET /players/me/games, the game's own events) still says it all.
+A store error in a notice never fails the request whose change is stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from service.storage import PlayerStore, StorageError
+
+from .jsontext import compact
+from .records import GameRecord
+
+log = logging.getLogger(__name__)
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class PlayerNotices:
+    """Writes players' notices and game lists for the games they hold seats of."""
+
+    def __init__(self, store: PlayerStore):
+        self.store = store
+
+    def _send(self, player_id: str, kind: str, body: dict[str, Any]) -> None:
+        try:
+            self.store.notify(player_id, kind, compact(body))
+        except StorageError as error:
+            log.warning("a player's %s notice was lost: the store failed (%s)", kind, error)
+
+    def _count(self, player_id: str | None, game_id: str) -> None:
+        """Put the game on the player's list (GET /players/me/games)."""
+        if player_id is None:
+            return
+        try:
+            self.store.add_game(player_id, game_id, _now_ms())
+        except StorageError as error:
+            log.warning("a game was left out of a player's list: the store failed (%s)", error)
+
+    def created(self, record: GameRecord) -> None:
+        """A game was stored: each of its players counts it, and hears it start unless a seat is open."""
+        for player_id in record.player_ids:
+            self._count(player_id, record.id)
+        if record.open_seat is None:
+            self.started(record)
+
+    def joined(self, record: GameRecord, seat: int) -> None:
+        """A seat was taken: its player counts the game; all hear it start once no seat is open."""
+        self._count(record.player_ids[seat], record.id)
+        if record.open_seat is None:
+            self.started(record)
+
+    def started(self, record: GameRecord) -> None:
+        for seat, player_id in enumerate(record.player_ids):
+            if player_id is not None:
+                body = {"game": record.id, "seat": seat, "my_turn": record.state.turn == seat}
+                self._send(player_id, "game_start", body)
+
+    def committed(self, before: GameRecord, after: GameRecord, version: int, result: Any) -> None:
+        """A move (or resign, or timeout) was stored at `version`: the end, or the turn handed to a player."""
+        if after.player_ids == (None, None):
+            return
+        if result is not None:
+            for seat, player_id in enumerate(after.player_ids):
+                if player_id is not None:
+                    body = {"game": after.id, "seat": seat, "version": version, "result": result}
+                    self._send(player_id, "game_end", body)
+            return
+        turn = after.state.turn
+        if turn is not None and turn != before.state.turn:
+            player_id = after.player_ids[turn]
+            if player_id is not None:
+                self._send(player_id, "your_turn", {"game": after.id, "seat": turn, "version": version})
+
+    def rematch_offered(self, record: GameRecord, to_seat: int, next_game: str) -> None:
+        player_id = record.player_ids[to_seat]
+        if player_id is not None:
+            self._send(player_id, "rematch", {"game": record.id, "seat": to_seat, "next_game": next_game})
