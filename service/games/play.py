@@ -161,7 +161,7 @@ class _NotStored:
         return self.clock_refused == "early"
 
 
-def _fill_of(clock: PendingClock | None) -> ClockFill | None:
+def fill_of(clock: PendingClock | None) -> ClockFill | None:
     """The store's form of a pending clock: its values as (base, per_now), and the side of the deadline."""
     if clock is None:
         return None
@@ -244,7 +244,7 @@ class GamePlay:
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
         view = compact(game_view(record, 1))
-        created_at = self.store.create_game(record.id, record.encode(), view, _fill_of(pending))
+        created_at = self.store.create_game(record.id, record.encode(), view, fill_of(pending))
         # After the game is stored: until this returns nobody knows its id,
         # so a crash or a store error here (the caller gets no 201) leaves a
         # game nobody waits for, never a stalled one. Its deadline is
@@ -254,7 +254,8 @@ class GamePlay:
             view = fill(view, values_at(pending, created_at))
             record = record.clock_at(created_at)
             clock_now = record.clock_state
-            if clock_now is not None and clock_now.deadline_ms is not None:
+            # A clock waits while a seat is open: the join starts it (lobby.py).
+            if clock_now is not None and clock_now.deadline_ms is not None and record.open_seat is None:
                 self.deadlines.schedule(record.id, clock_now.deadline_ms)
         self._hand_turn(record, 1, client)
         if self.notices is not None:
@@ -639,7 +640,7 @@ class GamePlay:
                 move=entry,
                 event=event,
                 answer=answer,
-                clock=_fill_of(clock),
+                clock=fill_of(clock),
             )
         )
         if result.revision is not None:  # committed

@@ -178,18 +178,17 @@ class RedisGameStore(GameStore):
     def take_seat(self, seat: SeatChange) -> CommitResult:
         """Compare-and-set on version and revision, before the lobby's time is up: store the game with a seat taken."""
         revision = _new_revision()
-        found = self._link.script(
-            "take_seat",
-            [self._keys(seat.game_id).game],
-            [seat.version, seat.revision, revision, seat.state, seat.view, seat.open_until_ms],
-        )
+        args: list[Any] = [seat.version, seat.revision, revision, seat.state, seat.view, seat.open_until_ms]
+        if seat.clock is not None:
+            args.append(seat.clock.spec())
+        found = self._link.script("take_seat", [self._keys(seat.game_id).game], args)
         if found is None:
             return CommitResult()
         if found[0] == "moved":
             return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
         if found[0] == "expired":
             return CommitResult(seat_expired=True)
-        return CommitResult(revision=revision)
+        return CommitResult(revision=revision, now_ms=int(found[1]))
 
     def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
         """Give the game a new revision if it is still at `version` and `revision`; whether it did."""

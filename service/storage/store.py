@@ -170,6 +170,8 @@ class SeatChange:
     state: str  # the caller's state text with the seat taken
     view: str
     open_until_ms: int  # epoch ms, on the store's clock: no seat is taken from then on
+    # The game's clock, started by the take (the last seat taken): its texts carry the markers.
+    clock: ClockFill | None = None
 
 
 class EventWatch(ABC):
@@ -258,6 +260,8 @@ class GameStore(ABC):
         The version stays (a join is not a move); the game gets a new
         revision, so a second joiner who read the same copy is refused and
         given the game as stored now (`current`). `seat_expired` when the time was up.
+        With `seat.clock` the game's clock starts at the take, as at a creation
+        (`now_ms`: the store's time of it).
         """
 
     @abstractmethod

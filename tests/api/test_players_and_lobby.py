@@ -192,3 +192,29 @@ def test_an_open_seat_whose_lobby_time_is_up_cannot_be_joined(backend, contract)
         assert gid not in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
     finally:
         app.extensions["patchwork"].store.close()
+
+
+def _ms(rfc3339: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(rfc3339.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def test_a_clock_waits_while_a_seat_is_open_and_starts_when_it_is_taken(client):
+    clock = {"initial_s": 60, "increment_s": 0, "first_move_s": 30}
+    opened = _open_game(client, clock=clock)
+    created, created_tokens = opened["game"], opened["tokens"]
+    gid = created["id"]
+    lobby = client.get("/games?status=open").get_json()["games"]
+    assert next(e for e in lobby if e["id"] == gid)["clock"]["initial_s"] == 60
+    time.sleep(1.1)  # a wait the first-move deadline must not be charged with
+    joined = client.post(f"/games/{gid}/join", json={"name": "Hal"}).get_json()["game"]
+    assert _ms(joined["clock"]["deadline"]) >= _ms(created["clock"]["deadline"]) + 1000
+    assert client.get(f"/games/{gid}").get_json()["clock"] == joined["clock"]
+    resp = client.post(
+        f"/games/{gid}/moves",
+        data=json.dumps({"action": "advance"}),
+        content_type="application/json",
+        headers=_bearer(created_tokens[0]),
+    )
+    assert resp.status_code == 201, resp.get_json()
