@@ -22,9 +22,9 @@ from typing import Any
 
 from service.storage import LobbyIndex, PlayerStore, SeatChange
 
+from .clock import fill, start, values_at
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy
-from .clock import fill, start, values_at
 from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, Seating, fill_of
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
