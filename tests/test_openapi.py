@@ -79,6 +79,9 @@ EXTENSION_OPERATIONS = {
     ("get", "/players/me/events"): ("streamPlayerEvents", {"200", "400", "401", "429"}),
     ("get", "/players/{player_id}"): ("getPlayer", {"200", "400", "404"}),
     ("get", "/games"): ("listGames", {"200", "400"}),
+    ("post", "/seeks"): ("createSeek", {"201", "400", "401", "413", "415", "429"}),
+    ("get", "/seeks/{seek_id}"): ("getSeek", {"200", "400", "401", "404"}),
+    ("delete", "/seeks/{seek_id}"): ("cancelSeek", {"200", "400", "401", "404"}),
     ("post", "/games/{game_id}/join"): ("joinGame", {"201", "400", "401", "404", "409", "413", "415", "429"}),
 }
 
@@ -188,7 +191,15 @@ def test_each_error_response_allows_exactly_its_status_and_codes(spec):
 def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec):
     secured = {op["operationId"] for _, _, op in operations(spec) if op.get("security")}
     # Issue 20: a player token; optional ({} first) where a player is optional.
-    players = {"getMe", "listMyGames", "issueStreamTicket", "streamPlayerEvents"}
+    players = {
+        "getMe",
+        "listMyGames",
+        "issueStreamTicket",
+        "streamPlayerEvents",
+        "createSeek",
+        "getSeek",
+        "cancelSeek",
+    }
     optional_player = {"createGame", "joinGame"}
     assert secured == {"makeMove", "getSeat", "resignGame"} | players | optional_player
     for _, _, op in operations(spec):

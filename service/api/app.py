@@ -9,6 +9,7 @@ from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
 from service.games.lobby import Lobby, Players
 from service.games.notices import PlayerNotices
+from service.games.seeks import Seeks
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -58,12 +59,13 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         play=play,
         players=players,
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds),
+        seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from .resources import bots, events, games, hints, meta, moves, pages, pictures
+    from .resources import bots, events, games, hints, meta, moves, pages, pictures, seeks
     from .resources import players as player_routes
 
     app.register_blueprint(meta.bp)
@@ -75,6 +77,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(pages.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(player_routes.bp)
+    app.register_blueprint(seeks.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

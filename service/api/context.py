@@ -11,6 +11,7 @@ from prometheus_client import CollectorRegistry
 from service.config import Settings
 from service.games import GamePlay
 from service.games.lobby import Lobby, Players
+from service.games.seeks import Seeks
 from service.storage import GameStore, RequestCounter
 
 from .contract.request_validator import RequestValidator
@@ -35,6 +36,7 @@ class Services:
     # Players, the lobby and joining (games/lobby.py).
     players: Players
     lobby: Lobby
+    seeks: Seeks
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).

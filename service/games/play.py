@@ -86,21 +86,28 @@ class Created:
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Who holds a new game's seats beyond names and bots (games/lobby.py)."""
+    """Who holds a new game's seats beyond names and bots (games/lobby.py, games/seeks.py)."""
 
     # The creator's player: it holds the first seat that is a person's and not open, under its name.
     owner: PlayerRecord | None = None
     open_seats: tuple[bool, bool] = NO_OPEN_SEATS
     listed: bool = True
     open_until_ms: int = 0  # epoch ms: when an open seat's time in the lobby is up
+    # Each seat's player, chosen by the caller (a seek's pairing, a rematch), under its name; wins over `owner`.
+    holders: tuple[PlayerRecord | None, PlayerRecord | None] = (None, None)
+    rated: bool = False
+    game_id: str | None = None  # the id chosen beforehand; None: a new one
 
-    def owner_seat(self, bots: tuple[str | None, str | None]) -> int | None:
-        if self.owner is None:
-            return None
+    def seat_holders(
+        self, bots: tuple[str | None, str | None]
+    ) -> tuple[PlayerRecord | None, PlayerRecord | None]:
+        """The player holding each seat."""
+        if self.holders != (None, None) or self.owner is None:
+            return self.holders
         for seat in (0, 1):
             if bots[seat] is None and not self.open_seats[seat]:
-                return seat
-        return None
+                return (self.owner, None) if seat == 0 else (None, self.owner)
+        return (None, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,12 +229,11 @@ class GamePlay:
         bot jobs are served for. `clock`: the time control, None for none.
         `seating`: the creator's player and the open seats.
         """
-        players: list[str | None] = [None, None]
-        hashes: list[str | None] = [None, None]
-        owner, owner_seat = seating.owner, seating.owner_seat(bots)
-        if owner is not None and owner_seat is not None:
-            players[owner_seat], hashes[owner_seat] = owner.id, owner.token_hash
-            names = (owner.name, names[1]) if owner_seat == 0 else (names[0], owner.name)
+        holders = seating.seat_holders(bots)
+        names = (
+            names[0] if holders[0] is None else holders[0].name,
+            names[1] if holders[1] is None else holders[1].name,
+        )
         pending = None if clock is None else start(clock)
         record, tokens = create_record(
             new_game(**setup),
@@ -235,11 +241,19 @@ class GamePlay:
             bots,
             pending,
             clock,
-            players=(players[0], players[1]),
-            player_hashes=(hashes[0], hashes[1]),
+            players=(
+                None if holders[0] is None else holders[0].id,
+                None if holders[1] is None else holders[1].id,
+            ),
+            player_hashes=(
+                None if holders[0] is None else holders[0].token_hash,
+                None if holders[1] is None else holders[1].token_hash,
+            ),
             open_seats=seating.open_seats,
             listed=seating.listed,
             open_until_ms=seating.open_until_ms,
+            rated=seating.rated,
+            game_id=seating.game_id,
         )
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()

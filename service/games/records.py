@@ -108,6 +108,8 @@ class GameRecord:
     # when (epoch milliseconds; 0 without an open seat).
     listed: bool = True
     open_until_ms: int = 0
+    # A rated game (both seats players, a clock set) updates both ratings once it ends (ratings.py).
+    rated: bool = False
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -161,6 +163,7 @@ class GameRecord:
             open_seats=self.open_seats,
             listed=self.listed,
             open_until_ms=self.open_until_ms,
+            rated=self.rated,
         )
 
     def encode(self) -> str:
@@ -199,6 +202,7 @@ class GameRecord:
                     if self.open_until_ms
                     else {}
                 ),
+                **({"rated": True} if self.rated else {}),
             }
         )
 
@@ -226,6 +230,7 @@ class GameRecord:
             open_seats=tuple(doc.get("open_seats", NO_OPEN_SEATS)),
             listed=doc.get("listed", True),
             open_until_ms=doc.get("open_until_ms", 0),
+            rated=bool(doc.get("rated", False)),
         )
 
 
@@ -247,6 +252,7 @@ def _with_clock_log(record: GameRecord, log: tuple[ClockState | PendingClock, ..
         open_seats=record.open_seats,
         listed=record.listed,
         open_until_ms=record.open_until_ms,
+        rated=record.rated,
     )
 
 
@@ -262,17 +268,20 @@ def create_record(
     open_seats: tuple[bool, bool] = NO_OPEN_SEATS,
     listed: bool = True,
     open_until_ms: int = 0,
+    rated: bool = False,
+    game_id: str | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
     """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat and an open one.
 
     With a clock: its `settings` and its `clock` at the creation (clock.start).
     `players`, `player_hashes`: the player holding each seat and its token's
     hash; `open_seats`: the seats left for a joiner, until `open_until_ms`.
+    `game_id`: the id chosen beforehand (a seek's pairing names its game), else a new one.
     """
     tokens = [None if bot is not None or empty else new_seat_token() for bot, empty in zip(bots, open_seats)]
     created = now_rfc3339()
     record = GameRecord(
-        id=new_game_id(),
+        id=game_id or new_game_id(),
         names=names,
         token_hashes=(
             None if tokens[0] is None else token_hash(tokens[0]),
@@ -290,6 +299,7 @@ def create_record(
         open_seats=open_seats,
         listed=listed,
         open_until_ms=open_until_ms if True in open_seats else 0,
+        rated=rated,
     )
     return record, tokens
 

@@ -166,6 +166,15 @@ class PlayerNotFound(Refusal):
             )
 
 
+class SeekNotFound(Refusal):
+    """No seek of this player has this id (never made, another player's, or gone)."""
+
+    code = "not_found"
+
+    def __init__(self) -> None:
+        super().__init__("No seek of yours has this id (seeks are readable an hour after they end).")
+
+
 class SeatTaken(Refusal):
     """A join for a game with no open seat left (another joiner won it), or one's own game."""
 

@@ -133,6 +133,7 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         if outcome is None
         else {"scores": list(outcome.scores), "winner": outcome.winner, "reason": outcome.reason},
         "clock": None if record.clock is None else view_of(record.clock, record.clock_log[-1]),
+        "rated": record.rated,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

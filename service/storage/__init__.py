@@ -6,12 +6,14 @@ from .deadlines import Deadlines, DueGame
 from .lobby import LobbyIndex
 from .players import PlayerStore
 from .request_counter import RequestCounter
+from .seeks import Pairing, SeekPool, StoredSeek
 from .store import (
     ClockFill,
     Commit,
     CommitResult,
     EventSlice,
     EventWatch,
+    GameExists,
     GameStore,
     IdempotencyAnswer,
     IdempotencyRecord,
@@ -33,19 +35,23 @@ __all__ = [
     "DueGame",
     "EventSlice",
     "EventWatch",
+    "GameExists",
     "GameStore",
     "IdempotencyAnswer",
     "IdempotencyRecord",
     "LobbyIndex",
     "NewEvent",
+    "Pairing",
     "PlayerStore",
     "RequestCounter",
     "SeatChange",
+    "SeekPool",
     "Storage",
     "StorageError",
     "StoreBusy",
     "StoredEvent",
     "StoredGame",
+    "StoredSeek",
     "open_storage",
     "open_store",
     "storage_from_settings",

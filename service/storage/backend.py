@@ -24,13 +24,14 @@ from .lobby import LobbyIndex
 from .players import PlayerStore
 from .redis_store import RedisGameStore
 from .request_counter import RequestCounter
+from .seeks import SeekPool
 from .store import GameStore
 
 
 @dataclass(frozen=True, slots=True)
 class Storage:
     """One backend's parts, sharing its connections: the games, the bot queue, the request counters,
-    the deadline index, the players and the lobby's index."""
+    the deadline index, the players, the lobby's index and the seeks."""
 
     games: GameStore
     bot_jobs: BotJobs
@@ -38,6 +39,7 @@ class Storage:
     deadlines: Deadlines
     players: PlayerStore
     lobby: LobbyIndex
+    seeks: SeekPool
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -111,6 +113,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
         # The players' wake-ups ride on the games' (one subscription per process).
         PlayerStore(link, games.wakeups),
         LobbyIndex(link),
+        SeekPool(link),
     )
 
 

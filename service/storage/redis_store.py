@@ -20,6 +20,7 @@ from .store import (
     CommitResult,
     EventSlice,
     EventWatch,
+    GameExists,
     GameStore,
     IdempotencyAnswer,
     IdempotencyRecord,
@@ -101,7 +102,7 @@ class RedisGameStore(GameStore):
             args.append(clock.spec())
         created = self._link.script("create_game", [keys.game, keys.moves, keys.events], args)
         if not created:
-            raise ValueError(f"a game with id {game_id!r} already exists")
+            raise GameExists(f"a game with id {game_id!r} already exists")
         return int(created) if clock is not None else None
 
     def load_game(self, game_id: str) -> StoredGame | None:

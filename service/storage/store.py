@@ -17,6 +17,14 @@ class StorageError(Exception):
     """The store is down, timed out or refused the request."""
 
 
+class GameExists(ValueError):
+    """A game already lives under the id given to create_game (nothing changed).
+
+    Only an id chosen beforehand can meet it (a seek's pairing names its
+    game, games/seeks.py): whoever creates it second learns it is there.
+    """
+
+
 class StoreBusy(StorageError):
     """Every connection to the store is in use by this process's other calls, and the store answers them.
 

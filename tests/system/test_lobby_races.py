@@ -71,3 +71,41 @@ def test_ten_joiners_for_one_seat_on_two_instances_one_wins(backend, tmp_path):
                             f"/games/{game_id}/seat", headers={"Authorization": f"Bearer {tokens[winner]}"}
                         )
                         assert seat.json() == {"seat": 1}
+
+
+SEEKERS = 12
+
+
+def test_a_seek_storm_on_two_instances_pairs_each_seek_exactly_once(backend, tmp_path):
+    """Twelve players seek the same clock at once through two instances: six games, each seek in one."""
+    with (
+        LiveService(backend.url, tmp_path / "a.log", env=_env(backend)) as first,
+        LiveService(backend.url, tmp_path / "b.log", env=_env(backend)) as second,
+    ):
+        urls = [first.url, second.url]
+        with ServiceClient(urls[0]) as setup:
+            players = [setup.post("/players", json={"name": f"S{n}"}).json() for n in range(SEEKERS)]
+
+        def seeker(n: int):
+            auth = {"Authorization": f"Bearer {players[n]['token']}"}
+            with ServiceClient(urls[n % 2]) as mine:
+                resp = mine.post("/seeks", json={"clock": {"initial_s": 180, "increment_s": 2}}, headers=auth)
+                assert resp.status_code == 201, resp.text
+                return resp.json()["seek"]
+
+        posted = run_together(SEEKERS, seeker)
+        # Every seek, read back, is paired: none is left waiting with a partner in the pool.
+        seen = []
+        for n, seek in enumerate(posted):
+            auth = {"Authorization": f"Bearer {players[n]['token']}"}
+            with ServiceClient(urls[(n + 1) % 2]) as reader:
+                seen.append(reader.get(f"/seeks/{seek['id']}", headers=auth).json()["seek"])
+        assert [s["status"] for s in seen] == ["paired"] * SEEKERS, seen
+        games: dict[str, list[str]] = {}
+        for n, seek in enumerate(seen):
+            games.setdefault(seek["game"], []).append(players[n]["player"]["id"])
+        assert len(games) == SEEKERS // 2 and all(len(ids) == 2 for ids in games.values())
+        with ServiceClient(urls[0]) as reader:
+            for game_id, ids in games.items():
+                game = reader.game(game_id)
+                assert sorted(p["player_id"] for p in game["players"]) == sorted(ids)
