@@ -79,6 +79,7 @@ EXTENSION_OPERATIONS = {
     ("get", "/players/me/events"): ("streamPlayerEvents", {"200", "400", "401", "429"}),
     ("get", "/players/{player_id}"): ("getPlayer", {"200", "400", "404"}),
     ("get", "/games"): ("listGames", {"200", "400"}),
+    ("get", "/leaderboard"): ("getLeaderboard", {"200", "400"}),
     ("post", "/seeks"): ("createSeek", {"201", "400", "401", "413", "415", "429"}),
     ("get", "/seeks/{seek_id}"): ("getSeek", {"200", "400", "401", "404"}),
     ("delete", "/seeks/{seek_id}"): ("cancelSeek", {"200", "400", "401", "404"}),

@@ -9,6 +9,7 @@ from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
 from service.games.lobby import Lobby, Players
 from service.games.notices import PlayerNotices
+from service.games.rated import RatedGames
 from service.games.seeks import Seeks
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         storage.bot_jobs,
         storage.deadlines,
         PlayerNotices(storage.players),
+        RatedGames(storage.players, storage.ratings),
     )
     players = Players(storage.players)
     app.extensions[EXTENSION_KEY] = Services(

@@ -21,6 +21,7 @@ from prometheus_client import start_http_server
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
 from service.games.notices import PlayerNotices
+from service.games.rated import RatedGames
 from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -62,7 +63,13 @@ def main() -> None:
     # No kept copies: each job reads its game, to see its version.
     # With the players' notices: a bot's move hands a person the turn (your_turn) or ends the game.
     play = GamePlay(
-        storage.games, KeptCopies(0), storage.bot_jobs, storage.deadlines, PlayerNotices(storage.players)
+        storage.games,
+        KeptCopies(0),
+        storage.bot_jobs,
+        storage.deadlines,
+        PlayerNotices(storage.players),
+        # Timeouts end games here too: a rated game's settlement is decided with them.
+        RatedGames(storage.players, storage.ratings),
     )
     if settings.metrics_port is not None:
         serve_metrics(settings.host, settings.metrics_port, play)

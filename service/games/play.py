@@ -52,6 +52,7 @@ from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .notices import PlayerNotices
 from .players import PlayerRecord
+from .rated import RatedGames
 from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
     BotsUnavailable,
@@ -201,6 +202,7 @@ class GamePlay:
         bot_jobs: BotJobs,
         deadlines: Deadlines,
         notices: PlayerNotices | None = None,
+        ratings: RatedGames | None = None,
     ):
         self.store = store
         self.kept = kept
@@ -208,6 +210,8 @@ class GamePlay:
         self.deadlines = deadlines
         # The players' notices (notices.py); None where no player is ever seated (tools, some tests).
         self.notices = notices
+        # Rated games' settlements (rated.py); None where no game is rated.
+        self.ratings = ratings
 
     # --- creating and reading -------------------------------------------
 
@@ -621,6 +625,9 @@ class GamePlay:
         store's time only moves on from the version's own.
         """
         record = game.record.advanced(state, clock)
+        if self.ratings is not None and record.rated and state.result is not None:
+            # Decided with the result, in this commit (rated.py).
+            record = self.ratings.settled(record)
         version = game.version + 1
         number = state.moves_played
         game_body = game_view(record, version)
@@ -663,6 +670,8 @@ class GamePlay:
                 record, text = record.clock_at(result.now_ms), fill(text, values)
                 committed = Committed(game_id, version, number, fill(view, values), result.now_ms)
             self.kept.put(game_id, GameCopy(version, result.revision, record), text)
+            if self.ratings is not None and record.settlement is not None:
+                self.ratings.apply(record)
             if self.notices is not None:
                 self.notices.committed(game.record, record, version, result_body)
             return committed

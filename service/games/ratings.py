@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 # The Glicko scale <-> the Glicko-2 scale (step 2): mu = (r - 1500) / 173.7178.
 SCALE = 173.7178
@@ -129,4 +130,37 @@ def after_game(first: Rating, second: Rating, first_score: float) -> tuple[Ratin
     return (
         updated(first, [Result(second, first_score)], min_rd=MIN_RD),
         updated(second, [Result(first, 1.0 - first_score)], min_rd=MIN_RD),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What a finished rated game does to its players' ratings: decided once, with the result, in its final commit."""
+
+    players: tuple[str, str]  # the player ids, seat 0 first
+    after: tuple[Rating, Rating]  # their ratings after the game
+    diff: tuple[float, float]  # the change of each rating
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "players": list(self.players),
+            "after": [self.after[0].to_json(), self.after[1].to_json()],
+            "diff": list(self.diff),
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Settlement:
+        players, after, diff = doc["players"], doc["after"], doc["diff"]
+        return cls(
+            (str(players[0]), str(players[1])),
+            (Rating.from_json(after[0]), Rating.from_json(after[1])),
+            (float(diff[0]), float(diff[1])),
+        )
+
+
+def settle(players: tuple[str, str], before: tuple[Rating, Rating], winner: int) -> Settlement:
+    """The settlement of a game between `players` rated `before` that seat `winner` won."""
+    after = after_game(before[0], before[1], 1.0 if winner == 0 else 0.0)
+    return Settlement(
+        players, after, (after[0].rating - before[0].rating, after[1].rating - before[1].rating)
     )

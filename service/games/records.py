@@ -19,6 +19,7 @@ from service.engine import GameState, state_from_dict, state_to_dict
 
 from .clock import ClockSettings, ClockState, PendingClock, log_entry
 from .jsontext import compact, parse
+from .ratings import Settlement
 
 RECORD_FORMAT = 1
 DEFAULT_NAMES = ("Player 1", "Player 2")
@@ -110,6 +111,8 @@ class GameRecord:
     open_until_ms: int = 0
     # A rated game (both seats players, a clock set) updates both ratings once it ends (ratings.py).
     rated: bool = False
+    # Of a finished rated game: what its end did to both ratings (ratings.Settlement), decided in its final commit.
+    settlement: Settlement | None = None
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -164,6 +167,7 @@ class GameRecord:
             listed=self.listed,
             open_until_ms=self.open_until_ms,
             rated=self.rated,
+            settlement=self.settlement,
         )
 
     def encode(self) -> str:
@@ -203,6 +207,7 @@ class GameRecord:
                     else {}
                 ),
                 **({"rated": True} if self.rated else {}),
+                **({"settlement": self.settlement.to_json()} if self.settlement is not None else {}),
             }
         )
 
@@ -231,6 +236,7 @@ class GameRecord:
             listed=doc.get("listed", True),
             open_until_ms=doc.get("open_until_ms", 0),
             rated=bool(doc.get("rated", False)),
+            settlement=None if doc.get("settlement") is None else Settlement.from_json(doc["settlement"]),
         )
 
 
@@ -253,6 +259,7 @@ def _with_clock_log(record: GameRecord, log: tuple[ClockState | PendingClock, ..
         listed=record.listed,
         open_until_ms=record.open_until_ms,
         rated=record.rated,
+        settlement=record.settlement,
     )
 
 

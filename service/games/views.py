@@ -104,6 +104,20 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict[str, A
     }
 
 
+def _result(record: GameRecord) -> dict[str, Any]:
+    outcome = record.state.result
+    assert outcome is not None
+    body: dict[str, Any] = {
+        "scores": list(outcome.scores),
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+    }
+    if record.settlement is not None:
+        # Rounded as the ratings are shown: the exact change is in the record.
+        body["rating_diff"] = [round(record.settlement.diff[0]), round(record.settlement.diff[1])]
+    return body
+
+
 def game_view(record: GameRecord, version: int) -> dict[str, Any]:
     """The public `Game` body (docs/api-guide.md#resources) of `record` at `version`, in the spec's order.
 
@@ -129,9 +143,7 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         "bonus_owner": state.bonus_owner,
         "players": [_player_view(record, state, 0), _player_view(record, state, 1)],
         "moves_played": state.moves_played,
-        "result": None
-        if outcome is None
-        else {"scores": list(outcome.scores), "winner": outcome.winner, "reason": outcome.reason},
+        "result": None if outcome is None else _result(record),
         "clock": None if record.clock is None else view_of(record.clock, record.clock_log[-1]),
         "rated": record.rated,
         "created_at": record.created_at,

@@ -5,6 +5,7 @@ from .bot_jobs import BotJob, BotJobs
 from .deadlines import Deadlines, DueGame
 from .lobby import LobbyIndex
 from .players import PlayerStore
+from .ratings import RatingBook
 from .request_counter import RequestCounter
 from .seeks import Pairing, SeekPool, StoredSeek
 from .store import (
@@ -43,6 +44,7 @@ __all__ = [
     "NewEvent",
     "Pairing",
     "PlayerStore",
+    "RatingBook",
     "RequestCounter",
     "SeatChange",
     "SeekPool",

@@ -22,6 +22,7 @@ from .connections import ClusterCommands, LendingPool, RedisLink
 from .deadlines import Deadlines
 from .lobby import LobbyIndex
 from .players import PlayerStore
+from .ratings import RatingBook
 from .redis_store import RedisGameStore
 from .request_counter import RequestCounter
 from .seeks import SeekPool
@@ -31,7 +32,7 @@ from .store import GameStore
 @dataclass(frozen=True, slots=True)
 class Storage:
     """One backend's parts, sharing its connections: the games, the bot queue, the request counters,
-    the deadline index, the players, the lobby's index and the seeks."""
+    the deadline index, the players, the lobby's index, the seeks and the ratings' book."""
 
     games: GameStore
     bot_jobs: BotJobs
@@ -40,6 +41,7 @@ class Storage:
     players: PlayerStore
     lobby: LobbyIndex
     seeks: SeekPool
+    ratings: RatingBook
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -114,6 +116,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
         PlayerStore(link, games.wakeups),
         LobbyIndex(link),
         SeekPool(link),
+        RatingBook(link),
     )
 
 

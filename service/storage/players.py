@@ -7,6 +7,8 @@ plays (the game-play core never needs a script over both):
 - `player:{<id>}`: the record, the caller's JSON text (games/players.py);
 - `player:{<id>}:games`: sorted set of its game ids by when it joined them,
   the newest MAX_GAMES kept (GET /players/me/games);
+- `player:{<id>}:rated`: set of the rated games applied to its rating
+  (lua/player_rate.lua: each once);
 - `player:{<id>}:events`: its event stream (GET /players/me/events), about
   MAX_EVENTS kept, entry ids the events' ids. An append PUBLISHes `p.<id>` on
   the game events' wake-up channel (wakeups.py): a game id never holds a `.`.
@@ -94,6 +96,21 @@ class PlayerStore:
             values = dict(zip(fields[::2], fields[1::2])) if isinstance(fields, list) else fields
             events.append(PlayerEvent(entry_id, values["kind"], values["data"]))
         return events
+
+    def apply_rating(
+        self, player_id: str, game_id: str, after: tuple[float, float, float], diff: float
+    ) -> bool | None:
+        """Apply a rated game's settlement to the player once (rating, RD, volatility after; the change).
+
+        True when applied now, False when it had been already, None when there is no such player.
+        """
+        rating, rd, volatility = after
+        found = self._link.script(
+            "player_rate",
+            [self.key(player_id), self.key(player_id) + ":rated"],
+            [game_id, repr(rating), repr(rd), repr(volatility), repr(diff)],
+        )
+        return None if found == -1 else bool(found)
 
     def newest_event_id(self, player_id: str) -> str | None:
         """The id of the player's newest event, or None when it has none."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
+from service.games import GameNotFound, GameRecord
 from service.games.jsontext import Fragment, compact
 from service.games.player_feed import event_id_or_none
 from service.storage.players import TICKET_TTL_SECONDS
@@ -27,18 +28,45 @@ def create_player():
     )
 
 
+def _repair_ratings() -> None:
+    """Apply the rated games' settlements whose appliers died (games/rated.py) before ratings are read."""
+    play = services().play
+    if play.ratings is not None:
+
+        def record_of(game_id: str) -> GameRecord | None:
+            try:
+                return play.load(game_id).record
+            except GameNotFound:
+                return None
+
+        play.ratings.repair(record_of)
+
+
 @bp.get("/players/me")
 def get_me():
     """The profile of the bearer token's player."""
     check_headers("getMe")
-    return json_response(compact(services().players.authenticate(bearer_token()).profile()))
+    player = services().players.authenticate(bearer_token())
+    _repair_ratings()
+    return json_response(compact(services().players.get(player.id).profile()))
 
 
 @bp.get("/players/<player_id>")
 def get_player(player_id: str):
     """A player's public profile."""
     check_headers("getPlayer")
+    _repair_ratings()
     return json_response(compact(services().players.get(player_id).profile()))
+
+
+@bp.get("/leaderboard")
+def get_leaderboard():
+    """The top 100 players by rating with at least 5 rated games."""
+    check_headers("getLeaderboard")
+    _repair_ratings()
+    ratings = services().play.ratings
+    players = [] if ratings is None else ratings.leaderboard()
+    return json_response(compact({"players": [player.profile() for player in players]}))
 
 
 @bp.get("/games")
