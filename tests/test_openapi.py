@@ -79,6 +79,10 @@ EXTENSION_OPERATIONS = {
     ("get", "/players/me/events"): ("streamPlayerEvents", {"200", "400", "401", "429"}),
     ("get", "/players/{player_id}"): ("getPlayer", {"200", "400", "404"}),
     ("get", "/games"): ("listGames", {"200", "400"}),
+    ("post", "/games/{game_id}/rematch"): (
+        "rematchGame",
+        {"200", "201", "400", "401", "404", "409", "413", "415"},
+    ),
     ("get", "/leaderboard"): ("getLeaderboard", {"200", "400"}),
     ("post", "/seeks"): ("createSeek", {"201", "400", "401", "413", "415", "429"}),
     ("get", "/seeks/{seek_id}"): ("getSeek", {"200", "400", "401", "404"}),
@@ -202,7 +206,7 @@ def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec)
         "cancelSeek",
     }
     optional_player = {"createGame", "joinGame"}
-    assert secured == {"makeMove", "getSeat", "resignGame"} | players | optional_player
+    assert secured == {"makeMove", "getSeat", "resignGame", "rematchGame"} | players | optional_player
     for _, _, op in operations(spec):
         if op["operationId"] in optional_player:
             assert op["security"] == [{}, {"playerToken": []}]

@@ -11,6 +11,7 @@ from prometheus_client import CollectorRegistry
 from service.config import Settings
 from service.games import GamePlay
 from service.games.lobby import Lobby, Players
+from service.games.rematch import Rematches
 from service.games.seeks import Seeks
 from service.storage import GameStore, RequestCounter
 
@@ -37,6 +38,7 @@ class Services:
     players: Players
     lobby: Lobby
     seeks: Seeks
+    rematches: Rematches
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).

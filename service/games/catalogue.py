@@ -145,6 +145,13 @@ _ENTRIES = (
         what_to_do="Wait for a joiner: follow `/games/{id}/events`, your player stream, or read the game again.",
     ),
     ProblemType(
+        code="game_not_finished",
+        status=409,
+        title="Game is not finished",
+        when="A rematch (`POST /games/{id}/rematch`) was asked for while the game is still being played.",
+        what_to_do="Finish the game (or resign it) first.",
+    ),
+    ProblemType(
         code="seat_taken",
         status=409,
         title="No open seat to take",

@@ -98,6 +98,8 @@ class Seating:
     holders: tuple[PlayerRecord | None, PlayerRecord | None] = (None, None)
     rated: bool = False
     game_id: str | None = None  # the id chosen beforehand; None: a new one
+    # A rematch: the seats of this finished game, swapped, tokens and players included (rematch.py).
+    swapped_from: GameRecord | None = None
 
     def seat_holders(
         self, bots: tuple[str | None, str | None]
@@ -259,6 +261,16 @@ class GamePlay:
             rated=seating.rated,
             game_id=seating.game_id,
         )
+        old = seating.swapped_from
+        if old is not None:
+            # Each person's token of the finished game acts for its seat in this one: no new secret to hand out.
+            record = replace(
+                record,
+                token_hashes=(old.token_hashes[1], old.token_hashes[0]),
+                player_ids=(old.player_ids[1], old.player_ids[0]),
+                player_hashes=(old.player_hashes[1], old.player_hashes[0]),
+            )
+            tokens = [None, None]
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
         view = compact(game_view(record, 1))

@@ -113,6 +113,8 @@ class GameRecord:
     rated: bool = False
     # Of a finished rated game: what its end did to both ratings (ratings.Settlement), decided in its final commit.
     settlement: Settlement | None = None
+    # Of a finished game: the id of its rematch (rematch.py), once asked for.
+    next_game: str | None = None
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -168,6 +170,7 @@ class GameRecord:
             open_until_ms=self.open_until_ms,
             rated=self.rated,
             settlement=self.settlement,
+            next_game=self.next_game,
         )
 
     def encode(self) -> str:
@@ -208,6 +211,7 @@ class GameRecord:
                 ),
                 **({"rated": True} if self.rated else {}),
                 **({"settlement": self.settlement.to_json()} if self.settlement is not None else {}),
+                **({"next_game": self.next_game} if self.next_game is not None else {}),
             }
         )
 
@@ -237,6 +241,7 @@ class GameRecord:
             open_until_ms=doc.get("open_until_ms", 0),
             rated=bool(doc.get("rated", False)),
             settlement=None if doc.get("settlement") is None else Settlement.from_json(doc["settlement"]),
+            next_game=doc.get("next_game"),
         )
 
 
@@ -260,6 +265,7 @@ def _with_clock_log(record: GameRecord, log: tuple[ClockState | PendingClock, ..
         open_until_ms=record.open_until_ms,
         rated=record.rated,
         settlement=record.settlement,
+        next_game=record.next_game,
     )
 
 

@@ -166,6 +166,15 @@ class PlayerNotFound(Refusal):
             )
 
 
+class GameNotFinished(Refusal):
+    """A rematch asked for before the game is over."""
+
+    code = "game_not_finished"
+
+    def __init__(self) -> None:
+        super().__init__("A rematch can be asked for once the game is finished.")
+
+
 class SeekNotFound(Refusal):
     """No seek of this player has this id (never made, another player's, or gone)."""
 

@@ -146,6 +146,7 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         "result": None if outcome is None else _result(record),
         "clock": None if record.clock is None else view_of(record.clock, record.clock_log[-1]),
         "rated": record.rated,
+        "next_game": record.next_game,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

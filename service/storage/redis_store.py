@@ -191,6 +191,18 @@ class RedisGameStore(GameStore):
             return CommitResult(seat_expired=True)
         return CommitResult(revision=revision, now_ms=int(found[1]))
 
+    def amend(self, game_id: str, version: int, revision: str, state: str, view: str) -> CommitResult:
+        """Compare-and-set on version and revision: replace the game's state and view."""
+        new_revision = _new_revision()
+        found = self._link.script(
+            "amend_game", [self._keys(game_id).game], [version, revision, new_revision, state, view]
+        )
+        if found is None:
+            return CommitResult()
+        if found[0] == "moved":
+            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+        return CommitResult(revision=new_revision)
+
     def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
         """Give the game a new revision if it is still at `version` and `revision`; whether it did."""
         keys = self._keys(game_id)

@@ -273,6 +273,14 @@ class GameStore(ABC):
         """
 
     @abstractmethod
+    def amend(self, game_id: str, version: int, revision: str, state: str, view: str) -> CommitResult:
+        """Compare-and-set: replace the game's state and view if it is still at `version` and `revision`.
+
+        For what changes beside the play (a finished game's `next_game`): the
+        version stays, the revision is new. Refused: `current`, the game as stored now.
+        """
+
+    @abstractmethod
     def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
         """Give the game a new revision, nothing else changed, if it is still at `version` and `revision`.
 

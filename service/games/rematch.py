@@ -1,0 +1,98 @@
+"""Rematches: the next game of a finished one, with the seats swapped, created once however many ask at once.
+
+The first call claims the finished game's `next_game` with one
+compare-and-set on that game (GameStore.amend: its version stays): two seats
+asking at once, on any instances, cannot both claim it; the loser reads the
+claim and answers with the same game. The next game's id is chosen before
+the claim and everything about it follows from the finished game (the same
+clock, time board and `rated`; the seats swapped, so each person's token,
+seat or player, acts for its new seat; the seat that did not start now
+starts, so `first_player` keeps its number), so creating it is idempotent:
+the claimer creates it at once, and should it die first, the next call finds
+the claim without its game and creates it (GameExists for whoever comes
+second). A bot seat needs no asking: the game is there at once. The other
+seat's player hears of it as `rematch` on its stream (notices.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from service.storage import GameExists
+
+from .jsontext import compact
+from .kept import GameCopy
+from .play import MAX_COMMIT_ATTEMPTS, GamePlay, Seating
+from .records import GameRecord, new_game_id
+from .refusals import GameBusy, GameNotFinished, GameNotFound, InvalidToken, MissingToken
+from .views import game_view
+
+
+@dataclass(frozen=True, slots=True)
+class Rematched:
+    """The next game (its Game body) and the caller's seat in it."""
+
+    game_id: str
+    view: str
+    seat: int
+    created: bool  # by this call (the first); False: asked for before
+
+
+class Rematches:
+    """Asking for the rematch of a finished game."""
+
+    def __init__(self, play: GamePlay):
+        self.play = play
+
+    def rematch(self, game_id: str, token: str | None) -> Rematched:
+        """The next game of `game_id` for the holder of `token` (a seat's or its player's), created on first asking."""
+        if token is None:
+            raise MissingToken()
+        game = self.play.load(game_id)
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            record = game.record
+            seat = record.seat_of(token)
+            if seat is None:
+                raise InvalidToken()
+            if not record.state.finished:
+                raise GameNotFinished()
+            if record.next_game is not None:
+                return self._answer(record, record.next_game, seat, created=False)
+            claimed = replace(record, next_game=new_game_id())
+            text = claimed.encode()
+            result = self.play.store.amend(
+                game_id, game.version, game.revision, text, compact(game_view(claimed, game.version))
+            )
+            if result.revision is not None:
+                self.play.kept.put(game_id, GameCopy(game.version, result.revision, claimed), text)
+                answer = self._answer(claimed, claimed.next_game or "", seat, created=True)
+                if self.play.notices is not None:
+                    self.play.notices.rematch_offered(claimed, 1 - seat, answer.game_id)
+                return answer
+            if result.current is None:
+                raise GameNotFound(game_id)
+            game = GameCopy.of(result.current)
+        raise GameBusy()
+
+    def _answer(self, finished: GameRecord, next_id: str, seat: int, *, created: bool) -> Rematched:
+        """The next game, created now if its claimer did not live to; the caller's seat in it is the other."""
+        try:
+            _version, view = self.play.view(next_id)
+        except GameNotFound:
+            view = self._create(finished, next_id)
+        return Rematched(next_id, view, 1 - seat, created)
+
+    def _create(self, finished: GameRecord, next_id: str) -> str:
+        state = finished.state
+        try:
+            created = self.play.create(
+                (finished.names[1], finished.names[0]),
+                (finished.bots[1], finished.bots[0]),
+                clock=finished.clock,
+                seating=Seating(rated=finished.rated, game_id=next_id, swapped_from=finished),
+                first_player=state.first_player,
+                time_board=state.time_board,
+            )
+        except GameExists:
+            return self.play.view(next_id)[1]
+        return created.view
