@@ -47,6 +47,11 @@ DEFAULT_MAX_IN_FLIGHT = 64
 DEFAULT_RATE_LIMIT_BOT_GAMES = 60
 DEFAULT_RATE_LIMIT_HINTS = 600
 DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS = 3600
+# Players, seeks and joins per client per hour (the bot window, issue 20): far
+# beyond what a person does, well short of a script filling Redis with them.
+DEFAULT_RATE_LIMIT_PLAYERS = 30
+DEFAULT_RATE_LIMIT_SEEKS = 600
+DEFAULT_RATE_LIMIT_JOINS = 600
 
 
 class ConfigError(ValueError):
@@ -154,6 +159,11 @@ class Settings:
         DEFAULT_RATE_LIMIT_BOT_GAMES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS
     )
     rate_limit_hints: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_HINTS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
+    rate_limit_players: RateLimit = RateLimit(
+        DEFAULT_RATE_LIMIT_PLAYERS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS
+    )
+    rate_limit_seeks: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_SEEKS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
+    rate_limit_joins: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_JOINS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
     lobby_ttl_seconds: int = DEFAULT_LOBBY_TTL_SECONDS
@@ -214,6 +224,11 @@ class Settings:
                 _int(env, "RATE_LIMIT_BOT_GAMES", DEFAULT_RATE_LIMIT_BOT_GAMES), bot_window
             ),
             rate_limit_hints=RateLimit(_int(env, "RATE_LIMIT_HINTS", DEFAULT_RATE_LIMIT_HINTS), bot_window),
+            rate_limit_players=RateLimit(
+                _int(env, "RATE_LIMIT_PLAYERS", DEFAULT_RATE_LIMIT_PLAYERS), bot_window
+            ),
+            rate_limit_seeks=RateLimit(_int(env, "RATE_LIMIT_SEEKS", DEFAULT_RATE_LIMIT_SEEKS), bot_window),
+            rate_limit_joins=RateLimit(_int(env, "RATE_LIMIT_JOINS", DEFAULT_RATE_LIMIT_JOINS), bot_window),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             lobby_ttl_seconds=_int(env, "LOBBY_TTL_SECONDS", DEFAULT_LOBBY_TTL_SECONDS, minimum=1),

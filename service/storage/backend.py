@@ -113,7 +113,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
         RequestCounter(link),
         Deadlines(link),
         # The players' wake-ups ride on the games' (one subscription per process).
-        PlayerStore(link, games.wakeups),
+        PlayerStore(link, games.wakeups, games_ttl_ms=ttl_seconds * 1000),
         LobbyIndex(link),
         SeekPool(link),
         RatingBook(link),

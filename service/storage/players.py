@@ -16,7 +16,8 @@ plays (the game-play core never needs a script over both):
 A stream ticket is `ticket:{<hash>}` (its own slot), the player id, for 60 s,
 read and deleted at once (GETDEL). Players themselves do not expire: an
 identity is meant to be kept (README, sizing); their games and events lists
-are bounded.
+are bounded, and expire: the games list with the games, the events a week
+after the last.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from .wakeups import Wakeups
 
 MAX_GAMES = 200
 MAX_EVENTS = 100
+# A player's event stream goes a week after its last event (a stream of even
+# one event costs about 4.7 KB: Redis allocates its first node whole).
+EVENTS_TTL_MS = 7 * 24 * 3600 * 1000
 TICKET_TTL_SECONDS = 60
 
 
@@ -48,8 +52,12 @@ def _wake_name(player_id: str) -> str:
 class PlayerStore:
     """Players' texts, game lists, event streams and stream tickets under the link's key prefix."""
 
-    def __init__(self, link: RedisLink, wakeups: Wakeups | None = None):
+    def __init__(
+        self, link: RedisLink, wakeups: Wakeups | None = None, *, games_ttl_ms: int = 30 * 24 * 3600 * 1000
+    ):
+        """`games_ttl_ms`: how long a player's list of games outlives its last game (the games' own TTL)."""
         self._link = link
+        self._games_ttl_ms = games_ttl_ms
         self._base = f"{link.prefix}player:"
         self._tickets = f"{link.prefix}ticket:"
         self._wakeups = wakeups
@@ -68,7 +76,11 @@ class PlayerStore:
 
     def add_game(self, player_id: str, game_id: str, at_ms: int) -> None:
         """Count `game_id` among the player's games (the newest MAX_GAMES are kept)."""
-        self._link.script("player_add_game", [self.key(player_id) + ":games"], [game_id, at_ms, MAX_GAMES])
+        self._link.script(
+            "player_add_game",
+            [self.key(player_id) + ":games"],
+            [game_id, at_ms, MAX_GAMES, self._games_ttl_ms],
+        )
 
     def games(self, player_id: str) -> list[str]:
         """The player's game ids, newest first."""
@@ -81,7 +93,7 @@ class PlayerStore:
         found: str = self._link.script(
             "player_notify",
             [self.key(player_id) + ":events"],
-            [kind, data, MAX_EVENTS, self._wakeups.channel, f"{_wake_name(player_id)} 0"],
+            [kind, data, MAX_EVENTS, self._wakeups.channel, f"{_wake_name(player_id)} 0", EVENTS_TTL_MS],
         )
         return found
 

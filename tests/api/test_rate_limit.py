@@ -190,3 +190,33 @@ def test_resigning_counts_as_a_move(redis_url, contract):
     assert first.headers["RateLimit-Remaining"] == "0"
     second = client.post(f"/games/{game_id}/resign", headers={"Authorization": f"Bearer {tokens[1]}"})
     assert second.status_code == 429
+
+
+def test_players_seeks_and_joins_are_limited_by_default_and_generously():
+    settings = Settings.from_env({"REDIS_URL": "redis://x"})
+    assert settings.rate_limit_players == RateLimit(30, 3600)
+    assert settings.rate_limit_seeks == RateLimit(600, 3600)
+    assert settings.rate_limit_joins == RateLimit(600, 3600)
+    assert Settings.from_env({"RATE_LIMIT_PLAYERS": "0"}).rate_limit_players.enabled is False
+
+
+def test_player_creation_seeks_and_joins_each_count_in_their_own_family(redis_url, contract):
+    one = RateLimit(limit=1, window_seconds=60)
+    app = _app(redis_url, contract, rate_limit_players=one, rate_limit_seeks=one, rate_limit_joins=one)
+    client = app.test_client()
+    first = client.post("/players", json={"name": "Ann"})
+    assert first.status_code == 201 and first.headers["RateLimit-Remaining"] == "0"
+    second = client.post("/players", json={"name": "Bob"})
+    assert second.status_code == 429 and "players created" in second.get_json()["detail"]
+    auth = {"Authorization": f"Bearer {first.get_json()['token']}"}
+    seek = {"clock": {"initial_s": 60, "increment_s": 0}}
+    assert client.post("/seeks", json=seek, headers=auth).status_code == 201
+    assert client.post("/seeks", json=seek, headers=auth).status_code == 429
+    games = [
+        client.post("/games", json={"players": [{"name": "x"}, {"open": True}]}).get_json() for _ in range(2)
+    ]
+    assert client.post(f"/games/{games[0]['game']['id']}/join", json={"name": "Cy"}).status_code == 201
+    assert client.post(f"/games/{games[1]['game']['id']}/join", json={"name": "Cy"}).status_code == 429
+    # Another client has its own budget.
+    other = client.post("/players", json={"name": "Dee"}, environ_base={"REMOTE_ADDR": "10.9.8.7"})
+    assert other.status_code == 201

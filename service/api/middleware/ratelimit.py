@@ -1,10 +1,12 @@
-"""Per-client rate limits: games created, moves, bot games and hints.
+"""Per-client rate limits: games created, moves, bot games, hints, players, seeks and joins.
 
-Four families, each with its own limit and counters: `create` (POST /games)
+Seven families, each with its own limit and counters: `create` (POST /games)
 and `moves` (POST /games/{id}/moves and /resign) are off by default
 (RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0); `bot_games` (POST /games with a
 bot seat) and `hints` (GET /games/{id}/hint) are on by default and generous,
-because each of those costs the service CPU. Counters live in the shared
+because each of those costs the service CPU; so are `players` (POST
+/players), `seeks` (POST /seeks) and `joins` (POST /games/{id}/join), because
+each leaves something in Redis (a player for good). Counters live in the shared
 store, so a limit holds across every app instance; a counted request costs
 one extra Redis round trip, only when its family is enabled.
 
@@ -33,8 +35,17 @@ from ..context import client_address, services
 from ..problems import ApiProblem
 
 CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
+PLAYERS, SEEKS, JOINS = "players", "seeks", "joins"
 # What a family counts, for the 429's detail.
-_WHAT = {CREATE: "requests", MOVES: "requests", BOT_GAMES: "games with a bot", HINTS: "hints"}
+_WHAT = {
+    CREATE: "requests",
+    MOVES: "requests",
+    BOT_GAMES: "games with a bot",
+    HINTS: "hints",
+    PLAYERS: "players created",
+    SEEKS: "seeks",
+    JOINS: "joins",
+}
 
 # endpoint -> the family every request to it counts in.
 _ENDPOINT_FAMILIES = {
@@ -42,6 +53,9 @@ _ENDPOINT_FAMILIES = {
     "moves.make_move": MOVES,
     "moves.resign_game": MOVES,
     "hints.get_hint": HINTS,
+    "players.create_player": PLAYERS,
+    "seeks.create_seek": SEEKS,
+    "players.join_game": JOINS,
 }
 
 
@@ -51,6 +65,9 @@ def _limits(settings: Settings) -> dict[str, RateLimit]:
         MOVES: settings.rate_limit_moves,
         BOT_GAMES: settings.rate_limit_bot_games,
         HINTS: settings.rate_limit_hints,
+        PLAYERS: settings.rate_limit_players,
+        SEEKS: settings.rate_limit_seeks,
+        JOINS: settings.rate_limit_joins,
     }
 
 
