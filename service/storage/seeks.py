@@ -3,8 +3,10 @@
 Every key is in one hash-tag slot, `<prefix>{seeks}:`, so that a pairing is
 one script (lua/seek_post.lua) on one node, atomic on a Redis Cluster too:
 
-- `{seeks}:pool:<pool>`: sorted set of the waiting seeks' ids by expiry (epoch
-  ms, the store's clock), one per pool (the same clock and `rated`);
+- `{seeks}:pool:<pool>` and `{seeks}:expiry:<pool>`: sorted sets of the
+  waiting seeks' ids by rating and by expiry (epoch ms, the store's clock),
+  one pair per pool (the same clock and `rated`): a pairing looks only at
+  the seeks rated within the new one's range, however many wait;
 - `{seeks}:seek:<id>`: hash of one seek: player, rating, range, status
   (waiting, paired, cancelled, expired), the caller's text of it, and once
   paired the game id, its seat and the opponent. It stays readable KEEP_MS
@@ -25,7 +27,7 @@ from .connections import RedisLink
 
 # How long a seek's hash stays readable after it ends.
 KEEP_MS = 3600 * 1000
-# The waiting seeks a new one is compared with, oldest first.
+# The waiting seeks within range a new one is compared with (the oldest compatible wins).
 CANDIDATES = 200
 
 
@@ -81,8 +83,8 @@ class SeekPool:
     def _seek(self, seek_id: str) -> str:
         return f"{self._base}seek:{seek_id}"
 
-    def _pool(self, pool: str) -> str:
-        return f"{self._base}pool:{pool}"
+    def _pools(self, pool: str) -> list[str]:
+        return [f"{self._base}pool:{pool}", f"{self._base}expiry:{pool}"]
 
     def post(
         self,
@@ -99,7 +101,7 @@ class SeekPool:
         """Pair the seek with the oldest compatible waiting one in `pool` (into `game_id`), or leave it waiting."""
         found = self._link.script(
             "seek_post",
-            [self._pool(pool), self._seek(seek_id)],
+            [*self._pools(pool), self._seek(seek_id)],
             [
                 seek_id,
                 player_id,
@@ -123,11 +125,11 @@ class SeekPool:
 
     def cancel(self, seek_id: str, pool: str) -> StoredSeek | None:
         """Cancel the seek if it still waits; the seek as it is after (None: there is none)."""
-        found = self._link.script("seek_cancel", [self._pool(pool), self._seek(seek_id)], [])
+        found = self._link.script("seek_cancel", [*self._pools(pool), self._seek(seek_id)], [])
         if not found:
             return None
         return StoredSeek.of(dict(zip(found[::2], found[1::2])))
 
     def waiting(self, pool: str) -> int:
         """How many seeks wait in `pool` (expired ones not yet dropped included)."""
-        return int(self._link.command("seek_waiting", "ZCARD", self._pool(pool)))
+        return int(self._link.command("seek_waiting", "ZCARD", self._pools(pool)[0]))
