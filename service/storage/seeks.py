@@ -5,8 +5,10 @@ one script (lua/seek_post.lua) on one node, atomic on a Redis Cluster too:
 
 - `{seeks}:pool:<pool>` and `{seeks}:expiry:<pool>`: sorted sets of the
   waiting seeks' ids by rating and by expiry (epoch ms, the store's clock),
-  one pair per pool (the same clock and `rated`): a pairing looks only at
-  the seeks rated within the new one's range, however many wait;
+  and `{seeks}:notes:<pool>`, a hash of each waiting seek's player, range
+  and creation time, one of each per pool (the same clock and `rated`): a
+  pairing reads only the notes of the seeks rated within the new one's
+  range, and finds the oldest compatible however many wait;
 - `{seeks}:seek:<id>`: hash of one seek: player, rating, range, status
   (waiting, paired, cancelled, expired), the caller's text of it, and once
   paired the game id, its seat and the opponent. It stays readable KEEP_MS
@@ -27,8 +29,6 @@ from .connections import RedisLink
 
 # How long a seek's hash stays readable after it ends.
 KEEP_MS = 3600 * 1000
-# The waiting seeks within range a new one is compared with (the oldest compatible wins).
-CANDIDATES = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ class SeekPool:
         return f"{self._base}seek:{seek_id}"
 
     def _pools(self, pool: str) -> list[str]:
-        return [f"{self._base}pool:{pool}", f"{self._base}expiry:{pool}"]
+        return [f"{self._base}pool:{pool}", f"{self._base}expiry:{pool}", f"{self._base}notes:{pool}"]
 
     def post(
         self,
@@ -111,7 +111,6 @@ class SeekPool:
                 game_id,
                 KEEP_MS,
                 self._base + "seek:",
-                CANDIDATES,
                 spec,
             ],
         )

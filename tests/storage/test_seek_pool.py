@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from service.storage.seeks import CANDIDATES
+# More than a pairing once looked at (the oldest 200 of the pool).
+CROWD = 250
 
 
 def _post(pool, n, player, rating, rating_range):
@@ -18,16 +19,17 @@ def _post(pool, n, player, rating, rating_range):
     )
 
 
-def test_a_compatible_seek_is_found_behind_more_waiting_seeks_than_are_looked_at(storage):
+def test_a_compatible_seek_is_found_behind_a_crowd_of_incompatible_ones(storage):
     pool = storage.seeks
-    # More waiting seeks than a pairing looks at, each rated apart (range 0): none pairs.
-    for n in range(CANDIDATES + 50):
-        assert _post(pool, n, f"low{n}", 100 + n, 0).partner is None
-    waiting = _post(pool, 9000, "high-a", 2000, 0)
+    # A crowd of waiting seeks, each rated apart (range 0): none pairs, and all are
+    # within the range of the seeks that follow.
+    for n in range(CROWD):
+        assert _post(pool, n, f"low{n}", 1000 + n, 0).partner is None
+    waiting = _post(pool, 9000, "high-a", 1500, 600)
     assert waiting.partner is None
-    paired = _post(pool, 9001, "high-b", 2000, 0)
+    paired = _post(pool, 9001, "high-b", 1500, 600)
     assert (paired.partner, paired.partner_player) == ("seek000000000000009000", "high-a")
-    assert pool.waiting("p") == CANDIDATES + 50
+    assert pool.waiting("p") == CROWD
 
 
 def test_the_oldest_compatible_seek_wins_and_each_range_must_hold_the_other(storage):

@@ -1,19 +1,20 @@
 -- include: now_ms
--- KEYS: the pool by rating, the pool by expiry, the seek's hash. Cancels the
+-- KEYS: the pool by rating, the pool by expiry, the pool's notes, the seek's hash. Cancels the
 -- seek if it still waits (it leaves the pool: no pairing can take it from
 -- now on). Returns its hash as it is after (field, value, ...), or nil when
 -- there is none.
-if redis.call('EXISTS', KEYS[3]) == 0 then
+if redis.call('EXISTS', KEYS[4]) == 0 then
     return nil
 end
-if redis.call('HGET', KEYS[3], 'status') == 'waiting' then
-    local id = redis.call('HGET', KEYS[3], 'id')
+if redis.call('HGET', KEYS[4], 'status') == 'waiting' then
+    local id = redis.call('HGET', KEYS[4], 'id')
     redis.call('ZREM', KEYS[1], id)
     redis.call('ZREM', KEYS[2], id)
-    if tonumber(redis.call('HGET', KEYS[3], 'expires_ms')) <= now then
-        redis.call('HSET', KEYS[3], 'status', 'expired')
+    redis.call('HDEL', KEYS[3], id)
+    if tonumber(redis.call('HGET', KEYS[4], 'expires_ms')) <= now then
+        redis.call('HSET', KEYS[4], 'status', 'expired')
     else
-        redis.call('HSET', KEYS[3], 'status', 'cancelled')
+        redis.call('HSET', KEYS[4], 'status', 'cancelled')
     end
 end
-return redis.call('HGETALL', KEYS[3])
+return redis.call('HGETALL', KEYS[4])
