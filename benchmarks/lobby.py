@@ -114,13 +114,16 @@ def main() -> None:
         ):
             url = service.url
             storage = open_storage(redis.url)
-            # The waiting seeks: each player rated apart, from 1000 up, so about half sit within a
-            # benchmark seek's range (1500 +- 500) and are looked at, none compatible (range 0).
+            # The waiting seeks: each player rated apart, from 1000 up, so those up to 2000 sit
+            # within a benchmark seek's range (1500 +- 500) and are looked at, none compatible (range 0).
             waiting = make_players(url, args.waiting)
             session = requests.Session()
             for n, token in enumerate(waiting):
                 player_id = token.partition(".")[0]
-                storage.players.apply_rating(player_id, f"bench{n}", (1000.0 + n, 350.0, 0.06), -500.0 + n)
+                rating = 1000 + n + (n >= 500)  # never 1500, the benchmark seekers' own rating
+                storage.players.apply_rating(
+                    player_id, f"bench{n}", (float(rating), 350.0, 0.06), rating - 1500.0
+                )
                 assert seek(session, url, token, rating_range=0)["status"] == "waiting"
             print(f"{args.waiting} seeks waiting, none pairable")
 

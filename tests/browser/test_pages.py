@@ -310,3 +310,42 @@ def test_play_offers_a_clock_and_counts_the_running_seat_down(browser, play_back
     assert "running" in browser.find_element(By.ID, "clock-1").get_attribute("class")
     assert version(browser) == 2
     assert console_errors(browser) == []
+
+
+def test_a_player_opens_a_game_in_the_lobby_plays_the_joiner_and_asks_for_a_rematch(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play#lobby")
+    note = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#lobby .note"), "no lobby")
+    assert "localStorage" in note.text
+    name = browser.find_element(By.ID, "player-name")
+    name.clear()
+    name.send_keys("Ann")
+    browser.find_element(By.CSS_SELECTOR, "#become button").click()
+    wait(browser, lambda d: "You play as Ann" in d.find_element(By.ID, "who").text, "not a player")
+    token = browser.execute_script("return localStorage.getItem('patchwork.playerToken')")
+    assert token and token not in browser.current_url
+    browser.find_element(By.ID, "open-game").click()
+    wait(browser, lambda d: "as=player" in d.current_url, "the opened game is not shown")
+    game_id = browser.current_url.split("game=")[1].split("&")[0]
+    wait(browser, lambda d: "opponent" in d.find_element(By.ID, "status").text, "not waiting for a joiner")
+    # It is in the lobby; Bob joins it through the API.
+    lobby = requests.get(f"{base}/games", params={"status": "open"}, timeout=10).json()["games"]
+    assert game_id in [entry["id"] for entry in lobby]
+    bob = requests.post(f"{base}/players", json={"name": "Bob"}, timeout=10).json()
+    joined = requests.post(
+        f"{base}/games/{game_id}/join", headers={"Authorization": f"Bearer {bob['token']}"}, timeout=10
+    )
+    assert joined.status_code == 201, joined.text
+    # Ann (seat 0) starts: her page sees the joiner and her turn.
+    wait(browser, lambda d: body(d, "state") == "mine", "the host never saw the joiner")
+    browser.find_element(By.ID, "resign").click()
+    browser.switch_to.alert.accept()
+    rematch = wait(browser, lambda d: d.find_element(By.ID, "rematch").is_displayed(), "no rematch button")
+    assert rematch
+    browser.find_element(By.ID, "rematch").click()
+    wait(browser, lambda d: game_id not in d.current_url, "the rematch is not shown")
+    next_id = browser.current_url.split("game=")[1].split("&")[0]
+    players = requests.get(f"{base}/games/{next_id}", timeout=10).json()["players"]
+    assert [p["name"] for p in players] == ["Bob", "Ann"]
+    assert requests.get(f"{base}/games/{game_id}", timeout=10).json()["next_game"] == next_id
+    assert console_errors(browser) == []

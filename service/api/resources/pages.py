@@ -52,6 +52,7 @@ _ASSET_TYPES = {
         "follow.js": _JS,
         "draw.js": _JS,
         "clocks.js": _JS,
+        "lobby.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },

@@ -11,13 +11,15 @@ import { api, ApiError } from "./api.js";
 import { follow } from "./follow.js";
 import { BOARD, drawQuilt, drawShape, drawTrack, shapeCells } from "./draw.js";
 import { clockRequest, runClocks } from "./clocks.js";
+import { playerToken, rematch, showLobby, wireLobby } from "./lobby.js";
 
 const $ = (id) => document.getElementById(id);
 
 const page = {
   patches: new Map(),   // id -> Patch, from GET /patches
   gameId: null,
-  token: null,          // our seat's token, null when watching
+  token: null,          // our seat's token (or our player's), null when watching
+  asPlayer: false,      // the token is the player token of localStorage (lobby.js)
   seat: null,           // our seat (0 or 1), null when watching
   game: null,           // the latest Game shown (the one with the highest version)
   choice: null,         // while placing a patch: {patchId, orientations, index}
@@ -37,7 +39,11 @@ async function start() {
     if (page.patches.size === 0) {
       for (const patch of await api.patches()) page.patches.set(patch.id, patch);
     }
-    if (fragment.has("game")) await openGame(fragment.get("game"), fragment.get("token"));
+    $("lobby").hidden = true;
+    page.asPlayer = fragment.get("as") === "player";
+    const token = page.asPlayer ? playerToken() : fragment.get("token");
+    if (fragment.has("game")) await openGame(fragment.get("game"), token);
+    else if (fragment.has("lobby")) await showLobby(showMessage);
     else await showSetup();
   } catch (error) {
     showMessage(error);
@@ -90,6 +96,22 @@ async function openGame(gameId, token) {
   page.stopFollowing = follow((lastId) => api.eventsUrl(gameId, lastId), onEvent);
   page.stopClocks();
   page.stopClocks = runClocks([0, 1].map((seat) => () => $(`clock-${seat}`)), () => page.game);
+  awaitJoiner(gameId);
+}
+
+// A join changes no version and sends no event on the game's stream (the
+// host's player stream tells of it): while a seat is open, read the game again.
+function awaitJoiner(gameId) {
+  setTimeout(async () => {
+    if (page.gameId !== gameId) return;
+    if (page.game === null) return awaitJoiner(gameId);  // the snapshot has not come yet
+    if (!page.game.players.some((player) => player.open)) return;
+    const game = await api.game(gameId).catch(() => null);
+    if (game && !game.players.some((player) => player.open)) {
+      page.game = null;
+      show(game);
+    } else awaitJoiner(gameId);
+  }, 2000);
 }
 
 function onEvent(type, data) {
@@ -125,6 +147,7 @@ function render() {
   document.body.dataset.phase = game.phase ?? "";
   $("status").textContent = statusText(game);
   renderResult(game);
+  $("rematch").hidden = game.status !== "finished" || page.token === null;
   renderQuilts(game);
   $("track").replaceChildren(drawTrack(game));
   renderMarket(game);
@@ -133,6 +156,7 @@ function render() {
 
 function statusText(game) {
   if (game.status === "finished") return "Game over.";
+  if (game.players.some((player) => player.open)) return "Waiting for an opponent to join…";
   const mover = game.players[game.turn];
   if (mover.bot !== null) return `${mover.name} is thinking…`;
   if (!myTurn()) return page.seat === null ? `${mover.name} to move.` : `Waiting for ${mover.name}…`;
@@ -357,6 +381,9 @@ function showMessage(error) {
 // ---- Wiring ----
 
 $("setup").addEventListener("submit", createGame);
+wireLobby(showMessage);
+$("rematch").addEventListener("click", () =>
+  rematch(page.gameId, page.token, page.asPlayer).then((fragment) => { location.hash = fragment; }).catch(showMessage));
 $("advance").addEventListener("click", () => submit(() => api.move(page.gameId, page.token, { action: "advance" })));
 $("resign").addEventListener("click", () => {
   if (confirm("Resign this game?")) submit(() => api.resign(page.gameId, page.token));

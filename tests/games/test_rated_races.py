@@ -1,0 +1,73 @@
+"""A resignation racing a timeout on a rated game, through two processes' game play: one ends it, ratings change once."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from service.engine import Advance, GameFinished, Resign
+from service.games import KeptCopies, Refusal
+from service.games.clock import ClockSettings
+from service.games.lobby import Players
+from service.games.notices import PlayerNotices
+from service.games.play import GamePlay, Seating
+from service.games.rated import RatedGames
+from tests.system.concurrency import run_together
+
+GAMES = 3
+
+
+def _process(storage) -> GamePlay:
+    return GamePlay(
+        storage.games,
+        KeptCopies(0),
+        storage.bot_jobs,
+        storage.deadlines,
+        PlayerNotices(storage.players),
+        RatedGames(storage.players, storage.ratings),
+    )
+
+
+def test_a_resignation_racing_the_timeout_changes_the_ratings_once(storage):
+    players = Players(storage.players)
+    one, other = _process(storage), _process(storage)
+    games = []
+    for _ in range(GAMES):
+        (first, first_token), (second, second_token) = players.create("Ann"), players.create("Bob")
+        created = one.create(
+            ("A", "B"),
+            clock=ClockSettings(initial_s=10, increment_s=0),
+            seating=Seating(holders=(first, second), rated=True),
+        )
+        one.play(created.game_id, Advance(), first_token)  # seat 1's clock runs: its flag falls in 10 s
+        clock = one.load(created.game_id).record.clock_state
+        assert clock is not None and clock.deadline_ms is not None
+        games.append((created.game_id, clock.deadline_ms, first.id, second.id, second_token))
+    deadline = max(deadline for _, deadline, *_ in games)
+    # Fire both just around the deadline: the store's clock decides which is in time.
+    time.sleep(max(0.0, (deadline - 15) / 1000 - time.time()))
+
+    def racer(n: int):
+        game_id, game_deadline, _a, _b, token = games[n // 2]
+        if n % 2:
+            try:
+                return other.play(game_id, Resign(), token)
+            except (Refusal, GameFinished) as refused:
+                return refused
+        while time.time() * 1000 < game_deadline:
+            time.sleep(0.001)
+        return one.expire(game_id, game_deadline)
+
+    run_together(2 * GAMES, racer)
+    reasons = set()
+    for game_id, _deadline, first_id, second_id, _token in games:
+        record = one.load(game_id).record
+        assert record.state.result is not None and record.state.result.winner == 0
+        reasons.add(record.state.result.reason)
+        assert record.settlement is not None
+        for seat, player_id in enumerate((first_id, second_id)):
+            player = players.get(player_id)
+            assert player.rated_games == 1
+            assert player.rating.rating == pytest.approx(1500 + record.settlement.diff[seat])
+    assert reasons <= {"resigned", "timeout"}
