@@ -280,7 +280,8 @@ def _assert_serves_every_page_and_asset(base: str) -> None:
     assert {urljoin(base, "docs/swagger-ui-bundle.js"), urljoin(base, "docs/docs.js")} <= docs_assets
     # play.js's imports were followed, not just the page's one script.
     assert {
-        urljoin(base, f"play/{name}") for name in ("play.js", "api.js", "draw.js", "follow.js", "clocks.js", "lobby.js")
+        urljoin(base, f"play/{name}")
+        for name in ("play.js", "api.js", "draw.js", "follow.js", "clocks.js", "lobby.js")
     } <= (play_assets)
 
     # What /docs renders: the document itself, as the checkout holds it.
