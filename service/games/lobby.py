@@ -33,6 +33,8 @@ from .refusals import GameBusy, GameNotFound, InvalidToken, PlayerNotFound, Seat
 from .views import game_view
 
 PAGE_SIZE = 50
+# Expired entries dropped (and their games aborted) per listing.
+EXPIRE_BATCH = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,7 @@ class Lobby:
                     self.play.notices.joined(after, seat)
                 return Joined(view, seat, seat_token)
             if result.seat_expired:
+                self.play.abort_unjoined(game_id)
                 self.index.remove(game_id)
                 raise SeatTaken("The open seat's time in the lobby is up: nobody can join this game now.")
             if result.current is None:
@@ -225,16 +228,17 @@ class Lobby:
     @staticmethod
     def _open_seat(record: GameRecord, player: PlayerRecord | None) -> int:
         seat = record.open_seat
-        if seat is None:
-            raise SeatTaken("This game has no open seat: another joiner took it, or it never had one.")
+        if seat is None or record.state.finished:
+            raise SeatTaken(
+                "This game has no open seat: another joiner took it, it never had one, or it was aborted."
+            )
         if player is not None and player.id in record.player_ids:
             raise SeatTaken("You already hold a seat of this game: the other is for an opponent.")
         return seat
 
     def open_games(self, cursor: str | None) -> LobbyPage:
         """Listed games with an open seat, newest first, PAGE_SIZE a page after `cursor` (opaque; None: the first)."""
-        now = _now_ms()
-        self.index.drop_older_than(now - self.ttl_ms)
+        self._expire()
         # Entries run by (opened ms, id), both descending, as ZREVRANGEBYSCORE gives them.
         position = _parse_cursor(cursor)
         games: list[dict[str, Any]] = []
@@ -262,6 +266,13 @@ class Lobby:
             position = fresh[-1]
         self.index.remove(*stale)
         return LobbyPage(games, _cursor(last) if more and last is not None else None)
+
+    def _expire(self) -> None:
+        """Drop the entries whose seat's time is up, aborting their games (a clocked one's timekeeper does)."""
+        expired = self.index.older_than(_now_ms() - self.ttl_ms, EXPIRE_BATCH)
+        for game_id in expired:
+            self.play.abort_unjoined(game_id)
+        self.index.remove(*expired)
 
     def _entry(self, game_id: str) -> dict[str, Any] | None:
         """The lobby's entry for a game, checked against the game itself; None when it is no longer open."""

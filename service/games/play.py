@@ -18,6 +18,7 @@ that handed the bot its turn (`client`), for fairness between clients.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -46,7 +47,7 @@ from service.storage import (
 )
 
 from .answers import RecordedAnswer, decode, encode_accepted, encode_refused
-from .clock import ClockSettings, PendingClock, after_move, at_deadline, fill, start, values_at
+from .clock import ClockSettings, Linear, PendingClock, after_move, at_deadline, fill, start, values_at
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
@@ -241,6 +242,12 @@ class GamePlay:
             names[1] if holders[1] is None else holders[1].name,
         )
         pending = None if clock is None else start(clock)
+        if pending is not None and True in seating.open_seats:
+            # While a seat waits, the clock's only deadline is the lobby's: the
+            # timekeepers abort the game then, as a game whose first move never
+            # came (the join starts the clock afresh, lobby.py).
+            lobby_ms = seating.open_until_ms - int(time.time() * 1000)
+            pending = replace(pending, deadline_ms=Linear(max(lobby_ms, 1), 1))
         record, tokens = create_record(
             new_game(**setup),
             names,
@@ -284,8 +291,7 @@ class GamePlay:
             view = fill(view, values_at(pending, created_at))
             record = record.clock_at(created_at)
             clock_now = record.clock_state
-            # A clock waits while a seat is open: the join starts it (lobby.py).
-            if clock_now is not None and clock_now.deadline_ms is not None and record.open_seat is None:
+            if clock_now is not None and clock_now.deadline_ms is not None:
                 self.deadlines.schedule(record.id, clock_now.deadline_ms)
         self._hand_turn(record, 1, client)
         if self.notices is not None:
@@ -567,6 +573,31 @@ class GamePlay:
             if outcome.early:
                 # The store's clock says not yet: this caller's reading of it was early.
                 return Expiry(deadline_ms=clock.deadline_ms)
+            game = outcome.game
+        raise GameBusy()
+
+    def abort_unjoined(self, game_id: str) -> None:
+        """Abort a game without a clock whose open seat's lobby time is up (lobby.py), once; nothing otherwise.
+
+        A clocked one needs no call: its deadline is the lobby's while a seat
+        is open, and the timekeepers abort it (`expire`).
+        """
+        try:
+            game = self.load(game_id)
+        except GameNotFound:
+            return
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            record = game.record
+            if record.clock is not None or record.state.finished or record.open_seat is None:
+                return
+            if time.time() * 1000 < record.open_until_ms:
+                return
+            state = apply_move(record.state, Abort())
+            seat = record.state.turn
+            assert seat is not None  # not finished
+            outcome = self._commit(game_id, game, state, seat, Abort(), None, "", None)
+            if isinstance(outcome, Committed):
+                return
             game = outcome.game
         raise GameBusy()
 

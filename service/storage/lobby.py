@@ -6,7 +6,7 @@ One sorted set, `<prefix>lobby`, of game ids scored by when they opened
 the index lives in another slot, so no script could change both. Whoever
 reads the index checks each entry against its game (games/lobby.py) and
 drops the entries whose game is no longer open; entries older than the
-lobby's TTL are dropped as the index is read. So a crash between a join
+lobby's TTL are dropped as the index is read (and their games aborted). So a crash between a join
 and the index's update leaves at worst a stale entry, never a game listed
 as open when it is full.
 """
@@ -30,9 +30,13 @@ class LobbyIndex:
         if game_ids:
             self._link.command("lobby_remove", "ZREM", self._key, *game_ids)
 
-    def drop_older_than(self, opened_ms: int) -> None:
-        """Drop every entry opened before `opened_ms` (their seats' time is up)."""
-        self._link.command("lobby_expire", "ZREMRANGEBYSCORE", self._key, "-inf", f"({opened_ms}")
+    def older_than(self, opened_ms: int, count: int) -> list[str]:
+        """Up to `count` game ids opened before `opened_ms` (their seats' time is up), oldest first."""
+        return list(
+            self._link.command(
+                "lobby_expired", "ZRANGEBYSCORE", self._key, "-inf", f"({opened_ms}", "LIMIT", 0, count
+            )
+        )
 
     def newest(self, before_ms: int | None, count: int) -> list[tuple[str, int]]:
         """Up to `count` (game id, opened ms), newest first, opened at or before `before_ms` (None: any)."""

@@ -190,6 +190,15 @@ def test_an_open_seat_whose_lobby_time_is_up_cannot_be_joined(backend, contract)
         assert resp.status_code == 409 and resp.get_json()["code"] == "seat_taken"
         assert "time in the lobby is up" in resp.get_json()["detail"]
         assert gid not in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
+        result = client.get(f"/games/{gid}").get_json()["result"]
+        assert result["winner"] is None and result["reason"] == "aborted"
+        # One left alone is aborted when the lobby is next read.
+        other = _open_game(client)["game"]["id"]
+        time.sleep(1.2)
+        assert other not in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
+        assert client.get(f"/games/{other}").get_json()["result"]["reason"] == "aborted"
+        again = client.post(f"/games/{other}/join", json={"name": "Gus"})
+        assert again.status_code == 409 and again.get_json()["code"] == "seat_taken"
     finally:
         app.extensions["patchwork"].store.close()
 
@@ -207,9 +216,13 @@ def test_a_clock_waits_while_a_seat_is_open_and_starts_when_it_is_taken(client):
     gid = created["id"]
     lobby = client.get("/games?status=open").get_json()["games"]
     assert next(e for e in lobby if e["id"] == gid)["clock"]["initial_s"] == 60
+    # While the seat waits, the clock's deadline is the lobby's (the timekeepers abort the game then).
+    waits_until = _ms(created["clock"]["deadline"]) - _ms(created["created_at"])
+    assert 3600_000 - 2000 <= waits_until <= 3600_000 + 1000
     time.sleep(1.1)  # a wait the first-move deadline must not be charged with
     joined = client.post(f"/games/{gid}/join", json={"name": "Hal"}).get_json()["game"]
-    assert _ms(joined["clock"]["deadline"]) >= _ms(created["clock"]["deadline"]) + 1000
+    # From the join: the first move is due within first_move_s of it.
+    assert 30_000 <= _ms(joined["clock"]["deadline"]) - _ms(created["created_at"]) - 1000 <= 32_000
     assert client.get(f"/games/{gid}").get_json()["clock"] == joined["clock"]
     resp = client.post(
         f"/games/{gid}/moves",

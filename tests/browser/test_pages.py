@@ -315,8 +315,8 @@ def test_play_offers_a_clock_and_counts_the_running_seat_down(browser, play_back
 def test_a_player_opens_a_game_in_the_lobby_plays_the_joiner_and_asks_for_a_rematch(browser, play_backend):
     base = play_backend.web.url
     browser.get(f"{base}/play#lobby")
-    note = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#lobby .note"), "no lobby")
-    assert "localStorage" in note.text
+    wait(browser, lambda d: d.find_element(By.ID, "become").is_displayed(), "no lobby")
+    assert "localStorage" in browser.find_element(By.CSS_SELECTOR, "#lobby .note").text
     name = browser.find_element(By.ID, "player-name")
     name.clear()
     name.send_keys("Ann")
