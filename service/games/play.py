@@ -273,7 +273,8 @@ class GamePlay:
             updated_at=updated_at,
             state=past,
             move_times=times[: version - 1],
-            clock_log=record.clock_log[:version],
+            clock_now=record.clock_of_version(version),
+            clock_past=record.clock_past[: version - 1],
         )
         return current, compact(game_view(then, version))
 
@@ -548,7 +549,7 @@ class GamePlay:
         With a clock, the texts carry markers for the values that depend on
         the commit's time (clock.py), filled in by the commit in the store
         and here, the same way, once it returns that time. The deadline
-        index is lowered first to the earliest the new deadline can be: the
+        index is lowered first, when the new deadline may come sooner, to the earliest it can be: the
         store's time only moves on from the version's own.
         """
         record = game.record.advanced(state, clock)
@@ -566,9 +567,15 @@ class GamePlay:
         )
         self._hand_turn(record, version, client)
         previous = game.record.clock_state
+        hint = None
         if clock is not None and clock.deadline_ms is not None and previous is not None:
             earliest = clock.deadline_ms.base + clock.deadline_ms.per_now * previous.since_ms
-            self.deadlines.schedule(game_id, earliest)
+            # The index holds no later than the version's deadline: only a
+            # deadline that may come sooner needs it lowered (the mover had
+            # more time than the seat that gets the turn). A seat moving on
+            # or a correspondence move only pushes the deadline back.
+            if previous.deadline_ms is None or earliest < previous.deadline_ms:
+                hint = earliest
         text = record.encode()
         answer = (
             IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
@@ -586,6 +593,7 @@ class GamePlay:
                 event=event,
                 answer=answer,
                 clock=_fill_of(clock),
+                deadline_hint=hint,
             )
         )
         if result.revision is not None:  # committed

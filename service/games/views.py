@@ -130,7 +130,9 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         "result": None
         if outcome is None
         else {"scores": list(outcome.scores), "winner": outcome.winner, "reason": outcome.reason},
-        "clock": None if record.clock is None else view_of(record.clock, record.clock_log[-1]),
+        "clock": None
+        if record.clock is None or record.clock_now is None
+        else view_of(record.clock, record.clock_now),
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

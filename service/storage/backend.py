@@ -78,7 +78,7 @@ def open_storage(
                 cluster_client.close()
             return Redis(host=node.host, port=node.port, **listening).pubsub()
 
-        return _parts(RedisLink(connect_cluster, prefix), ttl_seconds, subscribe_cluster)
+        return _parts(RedisLink(connect_cluster, prefix), ttl_seconds, subscribe_cluster, cluster=True)
     # from_url connects lazily, so building the pool up front cannot fail on a down Redis.
     redis_pool = ConnectionPool.from_url(url, **options)
 
@@ -96,12 +96,15 @@ def open_storage(
     return _parts(RedisLink(connect_pool, prefix), ttl_seconds, subscribe)
 
 
-def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
+def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool = False) -> Storage:
+    deadlines = Deadlines(link)
     return Storage(
-        RedisGameStore(link, ttl_seconds=ttl_seconds, subscribe=subscribe),
+        RedisGameStore(
+            link, ttl_seconds=ttl_seconds, deadlines=deadlines, cluster=cluster, subscribe=subscribe
+        ),
         BotJobs(link),
         RequestCounter(link),
-        Deadlines(link),
+        deadlines,
     )
 
 
