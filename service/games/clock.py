@@ -224,7 +224,14 @@ def view_of(settings: ClockSettings, clock: ClockState | PendingClock) -> dict[s
     if isinstance(clock, PendingClock):
         doc["remaining_ms"] = [marker(REMAINING_0), marker(REMAINING_1)]
         doc["running"] = clock.running
-        doc["deadline"] = None if clock.deadline_ms is None else marker(DEADLINE_TEXT)
+        deadline = clock.deadline_ms
+        if deadline is None:
+            doc["deadline"] = None
+        elif deadline.per_now == 0:
+            # Known already (the same seat acts again): written out here, not by the commit.
+            doc["deadline"] = rfc3339_ms(deadline.base)
+        else:
+            doc["deadline"] = marker(DEADLINE_TEXT)
     else:
         doc["remaining_ms"] = list(clock.remaining_ms)
         doc["running"] = clock.running

@@ -47,9 +47,18 @@ local function clock_values(spec, now)
     if d ~= '-' then
         deadline = tonumber(d) + tonumber(d_k) * now
         values.D = string.format('%d', deadline)
-        values.T = '"' .. rfc3339(deadline) .. '"'
+        -- Its text only when a text asks for it (clock_fill): a deadline that
+        -- does not depend on the commit's time the core writes out itself.
+        values.T = nil
     end
     return must_be, values, deadline
+end
+
+local function deadline_text(values)
+    if values.T == nil then
+        values.T = '"' .. rfc3339(tonumber(values.D)) .. '"'
+    end
+    return values.T
 end
 
 -- A text the core encoded with markers, given as the part before its first
@@ -58,13 +67,16 @@ end
 -- searched, and the text is copied once. A raw \1 never appears in JSON
 -- otherwise (control characters are escaped inside strings).
 local function clock_fill(before, rest, values)
+    if values.T == nil and string.find(rest, '\1T\1', 1, true) then
+        deadline_text(values)
+    end
     return before .. string.gsub(rest, '\1(%u)\1', values)
 end
 
 -- A text holding such a text as a JSON string (a recorded answer's body):
 -- there the markers stand escaped, and a client's own \u0001 would be \\u0001.
 local function clock_fill_escaped(text, values)
-    local escaped = {N = values.N, A = values.A, B = values.B, D = values.D, T = string.gsub(values.T, '"', '\\"')}
+    local escaped = {N = values.N, A = values.A, B = values.B, D = values.D, T = string.gsub(deadline_text(values), '"', '\\"')}
     local at = string.find(text, '\\u0001', 1, true)
     if not at then
         return text
