@@ -15,6 +15,11 @@ the store's clock, service/games/play.py). So:
   timeout; a timekeeper that dies leaves its leases to end, and another
   takes the entries over.
 
+A game that ends otherwise (played out, resigned) keeps its entry until it
+comes due: the timekeeper then finds the game over and removes it. So the
+index holds about one entry (some 60 bytes) per clocked game not yet looked
+at past its last deadline.
+
 The index is spread over `SHARDS` sorted sets, each its own hash tag
 (`{deadlines:<n>}`), so on a cluster the load falls on several nodes, not
 one hot key; a game always lands in the same shard. Any number of
