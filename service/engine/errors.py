@@ -3,6 +3,11 @@
 Each rule error carries the stable `code` of docs/api-guide.md#errors, so the HTTP layer
 maps exceptions to responses without knowing the rules. Messages name the bad
 input.
+
+A rule error keeps its message as written (English, with `{name}`
+placeholders) and the values apart, so a layer above can show it in
+another language (service/languages: the engine imports none of it);
+`str()` is the English sentence with the values in it.
 """
 
 
@@ -10,6 +15,11 @@ class RuleError(ValueError):
     """A move that the rules refuse in the current state."""
 
     code = "rule_error"
+
+    def __init__(self, message: str, **values: object):
+        super().__init__(message.format_map(values) if values else message)
+        self.message = message
+        self.values = values
 
 
 class GameFinished(RuleError):

@@ -34,6 +34,7 @@ from service.engine import (
     new_game,
     replay,
 )
+from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import (
     BotJobs,
     ClockFill,
@@ -247,14 +248,21 @@ class GamePlay:
         if version == current:
             return current, view
         if version > current:
-            raise VersionNotFound(f"The game is at version {current}; there is no version {version}.")
+            raise VersionNotFound(
+                Text(
+                    "The game is at version {current}; there is no version {version}.",
+                    {"current": current, "version": version},
+                )
+            )
         game = self.load(game_id)
         record = game.record
         state = record.state
         if state.seed is None and record.patch_order is None:
             raise VersionNotFound(
-                "This game was stored before past versions could be rebuilt: "
-                "only its current version is available."
+                Text(
+                    "This game was stored before past versions could be rebuilt: "
+                    "only its current version is available."
+                )
             )
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
         past = replay(
@@ -308,8 +316,11 @@ class GamePlay:
         *,
         condition: VersionCondition | None = None,
         client: str = "",
+        language: str = DEFAULT_LANGUAGE,
     ) -> Committed | RecordedAnswer:
         """`play` under an Idempotency-Key: the first request's answer is recorded, a retry gets it back.
+
+        A refusal is recorded in `language`, the one its first answer speaks.
 
         The key is claimed in the same round trip as the game is read. A
         key already claimed answers its record (the caller replays it), or
@@ -339,7 +350,7 @@ class GamePlay:
             if not refusal.recorded:
                 self._release(game_id, key)
                 raise
-            answer = IdempotencyAnswer(key.key, key.fingerprint, encode_refused(refusal))
+            answer = IdempotencyAnswer(key.key, key.fingerprint, encode_refused(refusal, language))
             self.store.record_answer(game_id, answer)
             raise
         except StorageError:

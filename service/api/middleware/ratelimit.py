@@ -28,13 +28,20 @@ import math
 from flask import Flask, Response, g, request
 
 from service.config import RateLimit, Settings
+from service.languages import N_, Text
 
 from ..context import client_address, services
 from ..problems import ApiProblem
 
 CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
 # What a family counts, for the 429's detail.
-_WHAT = {CREATE: "requests", MOVES: "requests", BOT_GAMES: "games with a bot", HINTS: "hints"}
+# The 429's detail for each family: how many of what in how long.
+_TOO_MANY = {
+    CREATE: N_("More than {limit} requests in {window} s; retry in {reset} s."),
+    MOVES: N_("More than {limit} requests in {window} s; retry in {reset} s."),
+    BOT_GAMES: N_("More than {limit} games with a bot in {window} s; retry in {reset} s."),
+    HINTS: N_("More than {limit} hints in {window} s; retry in {reset} s."),
+}
 
 # endpoint -> the family every request to it counts in.
 _ENDPOINT_FAMILIES = {
@@ -108,6 +115,6 @@ def _count(family: str, limit: RateLimit) -> None:
         raise ApiProblem(
             429,
             "rate_limited",
-            f"More than {limit.limit} {_WHAT[family]} in {limit.window_seconds} s; retry in {reset} s.",
+            Text(_TOO_MANY[family], {"limit": limit.limit, "window": limit.window_seconds, "reset": reset}),
             headers={"Retry-After": str(reset)},
         )

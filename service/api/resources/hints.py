@@ -89,7 +89,9 @@ def get_hint(game_id: str):
     state = game.record.state
     if state.finished:
         raise from_refusal(
-            GameFinished(f"the game is finished after {state.moves_played} moves: there is nothing to hint")
+            GameFinished(
+                "the game is finished after {moves} moves: there is nothing to hint", moves=state.moves_played
+            )
         )
     cached = not_modified(game.version)
     if cached is not None:

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, request
 from markupsafe import Markup, escape
 
 from service.games import CATALOGUE
+from service.languages import Text
 
 from ..middleware.compression import StaticBody, StaticResponse
 from ..problems import ApiProblem, problem_slug
@@ -125,7 +126,9 @@ def play_asset(asset: str):
 def _asset(page: str, asset: str) -> Response:
     found = _ASSETS[page].get(asset)
     if found is None:
-        raise ApiProblem(404, "not_found", f"/{page} has no asset {asset!r}.")
+        raise ApiProblem(
+            404, "not_found", Text("/{page} has no asset {asset}.", {"page": page, "asset": repr(asset)})
+        )
     header = request.headers.get("If-None-Match")
     if header is not None and _tag_listed(header, found.etag):
         resp = Response(status=304)
@@ -150,7 +153,11 @@ def problem_page(problem: str):
     """The page a problem's `type` URL names: what the error means and what to do."""
     code = _CODES_BY_SLUG.get(problem)
     if code is None:
-        raise ApiProblem(404, "not_found", f"There is no problem type {problem!r}; see GET /docs.")
+        raise ApiProblem(
+            404,
+            "not_found",
+            Text("There is no problem type {problem}; see GET /docs.", {"problem": repr(problem)}),
+        )
     return _page(_problem_html(code), PROBLEM_PAGE_CSP)
 
 

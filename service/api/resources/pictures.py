@@ -15,6 +15,7 @@ from flask import Blueprint, Response
 
 from service.engine import PATCHES
 from service.games.jsontext import parse
+from service.languages import Text
 from service.pictures import board_svg, board_text, patch_svg
 
 from ..context import services
@@ -70,7 +71,11 @@ def patch_picture(patch_id: str):
     """One patch, turned and flipped as the query asks."""
     query = read_query("getPatchSvg")
     if _PATCH_ID.fullmatch(patch_id) is None or int(patch_id) not in PATCHES:
-        raise ApiProblem(404, "not_found", f"There is no patch {patch_id!r}: regular patches are 1 to 33.")
+        raise ApiProblem(
+            404,
+            "not_found",
+            Text("There is no patch {patch}: regular patches are 1 to 33.", {"patch": repr(patch_id)}),
+        )
     drawn = patch_svg(int(patch_id), query.get("rotation", 0), query.get("flipped", False))
     resp = _picture(drawn, SVG_MIMETYPE)
     resp.headers["Cache-Control"] = PATCH_CACHE_CONTROL
