@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from .resources import bots, events, games, hints, meta, moves, pages, pictures
+    from .resources import bots, events, games, hints, meta, moves, pages, pictures, rules
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(hints.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(rules.bp)
     app.register_blueprint(events.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)

@@ -7,7 +7,10 @@ tests/languages/test_negotiation.py.
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
+from flask.testing import FlaskClient
 
 NOT_YOUR_TURN = {
     "en": ("Not your turn", "seat 1 cannot advance: it is seat 0's turn"),
@@ -70,3 +73,118 @@ def test_a_replayed_refusal_is_its_first_answer_whatever_the_retry_asks(table):
     assert again.get_data() == first.get_data()
     assert again.headers["Content-Language"] == "es"
     assert first.get_json()["title"] == "La partida ha avanzado"
+
+
+BOARD_LABELS = {
+    "en": "time track",
+    "es": "tablero de tiempo",
+    "pt": "trilha de tempo",
+    "fr": "piste du temps",
+}
+
+
+@pytest.mark.parametrize("picture", ["board.svg", "board.txt"])
+def test_a_board_is_labelled_in_each_language_under_its_own_tag(table, picture):
+    t = table()
+    answers = {}
+    for language, header in [("en", "en"), ("es", "es-ES"), ("pt", "pt-BR"), ("fr", "fr;q=0.9, en;q=0.1")]:
+        resp = t.client.get(f"/games/{t.id}/{picture}", headers={"Accept-Language": header})
+        assert resp.status_code == 200
+        assert BOARD_LABELS[language] in resp.get_data(as_text=True)
+        assert resp.headers["Content-Language"] == language
+        assert "accept-language" in vary(resp)
+        answers[language] = resp
+    assert [answers[lang].headers["ETag"] for lang in ("en", "es", "pt", "fr")] == [
+        '"1"',
+        '"1-es"',
+        '"1-pt"',
+        '"1-fr"',
+    ]
+    # The English tag does not stand for the Spanish picture, nor the other way round.
+    es = {"Accept-Language": "es"}
+    assert t.client.get(f"/games/{t.id}/{picture}", headers={**es, "If-None-Match": '"1"'}).status_code == 200
+    assert (
+        t.client.get(f"/games/{t.id}/{picture}", headers={**es, "If-None-Match": '"1-es"'}).status_code == 304
+    )
+    assert t.client.get(f"/games/{t.id}/{picture}", headers={"If-None-Match": '"1-es"'}).status_code == 200
+
+
+def test_compressed_boards_differ_by_language_and_say_what_they_vary_on(app, table):
+    t = table()
+    plain = FlaskClient(app)  # without the contract check, which reads bodies uncompressed
+    answers = {
+        language: plain.get(
+            f"/games/{t.id}/board.svg", headers={"Accept-Encoding": "gzip", "Accept-Language": language}
+        )
+        for language in ("es", "fr")
+    }
+    for language, resp in answers.items():
+        assert resp.headers["Content-Encoding"] == "gzip"
+        assert BOARD_LABELS[language] in gzip.decompress(resp.get_data()).decode()
+        assert {"accept-language", "accept-encoding"} <= vary(resp)
+    assert answers["es"].headers["ETag"] != answers["fr"].headers["ETag"]
+
+
+PROBLEM_PAGE_TITLES = {
+    "en": "Not your turn",
+    "es": "No es tu turno",
+    "pt": "Não é a sua vez",
+    "fr": "Ce n'est pas votre tour",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt", "fr"])
+def test_a_problem_page_is_in_the_language_asked_for_and_styled(client, language):
+    resp = client.get("/problems/not-your-turn", headers={"Accept-Language": language})
+    page = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and resp.headers["Content-Language"] == language
+    assert (
+        f'<html lang="{language}">' in page
+        and f"<h1>{PROBLEM_PAGE_TITLES[language]}</h1>".replace("'", "&#39;") in page
+    )
+    assert '<code id="code">not_your_turn</code>' in page
+    # Styled by its one inline stylesheet, which the policy allows by its digest alone.
+    assert "<style>" in page and "style-src 'sha256-" in resp.headers["Content-Security-Policy"]
+
+
+def test_an_unknown_problem_page_is_a_page_for_a_browser_and_json_for_a_program(client):
+    browser = {
+        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        "Accept-Language": "fr",
+    }
+    resp = client.get("/problems/no-such-thing", headers=browser)
+    assert resp.status_code == 404 and resp.mimetype == "text/html"
+    page = resp.get_data(as_text=True)
+    assert "Ressource introuvable" in page and "no-such-thing" in page
+    program = client.get("/problems/no-such-thing", headers={"Accept-Language": "fr"})
+    assert program.status_code == 404 and program.mimetype == "application/problem+json"
+    assert program.get_json()["title"] == "Ressource introuvable"
+
+
+RULES_HEADINGS = {
+    "en": "How to play Patchwork",
+    "es": "Cómo se juega a Patchwork",
+    "pt": "Como jogar Patchwork",
+    "fr": "Comment jouer à Patchwork",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt", "fr"])
+def test_the_rules_page_teaches_the_game_in_each_language(client, language):
+    by_header = client.get("/rules", headers={"Accept-Language": language})
+    by_query = client.get(f"/rules?lang={language}", headers={"Accept-Language": "de"})
+    for resp in (by_header, by_query):
+        page = resp.get_data(as_text=True)
+        assert resp.status_code == 200 and resp.headers["Content-Language"] == language
+        assert f"<h1>{RULES_HEADINGS[language]}</h1>" in page
+        # The board drawn by the service, labelled in the page's language, and patches as pictures.
+        assert "<svg" in page and BOARD_LABELS[language] in page
+        assert 'src="patches/7.svg"' in page
+        assert page.count("<h2>") == 7
+        others = [other for other in RULES_HEADINGS if other != language]
+        assert all(f'href="rules?lang={other}"' in page for other in others)
+
+
+def test_the_rules_page_refuses_a_language_it_does_not_have(client):
+    resp = client.get("/rules?lang=de")
+    assert resp.status_code == 400 and resp.get_json()["code"] == "invalid_request"

@@ -9,17 +9,20 @@ ES modules and CSS, no build step) that uses only the public API.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from importlib import resources
 
 from flask import Blueprint, Response, request
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from service.games import CATALOGUE
-from service.languages import Text
+from service.languages import N_, Text, translate
 
+from ..languages import request_language
 from ..middleware.compression import StaticBody, StaticResponse
+from ..people_pages import page_response, rich
 from ..problems import ApiProblem, problem_slug
 
 bp = Blueprint("pages", __name__)
@@ -37,8 +40,6 @@ PLAY_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
     "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
-# A problem page loads nothing at all.
-PROBLEM_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'"
 # Assets change only with a new release; a client revalidates after an hour.
 ASSET_CACHE_CONTROL = "public, max-age=3600"
 _JS = "text/javascript; charset=utf-8"
@@ -150,45 +151,49 @@ _CODES_BY_SLUG = {problem_slug(code): code for code in CATALOGUE}
 
 @bp.get("/problems/<problem>")
 def problem_page(problem: str):
-    """The page a problem's `type` URL names: what the error means and what to do."""
+    """The page a problem's `type` URL names, in the request's language: what the error means and what to do.
+
+    An unknown name is a 404: problem+json for programs, and for a browser
+    (which asks for text/html first) the not_found page saying so.
+    """
     code = _CODES_BY_SLUG.get(problem)
+    language = request_language()
     if code is None:
-        raise ApiProblem(
+        refusal = ApiProblem(
             404,
             "not_found",
             Text("There is no problem type {problem}; see GET /docs.", {"problem": repr(problem)}),
         )
-    return _page(_problem_html(code), PROBLEM_PAGE_CSP)
+        if not _wants_html():
+            raise refusal
+        notice = f'<p class="note">{escape(refusal.text_of_detail.in_language(language))}</p>'
+        return _problem_page("not_found", language, notice, status=404)
+    return _problem_page(code, language)
 
 
-def _rich(text: str) -> Markup:
-    """Escaped text with `backticked` spans as <code>."""
-    parts = str(escape(text)).split("`")
-    return Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
+def _wants_html() -> bool:
+    accept = request.accept_mimetypes
+    return accept["text/html"] > max(accept["application/json"], accept["application/problem+json"])
 
 
-def _problem_html(code: str) -> str:
-    help_ = CATALOGUE[code]
-    title = escape(help_.title)
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} ({escape(code)}): Patchwork service</title>
-</head>
-<body>
-<main>
-<h1>{title}</h1>
-<p>HTTP status <strong>{help_.status}</strong>, <code>code</code>: <code id="code">{escape(code)}</code></p>
-<h2>When it happens</h2>
-<p>{_rich(help_.when)}</p>
-<h2>What to do</h2>
-<p>{_rich(help_.what_to_do)}</p>
-<p>Every error of this service is an RFC 9457 <code>application/problem+json</code> body whose <code>type</code>
-is the address of a page like this one; programs should switch on its <code>code</code>.
-See the <a href="../docs">API reference</a>.</p>
-</main>
-</body>
-</html>
-"""
+def _problem_page(code: str, language: str, notice: str = "", status: int = 200) -> Response:
+    entry = CATALOGUE[code]
+    say = functools.partial(translate, language)
+    title = say(entry.title)
+    main = f"""{notice}<h1>{escape(title)}</h1>
+<p class="status">{escape(say(_HTTP_STATUS))} <strong>{entry.status}</strong>, <code>code</code>: <code id="code">{escape(code)}</code></p>
+<h2>{escape(say(_WHEN))}</h2>
+<p>{rich(say(entry.when))}</p>
+<h2>{escape(say(_WHAT_TO_DO))}</h2>
+<p>{rich(say(entry.what_to_do))}</p>
+<p>{rich(say(_ABOUT_PROBLEMS))}</p>"""
+    return page_response(language, f"{title} ({code}): Patchwork", main, status=status, home="..")
+
+
+_HTTP_STATUS = N_("HTTP status")
+_WHEN = N_("When it happens")
+_WHAT_TO_DO = N_("What to do")
+_ABOUT_PROBLEMS = N_(
+    "Every error of this service is an RFC 9457 `application/problem+json` body whose `type` is the address "
+    "of a page like this one; programs should switch on its `code`, which stays in English."
+)
