@@ -11,6 +11,7 @@ service reads (committed, so the wheel ships them with no build step).
 from __future__ import annotations
 
 import argparse
+import html
 import io
 import sys
 from pathlib import Path
@@ -26,7 +27,12 @@ LOCALE = SERVICE / "languages" / "locale"
 TEMPLATE = LOCALE / "messages.pot"
 TRANSLATED = ("es", "pt", "fr")
 # What the extractor reads: the service's Python and /play's scripts.
-METHODS = [("**/static/play/**.js", "javascript"), ("**.py", "python"), ("**/static/**", "ignore")]
+METHODS = [
+    ("static/play/**.js", "javascript"),
+    ("static/play/index.html", "tools.messages:extract_page_texts"),
+    ("**.py", "python"),
+]
+# (No "ignore" pattern: Babel skips a whole directory an ignore pattern matches, static/play/ with it.)
 
 
 def keywords() -> dict[str, None]:
@@ -41,6 +47,15 @@ def keywords() -> dict[str, None]:
         names.add(error.__name__)
         pending += error.__subclasses__()
     return dict.fromkeys(sorted(names))
+
+
+def extract_page_texts(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for /play's page: the English texts its elements mark with data-t."""
+    from service.api.resources.pages import PLAY_PAGE_MESSAGE
+
+    for number, line in enumerate(fileobj.read().decode("utf-8").splitlines(), start=1):
+        for text in PLAY_PAGE_MESSAGE.findall(line):
+            yield number, None, html.unescape(text), []
 
 
 def extract() -> Catalog:

@@ -51,7 +51,7 @@ def test_every_message_has_a_translation_with_the_same_placeholders(language, ex
 
 
 # Messages whose words are the same in a translation.
-_SAME_IN_EVERY_LANGUAGE = {"score"}  # French says "score" too
+_SAME_IN_EVERY_LANGUAGE = {"score", "bot {bot}"}  # French says "score" too; "bot" is every language's word
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -67,3 +67,15 @@ def test_the_service_reads_every_translation(language, extracted):
     catalogue = catalogue_of(language)
     untranslated = {msgid for msgid in extracted if catalogue.gettext(msgid) == msgid}
     assert untranslated <= _SAME_IN_EVERY_LANGUAGE
+
+
+def test_play_offers_a_catalogue_of_exactly_its_texts_in_each_language(extracted):
+    from service.api.resources.pages import play_messages
+
+    play = {message.id for message in messages.extract() if _in_play(message)}
+    assert play_messages() == play
+    assert play <= extracted
+
+
+def _in_play(message) -> bool:
+    return any(path.startswith("service/static/play/") for path, _line in message.locations)

@@ -4,13 +4,19 @@
 pinned npm package into service/static/docs/ by tools/vendor_docs.py, so
 every asset comes from the service itself and the page works offline.
 /play is the project's own small client (service/static/play/: plain HTML,
-ES modules and CSS, no build step) that uses only the public API.
+ES modules and CSS, no build step) that uses only the public API. Its
+texts are written in English, marked `t("...")` in its scripts and
+`data-t="..."` in its page; /play/messages.<language>.json holds their
+translations, taken from the service's catalogues when it starts.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import html
+import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 
@@ -18,7 +24,7 @@ from flask import Blueprint, Response, request
 from markupsafe import escape
 
 from service.games import CATALOGUE
-from service.languages import N_, Text, translate
+from service.languages import DEFAULT_LANGUAGE, LANGUAGES, N_, Text, translate
 
 from ..languages import request_language
 from ..middleware.compression import StaticBody, StaticResponse
@@ -54,6 +60,7 @@ _ASSET_TYPES = {
         "follow.js": _JS,
         "draw.js": _JS,
         "clocks.js": _JS,
+        "i18n.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },
@@ -70,15 +77,49 @@ def _read(page: str, name: str) -> bytes:
     return resources.files("service").joinpath("static", page, name).read_bytes()
 
 
+def _asset_of(body: bytes, content_type: str) -> _Asset:
+    return _Asset(StaticBody(body, content_type), f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+
+
 def _load_assets(page: str) -> dict[str, _Asset]:
-    assets = {}
-    for name, content_type in _ASSET_TYPES[page].items():
-        body = _read(page, name)
-        assets[name] = _Asset(StaticBody(body, content_type), f'"{hashlib.sha256(body).hexdigest()[:32]}"')
-    return assets
+    return {
+        name: _asset_of(_read(page, name), content_type) for name, content_type in _ASSET_TYPES[page].items()
+    }
+
+
+# The marks tools/messages.py extracts with Babel: t("...") in the scripts, data-t="..." in the page.
+PLAY_SCRIPT_MESSAGE = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+PLAY_PAGE_MESSAGE = re.compile(r'data-t="([^"]*)"')
+
+
+def play_messages() -> set[str]:
+    """Every text /play shows a person, in English: what its catalogues translate."""
+    found = {html.unescape(text) for text in PLAY_PAGE_MESSAGE.findall(_read("play", "index.html").decode())}
+    for name, content_type in _ASSET_TYPES["play"].items():
+        if content_type == _JS:
+            script = _read("play", name).decode()
+            found.update(json.loads(f'"{text}"') for text in PLAY_SCRIPT_MESSAGE.findall(script))
+    return found
+
+
+def _play_catalogues() -> dict[str, _Asset]:
+    messages = sorted(play_messages())
+    return {
+        f"messages.{language}.json": _asset_of(
+            json.dumps(
+                {"language": language, "messages": {m: translate(language, m) for m in messages}},
+                ensure_ascii=False,
+                indent=0,
+            ).encode(),
+            "application/json",
+        )
+        for language in LANGUAGES
+        if language != DEFAULT_LANGUAGE
+    }
 
 
 _ASSETS = {page: _load_assets(page) for page in _ASSET_TYPES}
+_ASSETS["play"].update(_play_catalogues())
 _HTML = "text/html; charset=utf-8"
 _DOCS_PAGE = StaticBody(_read("docs", "index.html"), _HTML)
 _PLAY_PAGE = StaticBody(_read("play", "index.html"), _HTML)
