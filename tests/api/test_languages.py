@@ -188,3 +188,8 @@ def test_the_rules_page_teaches_the_game_in_each_language(client, language):
 def test_the_rules_page_refuses_a_language_it_does_not_have(client):
     resp = client.get("/rules?lang=de")
     assert resp.status_code == 400 and resp.get_json()["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("page", ["/play", "/docs"])
+def test_the_rules_are_linked_from_play_and_docs(client, page):
+    assert 'href="rules' in client.get(page).get_data(as_text=True)
