@@ -36,12 +36,12 @@ METHODS = [
 
 
 def keywords() -> dict[str, None]:
-    """The names whose first argument is a message: the markers, and every engine rule error's class."""
+    """The names whose first argument is a message: the markers, and every engine error that explains itself."""
     sys.path.insert(0, str(ROOT))
-    from service.engine.errors import RuleError
+    from service.engine.errors import ExplainedError
 
     names = {"Text", "N_", "t"}
-    pending = [RuleError]
+    pending = [ExplainedError]
     while pending:
         error = pending.pop()
         names.add(error.__name__)

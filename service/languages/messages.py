@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogues import translate
+from .negotiation import DEFAULT_LANGUAGE
 
 
 def N_(message: str) -> str:
@@ -28,10 +29,17 @@ class Text:
     values: Mapping[str, Any] = field(default_factory=dict)
 
     def in_language(self, language: str) -> str:
-        return self._filled(translate(language, self.message))
+        return self._filled(translate(language, self.message), language)
 
     def __str__(self) -> str:
-        return self._filled(self.message)
+        return self._filled(self.message, DEFAULT_LANGUAGE)
 
-    def _filled(self, text: str) -> str:
-        return text.format_map(self.values) if self.values else text
+    def _filled(self, text: str, language: str) -> str:
+        if not self.values:
+            return text
+        # A value that is itself a message (a reason inside a sentence) speaks the same language.
+        values = {
+            name: value.in_language(language) if isinstance(value, Text) else value
+            for name, value in self.values.items()
+        }
+        return text.format_map(values)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from service.engine import new_game
+from service.engine.errors import InvalidSetup
 from service.languages import Text, negotiate
 
 
@@ -50,3 +52,25 @@ def test_a_text_is_english_as_str_and_fills_its_values_after_translating():
     assert text.in_language("fr") == "la pièce 7 coûte 5 boutons ; la place 0 en a 2"
     # A message with no values is shown as written, braces and all.
     assert Text("follow `/games/{id}/events`").in_language("pt") == "follow `/games/{id}/events`"
+
+
+def test_a_message_inside_a_message_speaks_the_same_language():
+    reason = Text(
+        "no bot level {level}; levels that give hints: {levels}", {"level": "'x'", "levels": "random"}
+    )
+    detail = Text("The query parameter level is not a hint level: {reason}.", {"reason": reason})
+    assert detail.in_language("pt") == (
+        "O parâmetro level da consulta não é um nível que dê dicas: "
+        "não existe o nível de bot 'x'; níveis que dão dicas: random."
+    )
+    assert str(detail).endswith("no bot level 'x'; levels that give hints: random.")
+
+
+def test_the_engines_errors_keep_their_message_for_translation():
+    order = [*range(2, 34), 1]
+    order[0], order[-1] = order[-1], order[0]
+    with pytest.raises(InvalidSetup) as refused:
+        new_game(patch_order=order)
+    assert str(refused.value) == "patch_order must end with the 1x2 patch (id 1), not 2"
+    explained = Text(refused.value.message, refused.value.values)
+    assert explained.in_language("fr") == "patch_order doit finir par la pièce 1x2 (id 1), pas par 2"
