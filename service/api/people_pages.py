@@ -3,7 +3,10 @@
 The stylesheet is inline, allowed by its digest in the page's
 Content-Security-Policy, so a page loads nothing and still is styled.
 Each page is written in the request's language and says so
-(`<html lang>`, `Content-Language`, `Vary: Accept-Language`).
+(`<html lang>`, `Content-Language`, `Vary: Accept-Language`). A page that
+is the same for every request of its language is a StaticBody kept per
+language by its caller, so its gzip form is made once for each language,
+never shared between two.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from markupsafe import Markup, escape
 from service.languages import N_, translate
 
 from .languages import speaks
+from .middleware.compression import StaticBody, StaticResponse
 
 HTML = "text/html; charset=utf-8"
 _PLAY = N_("Play")
@@ -49,7 +53,7 @@ def rich(text: str) -> Markup:
     return Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
 
 
-def page_response(language: str, title: str, main: str, *, status: int = 200, home: str = "..") -> Response:
+def page_body(language: str, title: str, main: str, *, home: str = "..") -> StaticBody:
     """A whole page in `language`: `title` (plain text) and `main` (HTML), under the service's header.
 
     `home` is the relative path from the page to the service's root (pages work behind a path prefix).
@@ -72,7 +76,12 @@ def page_response(language: str, title: str, main: str, *, status: int = 200, ho
 </body>
 </html>
 """
-    resp = Response(html, status=status, content_type=HTML)
+    return StaticBody(html.encode(), HTML)
+
+
+def page_response(body: StaticBody, language: str, *, status: int = 200) -> Response:
+    """The answer carrying a page of `page_body` written in `language`."""
+    resp = StaticResponse(body, status)
     resp.headers["Content-Security-Policy"] = PAGE_CSP
     resp.headers["X-Content-Type-Options"] = "nosniff"
     return speaks(resp, language)

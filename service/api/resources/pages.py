@@ -28,7 +28,7 @@ from service.languages import DEFAULT_LANGUAGE, LANGUAGES, N_, Text, translate
 
 from ..languages import request_language
 from ..middleware.compression import StaticBody, StaticResponse
-from ..people_pages import page_response, rich
+from ..people_pages import page_body, page_response, rich
 from ..problems import ApiProblem, problem_slug
 
 bp = Blueprint("pages", __name__)
@@ -208,8 +208,8 @@ def problem_page(problem: str):
         if not _wants_html():
             raise refusal
         notice = f'<p class="note">{escape(refusal.text_of_detail.in_language(language))}</p>'
-        return _problem_page("not_found", language, notice, status=404)
-    return _problem_page(code, language)
+        return page_response(_problem_page("not_found", language, notice), language, status=404)
+    return page_response(_kept_problem_page(code, language), language)
 
 
 def _wants_html() -> bool:
@@ -217,7 +217,12 @@ def _wants_html() -> bool:
     return accept["text/html"] > max(accept["application/json"], accept["application/problem+json"])
 
 
-def _problem_page(code: str, language: str, notice: str = "", status: int = 200) -> Response:
+@functools.cache
+def _kept_problem_page(code: str, language: str) -> StaticBody:
+    return _problem_page(code, language)
+
+
+def _problem_page(code: str, language: str, notice: str = "") -> StaticBody:
     entry = CATALOGUE[code]
     say = functools.partial(translate, language)
     title = say(entry.title)
@@ -228,7 +233,7 @@ def _problem_page(code: str, language: str, notice: str = "", status: int = 200)
 <h2>{escape(say(_WHAT_TO_DO))}</h2>
 <p>{rich(say(entry.what_to_do))}</p>
 <p>{rich(say(_ABOUT_PROBLEMS))}</p>"""
-    return page_response(language, f"{title} ({code}): Patchwork", main, status=status, home="..")
+    return page_body(language, f"{title} ({code}): Patchwork", main, home="..")
 
 
 _HTTP_STATUS = N_("HTTP status")

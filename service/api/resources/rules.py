@@ -21,7 +21,8 @@ from service.pictures import board_svg
 
 from ..incoming import read_query
 from ..languages import request_language
-from ..people_pages import page_response, rich
+from ..middleware.compression import StaticBody
+from ..people_pages import page_body, page_response, rich
 
 bp = Blueprint("rules", __name__)
 
@@ -134,12 +135,14 @@ def rules_page():
     """The rules, in `?lang=` when given, else the request's Accept-Language."""
     query = read_query("getRules")
     language = query.get("lang") or request_language()
-    return page_response(
-        language, translate(language, _TITLE) + ": Patchwork", _page_main(language), home="."
-    )
+    return page_response(_page(language), language)
 
 
 @cache
+def _page(language: str) -> StaticBody:
+    return page_body(language, translate(language, _TITLE) + ": Patchwork", _page_main(language), home=".")
+
+
 def _page_main(language: str) -> str:
     say = _say(language)
     others = " ".join(
