@@ -26,6 +26,8 @@ def test_the_switcher_translates_the_page_and_the_services_answers_and_is_kept(b
     assert _text(browser, "start") == "Start"
     Select(browser.find_element(By.ID, "language")).select_by_value("fr")
     wait(browser, lambda d: _text(d, "start") == "Commencer", "the switcher did not translate the page")
+    # The name the form offers follows the language; a name the player typed would not.
+    assert browser.find_element(By.ID, "name").get_attribute("value") == "Joueur 1"
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr"
     options = [option.text for option in Select(browser.find_element(By.ID, "opponent")).options]
     assert options[-1] == "Un ami (vous recevrez un lien d'invitation)"

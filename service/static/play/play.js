@@ -64,9 +64,9 @@ function showFriendName() {
 
 async function createGame(event) {
   event.preventDefault();
-  const name = $("name").value.trim() || "Player 1";
+  const name = $("name").value.trim() || t("Player 1");
   const bot = $("opponent").value;
-  const friend = $("friend-name").value.trim() || "Player 2";
+  const friend = $("friend-name").value.trim() || t("Player 2");
   const opponent = bot ? { name: t("Computer ({bot})", { bot }), bot } : { name: friend };
   $("start").disabled = true;
   try {
@@ -395,11 +395,21 @@ $("cancel").addEventListener("click", () => { page.choice = null; render(); });
 window.addEventListener("hashchange", () => { $("log").replaceChildren(); $("invite").hidden = true; start(); });
 window.addEventListener("pageshow", (event) => { if (event.persisted) start(); });
 
+/** The names the form offers, in the page's language, unless the player typed their own. */
+function translateDefaultNames() {
+  const offered = { name: ["Player 1", t("Player 1")], "friend-name": ["Player 2", t("Player 2")] };
+  for (const [id, [english, translated]] of Object.entries(offered)) {
+    const input = $(id);
+    if (input.value === (input.dataset.offered ?? english)) input.value = input.dataset.offered = translated;
+  }
+}
+
 /** The language switcher: every text of the page, and the service's answers, in the chosen language. */
 async function switchLanguage(next, remember) {
   await useLanguage(next, remember);
   $("language").value = next;
   $("rules-link").href = `rules?lang=${next}`;
+  translateDefaultNames();
   if (page.game !== null) render();
   if (!$("setup").hidden) await showSetup();
 }
