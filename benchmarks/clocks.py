@@ -118,11 +118,12 @@ def main() -> None:
             lags = []
             unexpired = 0
             for game_id in game_ids:
-                log = play.load(game_id).record.clock_log
-                if len(log) < 2:
+                record = play.load(game_id).record
+                if not record.clock_past:
                     unexpired += 1
                     continue
-                fallen, ended = log[-2], log[-1]
+                fallen, ended = record.clock_of_version(len(record.clock_past)), record.clock_state
+                assert fallen is not None and ended is not None
                 assert fallen.deadline_ms is not None
                 lags.append((ended.since_ms - fallen.deadline_ms) / 1000)
             storage.close()

@@ -15,25 +15,27 @@ SERVICE = Path(__file__).resolve().parents[1] / "service"
 # What each package of the service may import of the project.
 ALLOWED = {
     "engine": {"engine"},
+    # The catalogues and Accept-Language: below everything that writes text for people.
+    "languages": {"languages"},
     "bots": {"bots", "engine"},
-    "pictures": {"pictures", "engine"},
+    "pictures": {"pictures", "engine", "languages"},
     # The store times its calls (service/telemetry/metrics.py, which imports no web code);
     # it knows nothing of the processes that run it (run/) or of HTTP (api/).
     "storage": {"storage", "config", "telemetry"},
-    "games": {"games", "engine", "storage"},
+    "games": {"games", "engine", "storage", "languages"},
     # The bot worker plays through the game-play core, and must stay out of the web stack.
-    "botworker": {"botworker", "bots", "games", "engine", "storage", "config", "telemetry"},
+    "botworker": {"botworker", "bots", "games", "engine", "storage", "config", "telemetry", "languages"},
     # Metrics, their directory and the log formats: below everything that records or logs.
     "telemetry": {"telemetry", "config"},
     # The processes on top: the supervisor, gunicorn's settings (which make the kept copies'
     # table before forking) and its worker class (which answers problem+json itself and closes
     # the event streams' wakeups on shutdown).
-    "run": {"run", "config", "telemetry", "api", "games", "storage"},
+    "run": {"run", "config", "telemetry", "api", "games", "storage", "languages"},
 }
 WEB = {"flask", "werkzeug", "marshmallow", "gunicorn"}
 # The layers that import no web code: telemetry's log formats are gunicorn's logger, and
 # run/ is gunicorn's settings and worker.
-WITHOUT_WEB = {"engine", "bots", "pictures", "storage", "games", "botworker"}
+WITHOUT_WEB = {"engine", "bots", "pictures", "storage", "games", "botworker", "languages"}
 
 
 def imports_of(path: Path, package: str) -> set[str]:

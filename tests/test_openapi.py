@@ -69,6 +69,7 @@ EXTENSION_OPERATIONS = {
     ("get", "/play"): ("getPlay", {"200"}),
     ("get", "/play/{asset}"): ("getPlayAsset", {"200", "304", "404"}),
     ("get", "/problems/{problem}"): ("getProblemPage", {"200", "404"}),
+    ("get", "/rules"): ("getRules", {"200", "400"}),
     ("get", "/bots"): ("listBots", {"200"}),
     ("get", "/metrics"): ("getMetrics", {"200", "404"}),
     # Players and the lobby (issue 20).

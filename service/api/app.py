@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from .resources import bots, events, games, hints, meta, moves, pages, pictures, seeks
+    from .resources import bots, events, games, hints, meta, moves, pages, pictures, rules, seeks
     from .resources import players as player_routes
 
     app.register_blueprint(meta.bp)
@@ -79,6 +79,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(hints.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(rules.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(player_routes.bp)
     app.register_blueprint(seeks.bp)

@@ -4,7 +4,8 @@ A key belongs to one game and one seat token, so the store key is scoped by a
 hash of the token (never the token itself). The core records the answers
 (service/games/answers.py) and says when a retry gets one back; a replay is
 byte-for-byte the first answer, because the first answer is made by the same
-function from the same record.
+function from the same record: a refusal in the language its record names,
+whatever the retry's Accept-Language.
 """
 
 from __future__ import annotations
@@ -39,7 +40,11 @@ def fingerprint(body: dict) -> str:
 
 def refusal_problem(problem: ApiProblem, version: int) -> ApiProblem:
     """The refusal as answered and replayed: the problem with the ETag of the game it was judged on."""
-    return ApiProblem(problem.status, problem.code, problem.detail, headers={"ETag": etag(version)})
+    refusal = ApiProblem(
+        problem.status, problem.code, problem.text_of_detail, headers={"ETag": etag(version)}
+    )
+    refusal.language = problem.language
+    return refusal
 
 
 def move_location(game_id: str, number: int) -> str:
@@ -54,9 +59,9 @@ def answer_response(game_id: str, answer: RecordedAnswer) -> Response:
             answer.view, 201, version=answer.version, location=move_location(game_id, answer.number)
         )
     if isinstance(answer, RefusedAnswer):
-        return refusal_problem(
-            ApiProblem(answer.status, answer.code, answer.detail), answer.version
-        ).response()
+        problem = ApiProblem(answer.status, answer.code, answer.detail)
+        problem.language = answer.language
+        return refusal_problem(problem, answer.version).response()
     if answer.status >= 400:
         return problem_response(answer.status, answer.body, answer.headers)
     resp = json_response(answer.body, answer.status)

@@ -13,6 +13,8 @@ from typing import Any, Literal, overload
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from service.languages import Text
+
 from .context import services
 from .problems import ApiProblem, invalid_request
 
@@ -73,28 +75,37 @@ def read_json_object(*, required: bool) -> dict | None:
         return None
     if not _is_json_mimetype(request.mimetype):
         sent = request.mimetype or "no Content-Type"
-        raise ApiProblem(415, "unsupported_media_type", f"Send the body as application/json (got {sent}).")
+        raise ApiProblem(
+            415,
+            "unsupported_media_type",
+            Text("Send the body as application/json (got {sent}).", {"sent": sent}),
+        )
     try:
         # UTF-8 as docs/api-guide.md#content-types says (json.loads would take UTF-16 and -32 bytes too); a BOM is let pass.
         text = raw.decode("utf-8-sig")
         doc = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, UnicodeDecodeError) as err:
-        raise ApiProblem(400, "invalid_json", f"The body is not valid JSON: {err}.") from None
+        raise ApiProblem(
+            400, "invalid_json", Text("The body is not valid JSON: {error}.", {"error": str(err)})
+        ) from None
     except RecursionError:
         raise ApiProblem(
-            400, "invalid_json", "The body is not valid JSON here: it is nested too deeply."
+            400, "invalid_json", Text("The body is not valid JSON here: it is nested too deeply.")
         ) from None
     surrogate = _lone_surrogate(text, doc)
     if surrogate is not None:
         raise ApiProblem(
             400,
             "invalid_json",
-            f"The body is not valid JSON here: \\u{surrogate:04x} is half of a UTF-16 surrogate "
-            "pair, with no other half: no character (RFC 8259 section 8.2).",
+            Text(
+                "The body is not valid JSON here: {escape} is half of a UTF-16 surrogate "
+                "pair, with no other half: no character (RFC 8259 section 8.2).",
+                {"escape": f"\\u{surrogate:04x}"},
+            ),
         )
     if not isinstance(doc, dict):
         raise invalid_request(
-            "The body must be a JSON object.",
+            Text("The body must be a JSON object."),
             [{"pointer": "", "message": f"expected an object, got {type(doc).__name__}"}],
         )
     return doc
@@ -104,21 +115,21 @@ def check_body(operation_id: str, body: dict) -> None:
     """400 with pointers when `body` breaks the spec."""
     errors = services().validator.body_errors(operation_id, body)
     if errors:
-        raise invalid_request("The body does not match the API: see errors.", errors)
+        raise invalid_request(Text("The body does not match the API: see errors."), errors)
 
 
 def check_headers(operation_id: str) -> None:
     """400 when a declared header (If-Match, Idempotency-Key, ...) is malformed."""
     errors = services().validator.header_errors(operation_id, request.headers)
     if errors:
-        raise invalid_request("A header does not match the API: see errors.", errors)
+        raise invalid_request(Text("A header does not match the API: see errors."), errors)
 
 
 def read_query(operation_id: str) -> dict:
     """The declared query parameters, converted to their types; 400 when malformed."""
     values, errors = services().validator.query_errors(operation_id, request.args.to_dict(flat=False))
     if errors:
-        raise invalid_request("A query parameter does not match the API: see errors.", errors)
+        raise invalid_request(Text("A query parameter does not match the API: see errors."), errors)
     return values
 
 
@@ -126,7 +137,7 @@ def read_path(operation_id: str) -> dict:
     """The route's path parameters, converted to their declared types; 400 when malformed."""
     values, errors = services().validator.path_errors(operation_id, request.view_args or {})
     if errors:
-        raise invalid_request("A path parameter does not match the API: see errors.", errors)
+        raise invalid_request(Text("A path parameter does not match the API: see errors."), errors)
     return values
 
 

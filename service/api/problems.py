@@ -5,6 +5,12 @@ storage outages and werkzeug's HTTP exceptions are translated here, so no other 
 and no request, however malformed, ends in an HTML page or a 500. What each
 code's answers carry (status, title, headers) is its entry in the catalogue
 (service/games/catalogue.py).
+
+`title` and `detail` are written for people, so they come in the language
+the request's Accept-Language negotiated (service/languages), with
+`Content-Language` and `Vary: Accept-Language`; `code` and the field names
+stay English. A detail given as plain text (not a `Text` of the
+catalogues) stays English.
 """
 
 from __future__ import annotations
@@ -12,17 +18,19 @@ from __future__ import annotations
 import json
 import logging
 
-from flask import Flask, Response, current_app, has_app_context, request
+from flask import Flask, Response, current_app, has_app_context, has_request_context, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from service.engine import RuleError
 from service.games import CATALOGUE, Refusal, entry_of
 from service.games.jsontext import compact
+from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import StorageError, StoreBusy
 from service.telemetry.metrics import requests_shed
 
 from .context import EXTENSION_KEY
+from .languages import request_language, speaks
 from .responses import json_body
 
 # Where the page explaining each problem type is served (service/api/resources/pages.py).
@@ -36,31 +44,35 @@ class ApiProblem(Exception):
 
     It carries its code's catalogue headers (Retry-After, WWW-Authenticate)
     before those given, which add the ones whose value is this answer's own.
+    `detail` is English text, or a `Text` to be shown in the request's language.
     """
 
     def __init__(
         self,
         status: int,
         code: str,
-        detail: str,
+        detail: str | Text,
         *,
         errors: list[dict] | None = None,
         headers: dict[str, str] | None = None,
     ):
-        super().__init__(detail)
+        super().__init__(str(detail))
         self.status = status
         self.code = code
-        self.detail = detail
+        self.text_of_detail = detail if isinstance(detail, Text) else Text(detail)
+        self.detail = str(detail)
         self.errors = errors
         entry = CATALOGUE.get(code)
-        self.title = entry.title if entry is not None else code
+        self.title = Text(entry.title) if entry is not None else Text(code)
+        # The language the answer speaks, when not the request's: a replayed refusal speaks its first answer's.
+        self.language: str | None = None
         self.headers = {**(entry.headers if entry is not None else {}), **(headers or {})}
 
     @classmethod
     def of(
         cls,
         code: str,
-        detail: str,
+        detail: str | Text,
         *,
         errors: list[dict] | None = None,
         headers: dict[str, str] | None = None,
@@ -68,22 +80,22 @@ class ApiProblem(Exception):
         """The problem of `code` with its catalogue status."""
         return cls(CATALOGUE[code].status, code, detail, errors=errors, headers=headers)
 
-    def body(self, public_url: str = "") -> dict:
-        """The problem+json document; its `type` is absolute under `public_url` when given, else relative."""
+    def body(self, public_url: str = "", language: str = DEFAULT_LANGUAGE) -> dict:
+        """The problem+json document in `language`; its `type` is absolute under `public_url` when given, else relative."""
         doc = {
             "type": problem_type_url(self.code, public_url),
-            "title": self.title,
+            "title": self.title.in_language(language),
             "status": self.status,
-            "detail": self.detail,
+            "detail": self.text_of_detail.in_language(language),
             "code": self.code,
         }
         if self.errors is not None:
             doc["errors"] = self.errors
         return doc
 
-    def text(self, public_url: str = "") -> str:
+    def text(self, public_url: str = "", language: str = DEFAULT_LANGUAGE) -> str:
         """The problem+json document, encoded."""
-        doc = self.body(public_url)
+        doc = self.body(public_url, language)
         try:
             return compact(doc)
         except TypeError:
@@ -92,8 +104,11 @@ class ApiProblem(Exception):
             return json.dumps(doc, separators=(",", ":"))
 
     def response(self) -> Response:
-        """A Flask response carrying this problem."""
-        return problem_response(self.status, self.text(_public_url()), self.headers)
+        """A Flask response carrying this problem, in the language the request asked for."""
+        language = self.language or (request_language() if has_request_context() else DEFAULT_LANGUAGE)
+        resp = problem_response(self.status, self.text(_public_url(), language), self.headers)
+        speaks(resp, language)
+        return resp
 
 
 def problem_slug(code: str) -> str:
@@ -120,7 +135,7 @@ def problem_response(status: int, body: str, headers: dict[str, str] | None = No
     return resp
 
 
-def invalid_request(detail: str, errors: list[dict]) -> ApiProblem:
+def invalid_request(detail: str | Text, errors: list[dict]) -> ApiProblem:
     """400 for a request that breaks the spec, `errors` saying where."""
     return ApiProblem.of("invalid_request", detail, errors=errors)
 
@@ -128,15 +143,16 @@ def invalid_request(detail: str, errors: list[dict]) -> ApiProblem:
 def from_refusal(refusal: Refusal | RuleError) -> ApiProblem:
     """The API's answer to a request the game-play core (or the engine) refused."""
     entry = entry_of(refusal)
-    return ApiProblem(entry.status, entry.code, str(refusal))
+    detail = refusal.text if isinstance(refusal, Refusal) else Text(refusal.message, refusal.values)
+    return ApiProblem(entry.status, entry.code, detail)
 
 
 def storage_unavailable() -> ApiProblem:
     """503 with Retry-After: the store did not answer in time."""
-    return ApiProblem.of("storage_unavailable", "The game store did not answer; try again shortly.")
+    return ApiProblem.of("storage_unavailable", Text("The game store did not answer; try again shortly."))
 
 
-def overloaded(detail: str) -> ApiProblem:
+def overloaded(detail: str | Text) -> ApiProblem:
     """503 with Retry-After: this worker has more work than it can do (the store is fine)."""
     return ApiProblem.of("overloaded", detail)
 
@@ -144,17 +160,17 @@ def overloaded(detail: str) -> ApiProblem:
 def from_storage_error(error: StorageError) -> ApiProblem:
     """The answer to a store call that failed: overloaded when only this process's load kept it from Redis."""
     if isinstance(error, StoreBusy):
-        return overloaded("Every store connection is in use: the service is busy; try again shortly.")
+        return overloaded(Text("Every store connection is in use: the service is busy; try again shortly."))
     return storage_unavailable()
 
 
 def server_failed() -> ApiProblem:
     """500: what no request should ever meet; the error is in the log."""
-    return ApiProblem.of("internal_error", "The server failed; the error was logged.")
+    return ApiProblem.of("internal_error", Text("The server failed; the error was logged."))
 
 
 def no_such_resource() -> ApiProblem:
-    return ApiProblem.of("not_found", "No resource at this URL. See GET /openapi.yaml.")
+    return ApiProblem.of("not_found", Text("No resource at this URL. See GET /openapi.yaml."))
 
 
 def _from_http_exception(exc: HTTPException) -> ApiProblem:
@@ -165,13 +181,13 @@ def _from_http_exception(exc: HTTPException) -> ApiProblem:
         allowed = sorted(set(getattr(exc, "valid_methods", None) or []))
         return ApiProblem.of(
             "method_not_allowed",
-            f"Allowed methods: {', '.join(allowed)}.",
+            Text("Allowed methods: {methods}.", {"methods": ", ".join(allowed)}),
             headers={"Allow": ", ".join(allowed)},
         )
     if status == 413:
-        return ApiProblem.of("payload_too_large", "The request body is over 64 KiB.")
+        return ApiProblem.of("payload_too_large", Text("The request body is over 64 KiB."))
     if status == 415:
-        return ApiProblem.of("unsupported_media_type", "Send the body as application/json.")
+        return ApiProblem.of("unsupported_media_type", Text("Send the body as application/json."))
     if status < 500:
         # Any other client error werkzeug raises keeps its own status.
         return ApiProblem(status, "invalid_request", exc.description or "Bad request.", errors=[])

@@ -26,6 +26,7 @@ from service.engine import (
 )
 from service.games import DEFAULT_NAMES, NO_BOTS
 from service.games.clock import ClockSettings
+from service.languages import Text
 
 from .problems import invalid_request
 
@@ -118,8 +119,10 @@ def _check_same_cells(patch_id: int, placement: Placement) -> None:
     given = placement.cells
     twice = " (a cell named twice)" if len(set(given)) < len(given) else ""
     raise invalid_request(
-        "The placement gives both forms and they name different cells: "
-        "send the cells its orientation covers, or one form alone.",
+        Text(
+            "The placement gives both forms and they name different cells: "
+            "send the cells its orientation covers, or one form alone."
+        ),
         [
             {
                 "pointer": "/placement/cells",

@@ -103,7 +103,9 @@ def choose_move(
     chosen = level(level_id)
     if state.finished:
         raise GameFinished(
-            f"the game is finished after {state.moves_played} moves: bot {level_id!r} has no move"
+            "the game is finished after {moves} moves: bot {bot} has no move",
+            moves=state.moves_played,
+            bot=repr(level_id),
         )
     if chosen.kind == RANDOM:
         return random_move(state, seed)

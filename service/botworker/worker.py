@@ -215,6 +215,12 @@ class BotWorker:
             log.info("game %s expired before bot %s's move", job.game_id, level)
             return None
         except Refusal as refusal:
+            if refusal.code == "game_finished":
+                # Its time ran out while it thought (its workers were too slow or
+                # stopped): the game ended on time, not by a bug of the level.
+                bot_moves(level, "timed_out").inc()
+                log.warning("bot %s's time ran out in game %s before its move", level, job.game_id)
+                return None
             # choose_move gave a move the rules refuse: a bug of the level. The
             # same position would give the same move, so retrying cannot help.
             bot_moves(level, "refused").inc()

@@ -3,10 +3,24 @@
 Each rule error carries the stable `code` of docs/api-guide.md#errors, so the HTTP layer
 maps exceptions to responses without knowing the rules. Messages name the bad
 input.
+
+A rule error (and an invalid setup) keeps its message as written (English,
+with `{name}` placeholders) and the values apart, so a layer above can show
+it in another language (service/languages: the engine imports none of it);
+`str()` is the English sentence with the values in it.
 """
 
 
-class RuleError(ValueError):
+class ExplainedError(ValueError):
+    """An error whose English message and the values it names are kept apart."""
+
+    def __init__(self, message: str, **values: object):
+        super().__init__(message.format_map(values) if values else message)
+        self.message = message
+        self.values = values
+
+
+class RuleError(ExplainedError):
     """A move that the rules refuse in the current state."""
 
     code = "rule_error"
@@ -54,7 +68,7 @@ class CellOccupied(RuleError):
     code = "cell_occupied"
 
 
-class InvalidSetup(ValueError):
+class InvalidSetup(ExplainedError):
     """Game creation parameters that cannot make a game."""
 
     code = "invalid_request"

@@ -82,7 +82,9 @@ def canonical_buy(patch_id: int, mask: int) -> Buy:
         return _BUY_BY_MASK[patch_id][mask]
     except KeyError:
         raise DoesNotFit(
-            f"cells {list(cells_of_mask(mask))} are not a placement of patch {patch_id!r}"
+            "cells {cells} are not a placement of patch {patch}",
+            cells=list(cells_of_mask(mask)),
+            patch=repr(patch_id),
         ) from None
 
 
@@ -94,15 +96,17 @@ def canonical_placement(patch_id: int, mask: int) -> Placement:
 def resolve_placement(patch_id: int, placement: Placement) -> int:
     """The mask a placement covers; DoesNotFit when off the board or not the patch's shape."""
     if patch_id not in ORIENTATIONS:
-        raise DoesNotFit(f"patch {patch_id!r} is not a regular patch (ids 1..33)")
+        raise DoesNotFit("patch {patch} is not a regular patch (ids 1..33)", patch=repr(patch_id))
     if not isinstance(placement, Placement):
-        raise DoesNotFit(f"placement {placement!r} is not a Placement")
+        raise DoesNotFit("placement {placement} is not a Placement", placement=repr(placement))
     if placement.has_orientation:
         mask = _mask_from_orientation(patch_id, placement)
         if placement.cells is not None and placement.cells != cells_of_mask(mask):
             raise DoesNotFit(
-                f"cells {_show(placement.cells)} are not the cells of patch "
-                f"{patch_id} at {describe_placement(placement)}"
+                "cells {cells} are not the cells of patch {patch} at {placement}",
+                cells=_show(placement.cells),
+                patch=patch_id,
+                placement=describe_placement(placement),
             )
         return mask
     if placement.cells is None:
@@ -146,7 +150,7 @@ def orientation_cells(patch_id: int, placement: Placement) -> tuple[tuple[int, i
     edge that an orientation off the board names.
     """
     if patch_id not in ORIENTATIONS:
-        raise DoesNotFit(f"patch {patch_id!r} is not a regular patch (ids 1..33)")
+        raise DoesNotFit("patch {patch} is not a regular patch (ids 1..33)", patch=repr(patch_id))
     o = _orientation(patch_id, placement)
     assert placement.row is not None and placement.col is not None  # _orientation checked them
     return tuple((placement.row + r, placement.col + c) for r, c in cells_of_mask(o.mask))
@@ -155,11 +159,11 @@ def orientation_cells(patch_id: int, placement: Placement) -> tuple[tuple[int, i
 def _orientation(patch_id: int, p: Placement) -> Orientation:
     """The patch turned as `p` says; DoesNotFit when its orientation fields are not well formed."""
     if type(p.rotation) is not int or p.rotation not in ROTATIONS:
-        raise DoesNotFit(f"rotation {p.rotation!r} is not one of 0, 90, 180, 270")
+        raise DoesNotFit("rotation {rotation} is not one of 0, 90, 180, 270", rotation=repr(p.rotation))
     if type(p.flipped) is not bool:
-        raise DoesNotFit(f"flipped {p.flipped!r} is not true or false")
+        raise DoesNotFit("flipped {flipped} is not true or false", flipped=repr(p.flipped))
     if type(p.row) is not int or type(p.col) is not int:
-        raise DoesNotFit(f"row {p.row!r} and col {p.col!r} must both be integers")
+        raise DoesNotFit("row {row} and col {col} must both be integers", row=repr(p.row), col=repr(p.col))
     return ORIENTATIONS[patch_id][p.rotation, p.flipped]
 
 
@@ -168,24 +172,31 @@ def _mask_from_orientation(patch_id: int, p: Placement) -> int:
     assert p.row is not None and p.col is not None  # _orientation checked them
     if not (0 <= p.row <= BOARD_SIZE - o.height and 0 <= p.col <= BOARD_SIZE - o.width):
         raise DoesNotFit(
-            f"patch {patch_id} at {describe_placement(p)} would cover rows {p.row}..{p.row + o.height - 1}"
-            f" and cols {p.col}..{p.col + o.width - 1}: off the 9x9 board"
+            "patch {patch} at {placement} would cover rows {top}..{bottom} and cols {left}..{right}: off the 9x9 board",
+            patch=patch_id,
+            placement=describe_placement(p),
+            top=p.row,
+            bottom=p.row + o.height - 1,
+            left=p.col,
+            right=p.col + o.width - 1,
         )
     return o.mask << (p.row * BOARD_SIZE + p.col)
 
 
 def _mask_from_cells(patch_id: int, cells: object) -> int:
     if not isinstance(cells, tuple) or not all(isinstance(cell, tuple) and len(cell) == 2 for cell in cells):
-        raise DoesNotFit(f"cells {cells!r} must be a list of [row, col] pairs")
+        raise DoesNotFit("cells {cells} must be a list of [row, col] pairs", cells=repr(cells))
     for row, col in cells:
         if not on_board(row, col):
-            raise DoesNotFit(f"cell [{row!r}, {col!r}] is off the 9x9 board")
+            raise DoesNotFit("cell [{row}, {col}] is off the 9x9 board", row=repr(row), col=repr(col))
     mask = mask_of_cells(cells)
     if mask.bit_count() != len(cells):
-        raise DoesNotFit(f"cells {_show(cells)} name a cell twice")
+        raise DoesNotFit("cells {cells} name a cell twice", cells=_show(cells))
     if mask not in _BUY_BY_MASK[patch_id]:
         raise DoesNotFit(
-            f"cells {_show(cells)} are not an orientation of patch {patch_id} "
-            f"(shape {'/'.join(PATCHES[patch_id].shape)}) translated onto the board"
+            "cells {cells} are not an orientation of patch {patch} (shape {shape}) translated onto the board",
+            cells=_show(cells),
+            patch=patch_id,
+            shape="/".join(PATCHES[patch_id].shape),
         )
     return mask

@@ -60,7 +60,9 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     phase = state.phase
     if phase is None:
         raise GameFinished(
-            f"the game is finished after {state.moves_played} moves: no {_action(move)} can be played"
+            "the game is finished after {moves} moves: no {action} can be played",
+            moves=state.moves_played,
+            action=_action(move),
         )
     turn = state.turn
     assert turn is not None  # the game is not finished (checked above)
@@ -72,35 +74,58 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     if isinstance(move, Abort):
         return replace(state, aborted=True, moves_played=state.moves_played + 1)
     if seat is not None and seat != turn:
-        raise NotYourTurn(f"seat {seat!r} cannot {_action(move)}: it is seat {turn}'s turn")
+        raise NotYourTurn(
+            "seat {seat} cannot {action}: it is seat {turn}'s turn",
+            seat=repr(seat),
+            action=_action(move),
+            turn=turn,
+        )
     if isinstance(move, PlaceLeather):
         if phase != PLACE_LEATHER:
-            raise WrongPhase(f"seat {turn} has no leather patch to place (phase {phase})")
+            raise WrongPhase(
+                "seat {seat} has no leather patch to place (phase {phase})", seat=turn, phase=phase
+            )
         if not on_board(move.row, move.col):
-            raise DoesNotFit(f"leather patch at row {move.row!r}, col {move.col!r}: off the 9x9 board")
+            raise DoesNotFit(
+                "leather patch at row {row}, col {col}: off the 9x9 board",
+                row=repr(move.row),
+                col=repr(move.col),
+            )
         bit = 1 << (move.row * BOARD_SIZE + move.col)
         if state.players[turn].quilt & bit:
-            raise CellOccupied(f"cell row {move.row}, col {move.col} is already covered")
+            raise CellOccupied("cell row {row}, col {col} is already covered", row=move.row, col=move.col)
         return play_leather(state, bit)
     if not isinstance(move, (Advance, Buy)):
         raise TypeError(f"not a move: {move!r}")
     if phase != CHOOSE:
-        raise WrongPhase(f"seat {turn} must place a leather patch before it can {_action(move)}")
+        raise WrongPhase(
+            "seat {seat} must place a leather patch before it can {action}", seat=turn, action=_action(move)
+        )
     if isinstance(move, Advance):
         return play_advance(state)
     market = state.circle[:MARKET_SIZE]
     patch_id = move.patch_id
     if type(patch_id) is not int or patch_id not in market:
-        raise PatchNotAvailable(f"patch {patch_id!r} is not in the market {list(market)}")
+        raise PatchNotAvailable(
+            "patch {patch} is not in the market {market}", patch=repr(patch_id), market=list(market)
+        )
     player = state.players[turn]
     cost = PATCHES[patch_id].cost
     if cost > player.buttons:
-        raise CannotAfford(f"patch {patch_id} costs {cost} buttons; seat {turn} has {player.buttons}")
+        raise CannotAfford(
+            "patch {patch} costs {cost} buttons; seat {seat} has {buttons}",
+            patch=patch_id,
+            cost=cost,
+            seat=turn,
+            buttons=player.buttons,
+        )
     mask = resolve_placement(patch_id, move.placement)
     if mask & player.quilt:
         raise DoesNotFit(
-            f"patch {patch_id} at {describe_placement(move.placement)} overlaps patches already "
-            f"on seat {turn}'s quilt"
+            "patch {patch} at {placement} overlaps patches already on seat {seat}'s quilt",
+            patch=patch_id,
+            placement=describe_placement(move.placement),
+            seat=turn,
         )
     return play_buy(state, patch_id, mask)
 
@@ -108,10 +133,12 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
 def _resigning_seat(move: Resign, seat: int | None, turn: int) -> int:
     """Who resigns: the seat the move names, else the seat acting, else the seat in turn."""
     if move.seat is not None and seat is not None and move.seat != seat:
-        raise NotYourTurn(f"seat {seat!r} cannot resign for seat {move.seat!r}")
+        raise NotYourTurn(
+            "seat {seat} cannot resign for seat {other}", seat=repr(seat), other=repr(move.seat)
+        )
     resigning = move.seat if move.seat is not None else seat if seat is not None else turn
     if resigning not in (0, 1):
-        raise NotYourTurn(f"seat {resigning!r} is not a seat of this game (0 or 1)")
+        raise NotYourTurn("seat {seat} is not a seat of this game (0 or 1)", seat=repr(resigning))
     return resigning
 
 

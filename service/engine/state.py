@@ -175,11 +175,19 @@ def _check_patch_order(patch_order: Iterable[int]) -> tuple[int, ...]:
     try:
         order = tuple(patch_order)
     except TypeError:
-        raise InvalidSetup(f"patch_order {patch_order!r} is not a list of patch ids") from None
+        raise InvalidSetup(
+            "patch_order {order} is not a list of patch ids", order=repr(patch_order)
+        ) from None
     if any(type(pid) is not int for pid in order) or sorted(order) != sorted(PATCHES):
-        raise InvalidSetup(f"patch_order {list(order)!r} is not a permutation of the patch ids 1..33")
+        raise InvalidSetup(
+            "patch_order {order} is not a permutation of the patch ids 1..33", order=repr(list(order))
+        )
     if order[-1] != LAST_PATCH_ID:
-        raise InvalidSetup(f"patch_order must end with the 1x2 patch (id {LAST_PATCH_ID}), not {order[-1]}")
+        raise InvalidSetup(
+            "patch_order must end with the 1x2 patch (id {last}), not {found}",
+            last=LAST_PATCH_ID,
+            found=order[-1],
+        )
     return order
 
 
@@ -194,16 +202,18 @@ def new_game(
     if seed is not None and patch_order is not None:
         raise InvalidSetup("give either seed or patch_order, not both")
     if type(first_player) is not int or first_player not in (0, 1):
-        raise InvalidSetup(f"first_player {first_player!r} is not 0 or 1")
+        raise InvalidSetup("first_player {first} is not 0 or 1", first=repr(first_player))
     if time_board not in TIME_BOARDS:
-        raise InvalidSetup(f"time_board {time_board!r} is not one of {', '.join(TIME_BOARDS)}")
+        raise InvalidSetup(
+            "time_board {board} is not one of {boards}", board=repr(time_board), boards=", ".join(TIME_BOARDS)
+        )
     if patch_order is not None:
         circle = _check_patch_order(patch_order)
     else:
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            raise InvalidSetup(f"seed {seed!r} is not an integer in 0..2**53-1")
+            raise InvalidSetup("seed {seed} is not an integer in 0..2**53-1", seed=repr(seed))
         circle = seeded_patch_order(seed)
     return GameState(
         circle=circle,

@@ -7,7 +7,9 @@ first answer.
   (`{"version", "number", "body"}`), stored with the commit itself.
 - A refusal of the move (`Refusal.recorded`): only what varies, `[status,
   code, detail, version]`, rebuilt from the catalogue. Any client can have
-  one kept for 24 h with each fresh key, so it must stay small.
+  one kept for 24 h with each fresh key, so it must stay small. The detail
+  is in the language the first answer spoke, named as a fifth field when it
+  is not English: the replay speaks it too, whatever the retry asks for.
 - An answer that versions before this one recorded whole (`{"status",
   "body", "headers"}`): still replayed as it was, until its 24 h are up.
 """
@@ -15,6 +17,8 @@ first answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from service.languages import DEFAULT_LANGUAGE
 
 from .jsontext import compact, parse
 from .refusals import Refusal
@@ -37,6 +41,7 @@ class RefusedAnswer:
     code: str
     detail: str
     version: int
+    language: str = DEFAULT_LANGUAGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,19 +61,21 @@ def encode_accepted(version: int, number: int, view: str) -> str:
     return compact({"version": version, "number": number, "body": view})
 
 
-def encode_refused(refusal: Refusal) -> str:
-    """The record of a refusal judged on a game (its `version` set)."""
+def encode_refused(refusal: Refusal, language: str = DEFAULT_LANGUAGE) -> str:
+    """The record of a refusal judged on a game (its `version` set), answered in `language`."""
     if refusal.version is None:
         raise ValueError("only a refusal judged on a game version is recorded")
-    return compact([refusal.entry.status, refusal.code, refusal.detail, refusal.version])
+    recorded = [refusal.entry.status, refusal.code, refusal.text.in_language(language), refusal.version]
+    return compact(recorded if language == DEFAULT_LANGUAGE else recorded + [language])
 
 
 def decode(text: str) -> RecordedAnswer:
     """The answer a record stands for."""
     doc = parse(text)
     if isinstance(doc, list):
-        status, code, detail, version = doc
-        return RefusedAnswer(status, code, detail, version)
+        # Four fields for English, and for every refusal recorded before there were languages.
+        status, code, detail, version, *language = doc
+        return RefusedAnswer(status, code, detail, version, *language)
     if "headers" in doc:
         return WholeAnswer(doc["status"], doc["body"], doc["headers"])
     return AcceptedAnswer(doc["version"], doc["number"], doc["body"])

@@ -10,7 +10,9 @@ about its error.
 It lives in the game-play core, plain data importing nothing, so the core's
 refusals find their entry (`Refusal.entry`) without knowing the web layer;
 the statuses are plain ints the core never acts on. Text in `backticks` is
-shown as code on the problem pages.
+shown as code on the problem pages. Titles and help are English messages
+of the catalogues (service/languages): the API shows them in the
+language a request negotiated.
 """
 
 from __future__ import annotations
@@ -18,14 +20,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from service.languages import N_
+
 RETRY_AFTER_SECONDS = "1"
 # Bot workers beat every 2 s: one started or restarted now is seen within a few seconds.
 BOTS_RETRY_AFTER_SECONDS = "5"
 
-RETRY_LATER = (
+RETRY_LATER = N_(
     "Wait the `Retry-After` seconds and send the same request again (with the same `Idempotency-Key`)."
 )
-FIX_REQUEST = "Fix the request: `detail` (and `errors`, when present) say what is wrong. Sending it again unchanged gets the same answer."
+FIX_REQUEST = N_(
+    "Fix the request: `detail` (and `errors`, when present) say what is wrong. Sending it again unchanged gets the same answer."
+)
 
 
 @dataclass(frozen=True)
@@ -53,260 +59,296 @@ _ENTRIES = (
     ProblemType(
         code="invalid_json",
         status=400,
-        title="Body is not JSON",
-        when="The body could not be read as JSON: a syntax error, text that is not UTF-8, `NaN`, "
-        "nesting too deep, or half of a UTF-16 surrogate pair escaped alone.",
+        title=N_("Body is not JSON"),
+        when=N_(
+            "The body could not be read as JSON: a syntax error, text that is not UTF-8, `NaN`, "
+            "nesting too deep, or half of a UTF-16 surrogate pair escaped alone."
+        ),
         what_to_do=FIX_REQUEST,
     ),
     ProblemType(
         code="invalid_request",
         status=400,
-        title="Request does not match the API",
-        when="The request is JSON (or has no body) but breaks the API document `openapi.yaml`: a missing "
-        "or unknown field, a value of the wrong type or out of range, a malformed header such as an "
-        "unquoted `If-Match`, a bad query or path parameter, or HTTP that could not be parsed at all. "
-        "`errors` lists each fault with a `pointer` into the body, a `parameter` or a `header`.",
+        title=N_("Request does not match the API"),
+        when=N_(
+            "The request is JSON (or has no body) but breaks the API document `openapi.yaml`: a missing "
+            "or unknown field, a value of the wrong type or out of range, a malformed header such as an "
+            "unquoted `If-Match`, a bad query or path parameter, or HTTP that could not be parsed at all. "
+            "`errors` lists each fault with a `pointer` into the body, a `parameter` or a `header`."
+        ),
         what_to_do=FIX_REQUEST,
     ),
     ProblemType(
         code="missing_token",
         status=401,
-        title="Bearer token required",
-        when="A move was sent without `Authorization: Bearer <token>`.",
-        what_to_do="Send the seat token that `POST /games` returned for the seat that acts.",
+        title=N_("Bearer token required"),
+        when=N_("A move was sent without `Authorization: Bearer <token>`."),
+        what_to_do=N_("Send the seat token that `POST /games` returned for the seat that acts."),
         headers={"WWW-Authenticate": "Bearer"},
     ),
     ProblemType(
         code="invalid_token",
         status=401,
-        title="Token does not belong to this game",
-        when="The bearer token is not one of this game's two seat tokens.",
-        what_to_do="Use a token that `POST /games` returned when this game was created; tokens are never shown again.",
+        title=N_("Token does not belong to this game"),
+        when=N_("The bearer token is not one of this game's two seat tokens."),
+        what_to_do=N_(
+            "Use a token that `POST /games` returned when this game was created; tokens are never shown again."
+        ),
         headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
     ),
     ProblemType(
         code="game_not_found",
         status=404,
-        title="No such game",
-        when="No game has this id: it was never created, or it expired (games expire some time after "
-        "their last move).",
-        what_to_do="Check the id, or create a new game with `POST /games`.",
+        title=N_("No such game"),
+        when=N_(
+            "No game has this id: it was never created, or it expired (games expire some time after "
+            "their last move)."
+        ),
+        what_to_do=N_("Check the id, or create a new game with `POST /games`."),
     ),
     ProblemType(
         code="player_not_found",
         status=404,
-        title="No such player",
-        when="No player has this id: it was never created (`POST /players`).",
-        what_to_do="Check the id.",
+        title=N_("No such player"),
+        when=N_("No player has this id: it was never created (`POST /players`)."),
+        what_to_do=N_("Check the id."),
     ),
     ProblemType(
         code="not_found",
         status=404,
-        title="No such resource",
-        when="Nothing is served at this URL: an unknown path, a move number past the end of the "
-        "history, a patch id outside 1 to 33, or a problem page that does not exist.",
-        what_to_do="See the paths of `GET /openapi.yaml` (or `/docs`).",
+        title=N_("No such resource"),
+        when=N_(
+            "Nothing is served at this URL: an unknown path, a move number past the end of the "
+            "history, a patch id outside 1 to 33, or a problem page that does not exist."
+        ),
+        what_to_do=N_("See the paths of `GET /openapi.yaml` (or `/docs`)."),
     ),
     ProblemType(
         code="method_not_allowed",
         status=405,
-        title="Method not allowed",
-        when="The path exists, but not with this HTTP method.",
-        what_to_do="Use one of the methods the `Allow` header lists.",
+        title=N_("Method not allowed"),
+        when=N_("The path exists, but not with this HTTP method."),
+        what_to_do=N_("Use one of the methods the `Allow` header lists."),
         varying_headers=("Allow",),
     ),
     ProblemType(
         code="game_finished",
         status=409,
-        title="Game is finished",
-        when="A move was sent to a game that has ended.",
-        what_to_do="Nothing more can be played in this game; read its `result`.",
+        title=N_("Game is finished"),
+        when=N_("A move was sent to a game that has ended."),
+        what_to_do=N_("Nothing more can be played in this game; read its `result`."),
     ),
     ProblemType(
         code="not_your_turn",
         status=409,
-        title="Not your turn",
-        when="The token belongs to the seat that is not in `turn`.",
-        what_to_do="Wait for the other seat's move (read the game again, or follow `/games/{id}/events`).",
+        title=N_("Not your turn"),
+        when=N_("The token belongs to the seat that is not in `turn`."),
+        what_to_do=N_(
+            "Wait for the other seat's move (read the game again, or follow `/games/{id}/events`)."
+        ),
     ),
     ProblemType(
         code="wrong_phase",
         status=409,
-        title="Move not allowed in this phase",
-        when="The move does not fit the game's `phase`: for example a `buy` or `advance` while a "
-        "leather patch must be placed first, or `place_leather` when none is due.",
-        what_to_do="Read the game's `phase` (or its legal moves) and send a move of that phase.",
+        title=N_("Move not allowed in this phase"),
+        when=N_(
+            "The move does not fit the game's `phase`: for example a `buy` or `advance` while a "
+            "leather patch must be placed first, or `place_leather` when none is due."
+        ),
+        what_to_do=N_("Read the game's `phase` (or its legal moves) and send a move of that phase."),
     ),
     ProblemType(
         code="game_not_started",
         status=409,
-        title="Game waits for an opponent",
-        when="A move (or resign) in a game with an open seat that nobody has joined yet.",
-        what_to_do="Wait for a joiner: follow `/games/{id}/events`, your player stream, or read the game again.",
+        title=N_("Game waits for an opponent"),
+        when=N_("A move (or resign) in a game with an open seat that nobody has joined yet."),
+        what_to_do=N_(
+            "Wait for a joiner: follow `/games/{id}/events`, your player stream, or read the game again."
+        ),
     ),
     ProblemType(
         code="game_not_finished",
         status=409,
-        title="Game is not finished",
-        when="A rematch (`POST /games/{id}/rematch`) was asked for while the game is still being played.",
-        what_to_do="Finish the game (or resign it) first.",
+        title=N_("Game is not finished"),
+        when=N_("A rematch (`POST /games/{id}/rematch`) was asked for while the game is still being played."),
+        what_to_do=N_("Finish the game (or resign it) first."),
     ),
     ProblemType(
         code="seat_taken",
         status=409,
-        title="No open seat to take",
-        when="`POST /games/{id}/join` for a game whose open seat another joiner has just taken (exactly "
-        "one joiner wins each seat), that has none, whose lobby time is up, or that the joining player "
-        "already plays in.",
-        what_to_do="Pick another game from `GET /games?status=open`, or seek a game with `POST /seeks`.",
+        title=N_("No open seat to take"),
+        when=N_(
+            "`POST /games/{id}/join` for a game whose open seat another joiner has just taken (exactly "
+            "one joiner wins each seat), that has none, whose lobby time is up, or that the joining player "
+            "already plays in."
+        ),
+        what_to_do=N_("Pick another game from `GET /games?status=open`, or seek a game with `POST /seeks`."),
     ),
     ProblemType(
         code="idempotency_key_in_use",
         status=409,
-        title="Idempotency key in use",
-        when="A request with this `Idempotency-Key` is still being processed.",
+        title=N_("Idempotency key in use"),
+        when=N_("A request with this `Idempotency-Key` is still being processed."),
         what_to_do=RETRY_LATER,
         headers={"Retry-After": RETRY_AFTER_SECONDS},
     ),
     ProblemType(
         code="version_mismatch",
         status=412,
-        title="Game has moved on",
-        when="The move's `If-Match` does not name the game's current version: the game has moved on "
-        "since the client read it. Nothing was changed.",
-        what_to_do="Read the game again, decide again, and send a new move (with a new `Idempotency-Key`).",
+        title=N_("Game has moved on"),
+        when=N_(
+            "The move's `If-Match` does not name the game's current version: the game has moved on "
+            "since the client read it. Nothing was changed."
+        ),
+        what_to_do=N_(
+            "Read the game again, decide again, and send a new move (with a new `Idempotency-Key`)."
+        ),
     ),
     ProblemType(
         code="payload_too_large",
         status=413,
-        title="Body too large",
-        when="The request body is over 64 KiB.",
-        what_to_do="No valid request is that large: send a smaller body.",
+        title=N_("Body too large"),
+        when=N_("The request body is over 64 KiB."),
+        what_to_do=N_("No valid request is that large: send a smaller body."),
     ),
     ProblemType(
         code="uri_too_long",
         status=414,
-        title="Request line too long",
-        when="The request line (method, path and query) is over 4094 bytes.",
-        what_to_do="No valid request is that long: shorten the path or the query.",
+        title=N_("Request line too long"),
+        when=N_("The request line (method, path and query) is over 4094 bytes."),
+        what_to_do=N_("No valid request is that long: shorten the path or the query."),
     ),
     ProblemType(
         code="unsupported_media_type",
         status=415,
-        title="Body must be JSON",
-        when="A body was sent with a `Content-Type` other than `application/json`.",
-        what_to_do="Send the body as JSON with `Content-Type: application/json`.",
+        title=N_("Body must be JSON"),
+        when=N_("A body was sent with a `Content-Type` other than `application/json`."),
+        what_to_do=N_("Send the body as JSON with `Content-Type: application/json`."),
     ),
     ProblemType(
         code="patch_not_available",
         status=422,
-        title="Patch not in the market",
-        when="The patch bought is not one of the three in the game's `market`.",
-        what_to_do="Buy one of the patches listed in `market` (see the legal moves).",
+        title=N_("Patch not in the market"),
+        when=N_("The patch bought is not one of the three in the game's `market`."),
+        what_to_do=N_("Buy one of the patches listed in `market` (see the legal moves)."),
     ),
     ProblemType(
         code="cannot_afford",
         status=422,
-        title="Not enough buttons",
-        when="The seat has fewer buttons than the patch costs.",
-        what_to_do="Buy a cheaper patch, or `advance` to collect buttons.",
+        title=N_("Not enough buttons"),
+        when=N_("The seat has fewer buttons than the patch costs."),
+        what_to_do=N_("Buy a cheaper patch, or `advance` to collect buttons."),
     ),
     ProblemType(
         code="does_not_fit",
         status=422,
-        title="Patch does not fit there",
-        when="The placement puts the patch off the 9x9 quilt, over cells already covered, or the "
-        "cells given are not the patch's shape.",
-        what_to_do="Choose a placement among the patch's legal moves (`GET /games/{id}/legal-moves?patch_id=N`).",
+        title=N_("Patch does not fit there"),
+        when=N_(
+            "The placement puts the patch off the 9x9 quilt, over cells already covered, or the "
+            "cells given are not the patch's shape."
+        ),
+        what_to_do=N_(
+            "Choose a placement among the patch's legal moves (`GET /games/{id}/legal-moves?patch_id=N`)."
+        ),
     ),
     ProblemType(
         code="cell_occupied",
         status=422,
-        title="Cell already covered",
-        when="The leather patch is placed on a cell that is already covered.",
-        what_to_do="Place it on an empty cell of the quilt.",
+        title=N_("Cell already covered"),
+        when=N_("The leather patch is placed on a cell that is already covered."),
+        what_to_do=N_("Place it on an empty cell of the quilt."),
     ),
     ProblemType(
         code="idempotency_key_reused",
         status=422,
-        title="Idempotency key reused with another body",
-        when="This `Idempotency-Key` was already used on this game with a different body.",
-        what_to_do="Use a new key for a new move; a key names exactly one request.",
+        title=N_("Idempotency key reused with another body"),
+        when=N_("This `Idempotency-Key` was already used on this game with a different body."),
+        what_to_do=N_("Use a new key for a new move; a key names exactly one request."),
     ),
     ProblemType(
         code="rate_limited",
         status=429,
-        title="Too many requests",
-        when="This client sent more requests of this kind than the service allows in its window, "
-        "or holds as many event streams open as it may.",
-        what_to_do="Wait the `Retry-After` seconds (the `RateLimit-*` headers say how the limit stands; "
-        "for streams, close one) and send it again.",
+        title=N_("Too many requests"),
+        when=N_(
+            "This client sent more requests of this kind than the service allows in its window, "
+            "or holds as many event streams open as it may."
+        ),
+        what_to_do=N_(
+            "Wait the `Retry-After` seconds (the `RateLimit-*` headers say how the limit stands; "
+            "for streams, close one) and send it again."
+        ),
         varying_headers=("Retry-After",),
     ),
     ProblemType(
         code="headers_too_large",
         status=431,
-        title="Request headers too large",
-        when="The request has more than 50 header fields, or one over 8190 bytes.",
-        what_to_do="No valid request needs that many or that large headers: send fewer or shorter ones.",
+        title=N_("Request headers too large"),
+        when=N_("The request has more than 50 header fields, or one over 8190 bytes."),
+        what_to_do=N_("No valid request needs that many or that large headers: send fewer or shorter ones."),
     ),
     ProblemType(
         code="request_timeout",
         status=408,
-        title="Request not received in time",
-        when="The request's body did not arrive within READ_TIMEOUT_SECONDS of its head.",
-        what_to_do="Send the body at once, with the headers; a slow or stalled upload is cut off.",
+        title=N_("Request not received in time"),
+        when=N_("The request's body did not arrive within READ_TIMEOUT_SECONDS of its head."),
+        what_to_do=N_("Send the body at once, with the headers; a slow or stalled upload is cut off."),
         in_spec=False,
     ),
     ProblemType(
         code="expectation_failed",
         status=417,
-        title="Expectation not met",
-        when="The request sent an `Expect` header other than `100-continue`.",
-        what_to_do="Leave `Expect` out, or send `Expect: 100-continue`.",
+        title=N_("Expectation not met"),
+        when=N_("The request sent an `Expect` header other than `100-continue`."),
+        what_to_do=N_("Leave `Expect` out, or send `Expect: 100-continue`."),
         in_spec=False,
     ),
     ProblemType(
         code="unsupported_transfer_coding",
         status=501,
-        title="Transfer coding not supported",
-        when="The request's `Transfer-Encoding` is not `chunked` (gzip, deflate, ... are not read).",
-        what_to_do="Send the body as it is, with `Content-Length`, or chunked.",
+        title=N_("Transfer coding not supported"),
+        when=N_("The request's `Transfer-Encoding` is not `chunked` (gzip, deflate, ... are not read)."),
+        what_to_do=N_("Send the body as it is, with `Content-Length`, or chunked."),
         in_spec=False,
     ),
     ProblemType(
         code="storage_unavailable",
         status=503,
-        title="Storage unavailable",
-        when="The game store (Redis) did not answer in time. Nothing that was not confirmed was changed.",
+        title=N_("Storage unavailable"),
+        when=N_("The game store (Redis) did not answer in time. Nothing that was not confirmed was changed."),
         what_to_do=RETRY_LATER,
         headers={"Retry-After": RETRY_AFTER_SECONDS},
     ),
     ProblemType(
         code="overloaded",
         status=503,
-        title="Service overloaded",
-        when="The service has more requests in hand than it can answer in time, so it refused this one "
-        "at once rather than keep it waiting; the store is fine. Nothing was changed.",
+        title=N_("Service overloaded"),
+        when=N_(
+            "The service has more requests in hand than it can answer in time, so it refused this one "
+            "at once rather than keep it waiting; the store is fine. Nothing was changed."
+        ),
         what_to_do=RETRY_LATER,
         headers={"Retry-After": RETRY_AFTER_SECONDS},
     ),
     ProblemType(
         code="bots_unavailable",
         status=503,
-        title="No bot worker available",
-        when="A game with a computer player was asked for, but no bot worker has been seen alive "
-        "recently, so nobody would play the bot's seat. No game was created.",
-        what_to_do="Wait the `Retry-After` seconds and create the game again. Operators: run `patchwork-worker` "
-        "(or `patchwork-service` with `BOT_WORKERS` of 1 or more) against the same Redis.",
+        title=N_("No bot worker available"),
+        when=N_(
+            "A game with a computer player was asked for, but no bot worker has been seen alive "
+            "recently, so nobody would play the bot's seat. No game was created."
+        ),
+        what_to_do=N_(
+            "Wait the `Retry-After` seconds and create the game again. Operators: run `patchwork-worker` "
+            "(or `patchwork-service` with `BOT_WORKERS` of 1 or more) against the same Redis."
+        ),
         headers={"Retry-After": BOTS_RETRY_AFTER_SECONDS},
     ),
     ProblemType(
         code="internal_error",
         status=500,
-        title="Internal error",
-        when="The service failed in a way it did not expect; the error was logged.",
-        what_to_do="Try again later; if it persists, report it with the request that caused it.",
+        title=N_("Internal error"),
+        when=N_("The service failed in a way it did not expect; the error was logged."),
+        what_to_do=N_("Try again later; if it persists, report it with the request that caused it."),
         in_spec=False,
     ),
 )

@@ -23,9 +23,8 @@ cannot be confused with anything a client sent.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from datetime import UTC, datetime
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from .jsontext import Fragment
@@ -99,13 +98,19 @@ class ClockState:
     running: int | None
     since_ms: int
     deadline_ms: int | None
+    # The record's form, made once: a game's whole log is encoded with every move.
+    log: tuple[int | None, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        entry = (self.since_ms, *self.remaining_ms, self.running, self.deadline_ms)
+        object.__setattr__(self, "log", entry)
 
     def expired(self, now_ms: int) -> bool:
         return self.deadline_ms is not None and now_ms >= self.deadline_ms
 
-    def to_log(self) -> list[int | None]:
+    def to_log(self) -> tuple[int | None, ...]:
         """The record's form: [since, remaining 0, remaining 1, running, deadline]."""
-        return [self.since_ms, *self.remaining_ms, self.running, self.deadline_ms]
+        return self.log
 
     @classmethod
     def from_log(cls, entry: list[Any]) -> ClockState:
@@ -152,7 +157,12 @@ REMAINING_0, REMAINING_1, NOW, DEADLINE_MS, DEADLINE_TEXT = "A", "B", "N", "D", 
 
 def marker(name: str) -> Fragment:
     """The marker a commit replaces with the value `name` stands for."""
-    return Fragment(f"\x01{name}\x01")
+    return _MARKER_FRAGMENTS[name]
+
+
+_MARKER_FRAGMENTS = {
+    name: Fragment(f"\x01{name}\x01") for name in (REMAINING_0, REMAINING_1, NOW, DEADLINE_MS, DEADLINE_TEXT)
+}
 
 
 def start(settings: ClockSettings) -> PendingClock:
@@ -205,8 +215,7 @@ def at_deadline(settings: ClockSettings, clock: ClockState) -> PendingClock:
 
 def rfc3339_ms(ms: int) -> str:
     """Unix milliseconds as RFC 3339 UTC with milliseconds (`2026-12-01T12:00:00.250Z`)."""
-    moment = datetime.fromtimestamp(ms // 1000, UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{ms % 1000:03d}Z"
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
 
 
 def view_of(settings: ClockSettings, clock: ClockState | PendingClock) -> dict[str, Any]:
@@ -215,7 +224,14 @@ def view_of(settings: ClockSettings, clock: ClockState | PendingClock) -> dict[s
     if isinstance(clock, PendingClock):
         doc["remaining_ms"] = [marker(REMAINING_0), marker(REMAINING_1)]
         doc["running"] = clock.running
-        doc["deadline"] = None if clock.deadline_ms is None else marker(DEADLINE_TEXT)
+        deadline = clock.deadline_ms
+        if deadline is None:
+            doc["deadline"] = None
+        elif deadline.per_now == 0:
+            # Known already (the same seat acts again): written out here, not by the commit.
+            doc["deadline"] = rfc3339_ms(deadline.base)
+        else:
+            doc["deadline"] = marker(DEADLINE_TEXT)
     else:
         doc["remaining_ms"] = list(clock.remaining_ms)
         doc["running"] = clock.running
@@ -223,10 +239,10 @@ def view_of(settings: ClockSettings, clock: ClockState | PendingClock) -> dict[s
     return doc
 
 
-def log_entry(clock: ClockState | PendingClock) -> list[Any]:
+def log_entry(clock: ClockState | PendingClock) -> tuple[Any, ...] | list[Any]:
     """The record's form of the clock as of a version (markers for the values the commit fills in)."""
     if isinstance(clock, ClockState):
-        return clock.to_log()
+        return clock.log
     deadline = None if clock.deadline_ms is None else marker(DEADLINE_MS)
     return [marker(NOW), marker(REMAINING_0), marker(REMAINING_1), clock.running, deadline]
 
@@ -244,20 +260,17 @@ def values_at(clock: PendingClock, now_ms: int) -> dict[str, str]:
     }
 
 
-# A marker as it stands in a text, and as it stands in a JSON string inside one (an answer records its body so).
-_MARKERS = re.compile(r"\x01([A-Z])\x01|\\u0001([A-Z])\\u0001")
-
-
+# (Where a text the core encoded is itself a JSON string, a recorded
+# answer's body, the markers stand escaped, \u0001A\u0001; only the commit
+# script fills those: the core never reads them.)
 def fill(text: str, values: dict[str, str]) -> str:
-    """`text` with its markers replaced by their values, as the commit script replaces them in Redis.
-
-    Inside a JSON string the value is escaped as a string's content (only
-    the deadline's quotes need it).
-    """
-
-    def value(found: re.Match[str]) -> str:
-        if found.group(1) is not None:
-            return values[found.group(1)]
-        return values[found.group(2)].replace('"', '\\"')
-
-    return _MARKERS.sub(value, text)
+    """`text` with its markers replaced by their values, as the commit script replaces them in Redis."""
+    # The markers sit near the end (the clock is among a view's last members):
+    # the pattern runs from the first one a plain search finds.
+    first = text.find("\x01")
+    if first < 0:
+        return text
+    rest = text[first:]
+    for name, value in values.items():
+        rest = rest.replace(f"\x01{name}\x01", value)
+    return text[:first] + rest

@@ -189,7 +189,7 @@ class Lobby:
             # The clock starts when the last seat is taken, at the store's time of the take.
             pending = start(after.clock) if after.clock is not None and after.open_seat is None else None
             if pending is not None:
-                after = replace(after, clock_log=(pending,))
+                after = replace(after, clock_now=pending, clock_past=())
             view = compact(game_view(after, game.version))
             text = after.encode()
             result = self.play.store.take_seat(

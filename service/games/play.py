@@ -35,6 +35,7 @@ from service.engine import (
     new_game,
     replay,
 )
+from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import (
     BotJobs,
     ClockFill,
@@ -336,14 +337,21 @@ class GamePlay:
         if version == current:
             return current, view
         if version > current:
-            raise VersionNotFound(f"The game is at version {current}; there is no version {version}.")
+            raise VersionNotFound(
+                Text(
+                    "The game is at version {current}; there is no version {version}.",
+                    {"current": current, "version": version},
+                )
+            )
         game = self.load(game_id)
         record = game.record
         state = record.state
         if state.seed is None and record.patch_order is None:
             raise VersionNotFound(
-                "This game was stored before past versions could be rebuilt: "
-                "only its current version is available."
+                Text(
+                    "This game was stored before past versions could be rebuilt: "
+                    "only its current version is available."
+                )
             )
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
         past = replay(
@@ -362,7 +370,8 @@ class GamePlay:
             updated_at=updated_at,
             state=past,
             move_times=times[: version - 1],
-            clock_log=record.clock_log[:version],
+            clock_now=record.clock_of_version(version),
+            clock_past=record.clock_past[: version - 1],
         )
         return current, compact(game_view(then, version))
 
@@ -396,8 +405,11 @@ class GamePlay:
         *,
         condition: VersionCondition | None = None,
         client: str = "",
+        language: str = DEFAULT_LANGUAGE,
     ) -> Committed | RecordedAnswer:
         """`play` under an Idempotency-Key: the first request's answer is recorded, a retry gets it back.
+
+        A refusal is recorded in `language`, the one its first answer speaks.
 
         The key is claimed in the same round trip as the game is read. A
         key already claimed answers its record (the caller replays it), or
@@ -427,7 +439,7 @@ class GamePlay:
             if not refusal.recorded:
                 self._release(game_id, key)
                 raise
-            answer = IdempotencyAnswer(key.key, key.fingerprint, encode_refused(refusal))
+            answer = IdempotencyAnswer(key.key, key.fingerprint, encode_refused(refusal, language))
             self.store.record_answer(game_id, answer)
             raise
         except StorageError:
@@ -664,7 +676,7 @@ class GamePlay:
         With a clock, the texts carry markers for the values that depend on
         the commit's time (clock.py), filled in by the commit in the store
         and here, the same way, once it returns that time. The deadline
-        index is lowered first to the earliest the new deadline can be: the
+        index is lowered first, when the new deadline may come sooner, to the earliest it can be: the
         store's time only moves on from the version's own.
         """
         record = game.record.advanced(state, clock)
@@ -685,9 +697,15 @@ class GamePlay:
         )
         self._hand_turn(record, version, client)
         previous = game.record.clock_state
+        hint = None
         if clock is not None and clock.deadline_ms is not None and previous is not None:
             earliest = clock.deadline_ms.base + clock.deadline_ms.per_now * previous.since_ms
-            self.deadlines.schedule(game_id, earliest)
+            # The index holds no later than the version's deadline: only a
+            # deadline that may come sooner needs it lowered (the mover had
+            # more time than the seat that gets the turn). A seat moving on
+            # or a correspondence move only pushes the deadline back.
+            if previous.deadline_ms is None or earliest < previous.deadline_ms:
+                hint = earliest
         text = record.encode()
         answer = (
             IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
@@ -705,6 +723,7 @@ class GamePlay:
                 event=event,
                 answer=answer,
                 clock=fill_of(clock),
+                deadline_hint=hint,
             )
         )
         if result.revision is not None:  # committed

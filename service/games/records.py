@@ -12,8 +12,9 @@ import hmac
 import re
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from service.engine import GameState, state_from_dict, state_to_dict
 
@@ -77,27 +78,36 @@ class GameRecord:
     move_times: tuple[str | None, ...] = ()
     # Each seat's bot level id, None for a person.
     bots: tuple[str | None, str | None] = NO_BOTS
-    # The time control (None: no clock), and the clock as of each version,
-    # oldest first: the last is the clock now. Only a record about to be
-    # committed holds a PendingClock, replaced once the commit's time is known.
+    # The time control (None: no clock); the clock as of this version (only a
+    # record about to be committed holds a PendingClock, replaced once the
+    # commit's time is known); and each earlier version's clock, oldest first,
+    # in the record's form (ClockState.log): only a past view reads them, and
+    # every move stores them again, so they stay as stored.
     clock: ClockSettings | None = None
-    clock_log: tuple[ClockState | PendingClock, ...] = ()
+    clock_now: ClockState | PendingClock | None = None
+    clock_past: tuple[Sequence[int | None], ...] = ()
 
     @property
     def clock_state(self) -> ClockState | None:
         """The clock as of this version (None without one)."""
-        if not self.clock_log:
+        clock = self.clock_now
+        assert not isinstance(clock, PendingClock), "a pending clock is read only once committed"
+        return clock
+
+    def clock_of_version(self, version: int) -> ClockState | None:
+        """The clock as of `version` (1 = the creation), this version's or an earlier one's."""
+        if self.clock_now is None:
             return None
-        last = self.clock_log[-1]
-        assert isinstance(last, ClockState), "a pending clock is read only once committed"
-        return last
+        if version - 1 < len(self.clock_past):
+            return ClockState.from_log(list(self.clock_past[version - 1]))
+        return self.clock_state
 
     def clock_at(self, now_ms: int) -> GameRecord:
         """This record once the commit that stores it happened at `now_ms`: its pending clock made a ClockState."""
-        last = self.clock_log[-1]
-        if not isinstance(last, PendingClock):
+        pending = self.clock_now
+        if not isinstance(pending, PendingClock):
             return self
-        return _with_clock_log(self, self.clock_log[:-1] + (last.at(now_ms),))
+        return _with_clock(self, pending.at(now_ms), self.clock_past)
 
     # The player (games/players.py) holding each seat, None for none, and the
     # hash of that player's token, so the player token acts for the seat.
@@ -162,7 +172,8 @@ class GameRecord:
             move_times=times,
             bots=self.bots,
             clock=self.clock,
-            clock_log=self.clock_log if clock is None else self.clock_log + (clock,),
+            clock_now=self.clock_now if clock is None else clock,
+            clock_past=self.clock_past if clock is None else self.clock_past + (_log_of(self.clock_now),),
             player_ids=self.player_ids,
             player_hashes=self.player_hashes,
             open_seats=self.open_seats,
@@ -190,8 +201,11 @@ class GameRecord:
                 **({"bots": list(self.bots)} if self.bots != NO_BOTS else {}),
                 # Left out without a clock, likewise.
                 **(
-                    {"clock": self.clock.to_json(), "clock_log": [log_entry(c) for c in self.clock_log]}
-                    if self.clock is not None
+                    {
+                        "clock": self.clock.to_json(),
+                        "clock_log": [*self.clock_past, log_entry(self.clock_now)],
+                    }
+                    if self.clock is not None and self.clock_now is not None
                     else {}
                 ),
                 # Left out of a game with no player identities or open seats, for the same reason.
@@ -233,7 +247,7 @@ class GameRecord:
             move_times=tuple(doc.get("move_times", ())),
             bots=tuple(doc.get("bots", NO_BOTS)),
             clock=None if doc.get("clock") is None else ClockSettings.from_json(doc["clock"]),
-            clock_log=tuple(ClockState.from_log(entry) for entry in doc.get("clock_log", ())),
+            **_clock_of(doc.get("clock_log")),
             player_ids=tuple(doc.get("player_ids", NO_PLAYERS)),
             player_hashes=tuple(doc.get("player_hashes", NO_PLAYERS)),
             open_seats=tuple(doc.get("open_seats", NO_OPEN_SEATS)),
@@ -245,7 +259,21 @@ class GameRecord:
         )
 
 
-def _with_clock_log(record: GameRecord, log: tuple[ClockState | PendingClock, ...]) -> GameRecord:
+def _clock_of(log: list[list[int | None]] | None) -> dict[str, Any]:
+    """The record's clock fields from its stored log."""
+    if not log:
+        return {}
+    return {"clock_now": ClockState.from_log(log[-1]), "clock_past": tuple(log[:-1])}
+
+
+def _log_of(clock: ClockState | PendingClock | None) -> Sequence[int | None]:
+    assert isinstance(clock, ClockState), "a committed version's clock is known"
+    return clock.log
+
+
+def _with_clock(
+    record: GameRecord, clock: ClockState | PendingClock, past: tuple[Sequence[int | None], ...]
+) -> GameRecord:
     return GameRecord(
         id=record.id,
         names=record.names,
@@ -257,7 +285,8 @@ def _with_clock_log(record: GameRecord, log: tuple[ClockState | PendingClock, ..
         move_times=record.move_times,
         bots=record.bots,
         clock=record.clock,
-        clock_log=log,
+        clock_now=clock,
+        clock_past=past,
         player_ids=record.player_ids,
         player_hashes=record.player_hashes,
         open_seats=record.open_seats,
@@ -306,7 +335,7 @@ def create_record(
         patch_order=None if state.seed is not None else state.circle,
         bots=bots,
         clock=settings,
-        clock_log=() if clock is None else (clock,),
+        clock_now=clock,
         player_ids=players,
         player_hashes=player_hashes,
         open_seats=open_seats,

@@ -2,12 +2,14 @@
 
 Each code's entry in the catalogue (catalogue.py) says how the API answers
 it; the engine's own `RuleError`s reach it as `RuleBroken`, with the
-engine's code.
+engine's code. Each carries its detail as a `Text`, so the API can give
+it in the language a request asked for; `str()` is the English.
 """
 
 from __future__ import annotations
 
 from service.engine import RuleError
+from service.languages import Text
 
 from .catalogue import CATALOGUE, ProblemType
 from .records import could_be_game_id
@@ -25,9 +27,10 @@ class Refusal(Exception):
     # on one (a refusal recorded for an Idempotency-Key carries its ETag).
     version: int | None = None
 
-    def __init__(self, detail: str):
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self, detail: str | Text):
+        super().__init__(str(detail))
+        self.text = detail if isinstance(detail, Text) else Text(detail)
+        self.detail = str(detail)
 
     @property
     def entry(self) -> ProblemType:
@@ -41,7 +44,7 @@ class RuleBroken(Refusal):
     recorded = True
 
     def __init__(self, error: RuleError):
-        super().__init__(str(error))
+        super().__init__(Text(error.message, error.values))
         self.code = error.code
 
 
@@ -52,10 +55,12 @@ class GameNotFound(Refusal):
 
     def __init__(self, game_id: str):
         if could_be_game_id(game_id):
-            super().__init__(f"No game with id {game_id!r}.")
+            super().__init__(Text("No game with id {game_id}.", {"game_id": repr(game_id)}))
         else:
             # Not repeated: it could be anything a client put in the URL.
-            super().__init__("No game has this id: game ids are 22 characters from A-Z, a-z, 0-9, - and _.")
+            super().__init__(
+                Text("No game has this id: game ids are 22 characters from A-Z, a-z, 0-9, - and _.")
+            )
 
 
 class VersionNotFound(Refusal):
@@ -70,7 +75,7 @@ class MissingToken(Refusal):
     code = "missing_token"
 
     def __init__(self) -> None:
-        super().__init__("Send Authorization: Bearer <seat token>.")
+        super().__init__(Text("Send Authorization: Bearer <seat token>."))
 
 
 class InvalidToken(Refusal):
@@ -78,10 +83,8 @@ class InvalidToken(Refusal):
 
     code = "invalid_token"
 
-    def __init__(
-        self, detail: str = "This token is not a seat token of this game, nor its player's."
-    ) -> None:
-        super().__init__(detail)
+    def __init__(self, detail: str | Text | None = None) -> None:
+        super().__init__(Text("This token is not a seat token of this game.") if detail is None else detail)
 
 
 class VersionMismatch(Refusal):
@@ -92,7 +95,12 @@ class VersionMismatch(Refusal):
 
     def __init__(self, version: int, source: str):
         # What the client sent is not echoed: a recorded refusal must stay small.
-        super().__init__(f"The game is at version {version}, which {source} does not name.")
+        super().__init__(
+            Text(
+                "The game is at version {version}, which {source} does not name.",
+                {"version": version, "source": source},
+            )
+        )
 
 
 class IdempotencyKeyInUse(Refusal):
@@ -101,7 +109,7 @@ class IdempotencyKeyInUse(Refusal):
     code = "idempotency_key_in_use"
 
     def __init__(self) -> None:
-        super().__init__("The first request with this Idempotency-Key is still running.")
+        super().__init__(Text("The first request with this Idempotency-Key is still running."))
 
 
 class IdempotencyKeyReused(Refusal):
@@ -110,7 +118,7 @@ class IdempotencyKeyReused(Refusal):
     code = "idempotency_key_reused"
 
     def __init__(self) -> None:
-        super().__init__("This Idempotency-Key was used with a different body.")
+        super().__init__(Text("This Idempotency-Key was used with a different body."))
 
 
 class GameBusy(Refusal):
@@ -119,7 +127,7 @@ class GameBusy(Refusal):
     code = "storage_unavailable"
 
     def __init__(self) -> None:
-        super().__init__("The game is changing too fast; try again.")
+        super().__init__(Text("The game is changing too fast; try again."))
 
 
 class BotsUnavailable(Refusal):
@@ -129,7 +137,7 @@ class BotsUnavailable(Refusal):
 
     def __init__(self) -> None:
         super().__init__(
-            "No bot worker has been seen alive recently, so no bot could play; try again shortly."
+            Text("No bot worker has been seen alive recently, so no bot could play; try again shortly.")
         )
 
 
@@ -139,7 +147,9 @@ class NotABot(Refusal):
     code = "not_a_bot"
 
     def __init__(self, seat: int | None) -> None:
-        super().__init__(f"Seat {seat} is not a bot's: only a bot's seat is played for it.")
+        super().__init__(
+            Text("Seat {seat} is not a bot's: only a bot's seat is played for it.", {"seat": seat})
+        )
 
 
 class GameNotStarted(Refusal):

@@ -144,7 +144,9 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         "players": [_player_view(record, state, 0), _player_view(record, state, 1)],
         "moves_played": state.moves_played,
         "result": None if outcome is None else _result(record),
-        "clock": None if record.clock is None else view_of(record.clock, record.clock_log[-1]),
+        "clock": None
+        if record.clock is None or record.clock_now is None
+        else view_of(record.clock, record.clock_now),
         "rated": record.rated,
         "next_game": record.next_game,
         "created_at": record.created_at,

@@ -6,7 +6,8 @@ Layout (900 px wide): a title bar with whose turn it is or the result; per
 seat a header (name, buttons, income, score) over its quilt; the spiral
 track in the middle; the market's three patches, then the rest of the circle
 in order. What never changes with the game (the quilt grids, the track's
-spaces) is drawn once at import; a render joins cached fragments.
+spaces) is drawn once at import, the labels once per language; a render
+joins cached fragments. Labels are in any of the service's languages.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from service.engine import PATCHES, TRACK_END
+from service.languages import DEFAULT_LANGUAGE, N_, Text, translate
 
 from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
@@ -55,17 +57,21 @@ NAME_EMS = (QUILT - 24) / 12
 STATUS_NAME_EMS = 23
 
 
-def board_svg(game: Mapping) -> str:
-    """The game (a `Game` view as docs/api-guide.md#resources defines it) drawn as a standalone SVG document."""
+def board_svg(game: Mapping, language: str = DEFAULT_LANGUAGE) -> str:
+    """The game (a `Game` view as docs/api-guide.md#resources defines it) drawn as a standalone SVG document, labelled in `language`."""
     shown = [displayable(player["name"]) for player in game["players"]]
     result = game.get("result")
-    body = [_STATIC, _title_bar(game, [clipped(name, STATUS_NAME_EMS, em_width) for name in shown], result)]
+    body = [
+        _STATIC,
+        _title_bar(game, [clipped(name, STATUS_NAME_EMS, em_width) for name in shown], result, language),
+    ]
     for seat in (0, 1):
-        body.append(_player(game, seat, clipped(shown[seat], NAME_EMS, em_width), result))
-    body.append(_track(game))
-    body.append(_circle(game["circle"], len(game["market"])))
-    body.append(_legend(game["bonus_owner"] is None))
-    title = f"Patchwork: {svg_text(shown[0])} against {svg_text(shown[1])}, move {int(game['moves_played'])}"
+        body.append(_player(game, seat, clipped(shown[seat], NAME_EMS, em_width), result, language))
+    body.append(_track(game, language))
+    body.append(_circle(game["circle"], len(game["market"]), language))
+    body.append(_legend_text(game["bonus_owner"] is None, language))
+    names = {"first": svg_text(shown[0]), "second": svg_text(shown[1]), "move": int(game["moves_played"])}
+    title = Text("Patchwork: {first} against {second}, move {move}", names).in_language(language)
     return svg_document(WIDTH, HEIGHT, title, "".join(body))
 
 
@@ -77,10 +83,10 @@ def _winner(result: Mapping) -> str:
     return "none" if result.get("winner") is None else str(int(result["winner"]))
 
 
-def _title_bar(game: Mapping, shown: list[str], result: Mapping | None) -> str:
+def _title_bar(game: Mapping, shown: list[str], result: Mapping | None, language: str) -> str:
     """Whose turn it is, or the result; `shown` are the names as displayable text."""
-    size, fit = _fitted(em_width(status_line(game, shown, MINUS)), STATUS_ROOM, 15.0)
-    status = status_line(game, [svg_text(name) for name in shown], MINUS)
+    size, fit = _fitted(em_width(status_line(game, shown, MINUS, language)), STATUS_ROOM, 15.0)
+    status = status_line(game, [svg_text(name) for name in shown], MINUS, language)
     if result is not None:
         return (
             f'<text class="result" data-winner="{_winner(result)}" x="{WIDTH - MARGIN}" '
@@ -122,8 +128,9 @@ def _fitted(ems: float, room: int, size: float) -> tuple[float, str]:
 # --- players -----------------------------------------------------------------
 
 
-def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None) -> str:
+def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None, language: str) -> str:
     player = game["players"][seat]
+    say = _say(language)
     x = QUILT_X[seat]
     in_turn = result is None and game["turn"] == seat
     parts = [
@@ -133,24 +140,29 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None) -
         f'<g fill="{TEXT_COLOUR}" font-size="14">',
         _STATS_BUTTONS[seat],
         f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
-        f'<tspan dx="14" fill="{MUTED}">income</tspan> {int(player["income"])}'
-        f'<tspan dx="14" fill="{MUTED}">score</tspan> '
+        f'<tspan dx="14" fill="{MUTED}">{say(N_INCOME)}</tspan> {int(player["income"])}'
+        f'<tspan dx="14" fill="{MUTED}">{say(N_SCORE)}</tspan> '
         f'<tspan font-weight="bold">{signed(int(player["score"]), MINUS)}</tspan></text></g>',
     ]
     clock = game.get("clock")
     if clock:
         parts.append(_time_left(clock, seat, x + QUILT))
     if in_turn:
-        parts.append(_badge(x + QUILT, 94, "to play", SEAT_COLOURS[seat]))
-    elif result is not None and result.get("winner") is not None and int(result["winner"]) == seat:
-        parts.append(_badge(x + QUILT, 94, "winner", "#b8860b"))
+        parts.append(_badge(x + QUILT, 94, say(N_TO_PLAY), SEAT_COLOURS[seat]))
+    elif result is not None and result.get(say(N_WINNER)) is not None and int(result[say(N_WINNER)]) == seat:
+        parts.append(_badge(x + QUILT, 94, say(N_WINNER), "#b8860b"))
     parts.append(_quilt(player["quilt"], seat, x, in_turn))
-    footer = (
-        f"space {int(player['position'])} of {int(game['track_length'])} · {int(player['empty_cells'])} empty"
-    )
+    footer = Text(
+        "space {space} of {length} · {empty} empty",
+        {
+            "space": int(player["position"]),
+            "length": int(game["track_length"]),
+            "empty": int(player["empty_cells"]),
+        },
+    ).in_language(language)
     parts.append(f'<text x="{x}" y="{TOP + QUILT + 22}" font-size="12" fill="{MUTED}">{footer}</text>')
     if player["has_bonus"]:
-        parts.append(_bonus_tile(x + QUILT - 92, TOP + QUILT + 8, "7x7 bonus", seat))
+        parts.append(_bonus_tile(x + QUILT - 92, TOP + QUILT + 8, say(N_BONUS), seat))
     return "".join(parts)
 
 
@@ -238,8 +250,8 @@ def space_centre(space: int) -> tuple[int, int]:
     return TRACK_X + col * CELL + CELL // 2, TOP + row * CELL + CELL // 2
 
 
-def _track(game: Mapping) -> str:
-    parts = [_track_spaces(tuple(game["income_spaces"]))]
+def _track(game: Mapping, language: str) -> str:
+    parts = [_track_spaces(tuple(game["income_spaces"])), _track_title(language)]
     for space in game["leather_spaces"]:
         x, y = space_centre(int(space))
         parts.append(
@@ -265,11 +277,7 @@ def _track(game: Mapping) -> str:
 def _track_spaces(income_spaces: tuple[int, ...]) -> str:
     centres = [space_centre(space) for space in range(len(SPACE_CELLS))]
     road = "L".join(f"{x} {y}" for x, y in centres)
-    parts = [
-        f'<text x="{TRACK_X + TRACK_COLUMNS * CELL // 2}" y="{TOP - 34}" font-size="13" '
-        f'font-weight="bold" text-anchor="middle" fill="{MUTED}">time track</text>',
-        f'<path d="M{road}" fill="none" stroke="#c9b48c" stroke-width="12" stroke-linejoin="round"/>',
-    ]
+    parts = [f'<path d="M{road}" fill="none" stroke="#c9b48c" stroke-width="12" stroke-linejoin="round"/>']
     parts.append(f'<g stroke="#b39c74" fill="{TRACK_TILE}">')
     goal = ' fill="#e7cf95"'
     parts += [
@@ -282,6 +290,14 @@ def _track_spaces(income_spaces: tuple[int, ...]) -> str:
     parts.append("</g>")
     parts += [button_svg(x + 2, y + 3, 7) for space, (x, y) in enumerate(centres) if space in income_spaces]
     return "".join(parts)
+
+
+@cache
+def _track_title(language: str) -> str:
+    return (
+        f'<text x="{TRACK_X + TRACK_COLUMNS * CELL // 2}" y="{TOP - 34}" font-size="13" '
+        f'font-weight="bold" text-anchor="middle" fill="{MUTED}">{_say(language)(N_TIME_TRACK)}</text>'
+    )
 
 
 # --- market and circle -------------------------------------------------------
@@ -311,11 +327,11 @@ REST_OF_CIRCLE = _Shelf(
 )
 
 
-def _circle(circle, market_size: int) -> str:
+def _circle(circle, market_size: int, language: str) -> str:
     market = [int(p) for p in circle[:market_size]]
     rest = [int(p) for p in circle[market_size:]]
     parts = [
-        _CIRCLE_TITLES if rest else _MARKET_TITLE,
+        _circle_titles(language) if rest else _market_title(language),
         '<g fill="#fbf8f1" stroke="#e2d8c6">',
         _backgrounds(MARKET, len(market)),
         _backgrounds(REST_OF_CIRCLE, len(rest)),
@@ -360,45 +376,69 @@ def _shelf_price(shelf: _Shelf, patch_id: int, index: int) -> str:
     return price_svg(left, y + 4 * shelf.cell + shelf.text + 2, patch.cost, patch.time, shelf.text)
 
 
-def _legend(bonus_open: bool) -> str:
+@cache
+def _legend_text(bonus_open: bool, language: str) -> str:
     """What the marks mean, and the 7x7 bonus tile while nobody holds it."""
-    return _LEGEND_BONUS_OPEN if bonus_open else _LEGEND
-
-
-def _legend_text(bonus_open: bool) -> str:
     x, y = LEGEND_X, MARKET_Y
+    say = _say(language)
     parts = [
         f'<g font-size="12" fill="{TEXT_COLOUR}">',
         button_svg(x + 8, y + 8, 7),
-        f'<text x="{x + 24}" y="{y + 12}">button income: on a patch, and paid on these spaces</text>',
+        f'<text x="{x + 24}" y="{y + 12}">{say(_LEGEND_INCOME)}</text>',
         f'<rect x="{x + 1}" y="{y + 27}" width="14" height="14" rx="1.5" fill="{LEATHER_COLOUR}" '
         f'stroke="{OUTLINE_COLOUR}"/>',
-        f'<text x="{x + 24}" y="{y + 38}">leather patch: the first to pass it takes it</text>',
+        f'<text x="{x + 24}" y="{y + 38}">{say(_LEGEND_LEATHER)}</text>',
         button_svg(x + 8, y + 60, 7),
         hourglass_svg(x + 8, y + 82, 14),
-        f'<text x="{x + 24}" y="{y + 64}">cost in buttons</text>'
-        f'<text x="{x + 24}" y="{y + 86}">time: spaces the buyer moves</text>',
+        f'<text x="{x + 24}" y="{y + 64}">{say(_LEGEND_COST)}</text>'
+        f'<text x="{x + 24}" y="{y + 86}">{say(_LEGEND_TIME)}</text>',
     ]
     if bonus_open:
-        parts.append(_bonus_tile(x - 1, y + 98, "7x7 bonus, 7 points: nobody has it yet", None))
+        parts.append(_bonus_tile(x - 1, y + 98, say(_LEGEND_BONUS), None))
     parts.append("</g>")
     return "".join(parts)
 
 
-_MARKET_TITLE = (
-    f'<text x="{MARGIN}" y="{MARKET_Y - 14}" font-size="14" font-weight="bold" '
-    f'fill="{TEXT_COLOUR}">market</text><text x="{MARGIN + 60}" y="{MARKET_Y - 14}" '
-    f'font-size="12" fill="{MUTED}">the next three patches after the neutral token: '
-    f"one may be bought</text>"
-)
-_CIRCLE_TITLES = (
-    f'{_MARKET_TITLE}<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" '
-    f'font-weight="bold" fill="{TEXT_COLOUR}">then around the circle</text>'
-)
+@cache
+def _market_title(language: str) -> str:
+    say = _say(language)
+    market = say(N_MARKET)
+    return (
+        f'<text x="{MARGIN}" y="{MARKET_Y - 14}" font-size="14" font-weight="bold" '
+        f'fill="{TEXT_COLOUR}">{market}</text><text x="{MARGIN + 12 + 9 * len(market)}" y="{MARKET_Y - 14}" '
+        f'font-size="12" fill="{MUTED}">{say(_MARKET_NOTE)}</text>'
+    )
+
+
+@cache
+def _circle_titles(language: str) -> str:
+    return (
+        f'{_market_title(language)}<text x="{MARGIN}" y="{CIRCLE_Y - 14}" font-size="13" '
+        f'font-weight="bold" fill="{TEXT_COLOUR}">{_say(language)(_REST_OF_CIRCLE)}</text>'
+    )
+
+
+def _say(language: str):
+    """The labels of `language`, escaped for SVG text (a translation may hold an ampersand)."""
+    return lambda message: svg_text(translate(language, message))
+
+
+N_INCOME = N_("income")
+N_MARKET = N_("market")
+_MARKET_NOTE = N_("the next three patches after the neutral token: one may be bought")
+_REST_OF_CIRCLE = N_("then around the circle")
+_LEGEND_INCOME = N_("button income: on a patch, and paid on these spaces")
+_LEGEND_LEATHER = N_("leather patch: the first to pass it takes it")
+_LEGEND_COST = N_("cost in buttons")
+_LEGEND_TIME = N_("time: spaces the buyer moves")
+_LEGEND_BONUS = N_("7x7 bonus, 7 points: nobody has it yet")
+N_SCORE = N_("score")
+N_TO_PLAY = N_("to play")
+N_WINNER = N_("winner")
+N_BONUS = N_("7x7 bonus")
+N_TIME_TRACK = N_("time track")
 _QUILT_GRID = _quilt_grid()
 _STATS_BUTTONS = tuple(button_svg(x + 8, 104, 7) for x in QUILT_X)
-_LEGEND = _legend_text(bonus_open=False)
-_LEGEND_BONUS_OPEN = _legend_text(bonus_open=True)
 _STATIC = (
     f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf6ec"/>'
     f'<rect width="{WIDTH}" height="44" fill="#4a3b31"/>'

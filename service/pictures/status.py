@@ -1,8 +1,10 @@
-"""The one-line state of a game, in words, shared by the SVG and the text picture."""
+"""The one-line state of a game, in words of any of the service's languages, shared by the SVG and the text picture."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from service.languages import DEFAULT_LANGUAGE, Text
 
 
 def signed(number: int, minus: str = "-") -> str:
@@ -23,31 +25,49 @@ def time_left(ms: int) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
-def clock_line(game: Mapping, names: Sequence[str]) -> str | None:
-    """Each seat's time left as of the version ("Ada 4:59 | Bo 5:00, Ada's running"), None without a clock."""
+def clock_line(game: Mapping, names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> str | None:
+    """Each seat's time left as of the version ("Time: Ada 4:59 | Bo 5:00, Ada's running"), None without a clock."""
     clock = game.get("clock")
     if not clock:
         return None
     left = [time_left(ms) for ms in clock["remaining_ms"]]
     running = clock.get("running")
-    tail = f", {names[int(running)]}'s running" if running is not None else ""
-    return f"Time: {names[0]} {left[0]} | {names[1]} {left[1]}{tail}"
+    values = {"first": names[0], "first_left": left[0], "second": names[1], "second_left": left[1]}
+    if running is None:
+        return Text("Time: {first} {first_left} | {second} {second_left}", values).in_language(language)
+    values["running"] = names[int(running)]
+    return Text(
+        "Time: {first} {first_left} | {second} {second_left}, {running}'s running", values
+    ).in_language(language)
 
 
-def status_line(game: Mapping, names: Sequence[str], minus: str = "-") -> str:
+def status_line(
+    game: Mapping, names: Sequence[str], minus: str = "-", language: str = DEFAULT_LANGUAGE
+) -> str:
     """Who acts next ("Ada to play, move 12"), or the result; `names` already made safe for the output."""
     result = game.get("result")
     if result is None:
         seat = int(game["turn"])
-        doing = "places a leather patch" if game["phase"] == "place_leather" else "to play"
-        return f"{names[seat]} {doing}, move {int(game['moves_played']) + 1}"
+        values = {"name": names[seat], "move": int(game["moves_played"]) + 1}
+        if game["phase"] == "place_leather":
+            return Text("{name} places a leather patch, move {move}", values).in_language(language)
+        return Text("{name} to play, move {move}", values).in_language(language)
     if result.get("winner") is None:
-        return "Aborted: no first move in time"
+        return Text("Aborted: no first move in time").in_language(language)
     winner = int(result["winner"])
+    ended = {"loser": names[1 - winner], "winner": names[winner]}
     if result.get("reason") == "resigned":
-        return f"{names[1 - winner]} resigned: {names[winner]} wins"
+        return Text("{loser} resigned: {winner} wins", ended).in_language(language)
     if result.get("reason") == "timeout":
-        return f"{names[1 - winner]} ran out of time: {names[winner]} wins"
+        return Text("{loser} ran out of time: {winner} wins", ended).in_language(language)
     scores = [int(s) for s in result["scores"]]
-    tie = " (a tie: reached space 53 first)" if scores[0] == scores[1] else ""
-    return f"{names[winner]} wins {signed(scores[winner], minus)} to {signed(scores[1 - winner], minus)}{tie}"
+    values = {
+        "winner": names[winner],
+        "score": signed(scores[winner], minus),
+        "other": signed(scores[1 - winner], minus),
+    }
+    if scores[0] == scores[1]:
+        return Text("{winner} wins {score} to {other} (a tie: reached space 53 first)", values).in_language(
+            language
+        )
+    return Text("{winner} wins {score} to {other}", values).in_language(language)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from service.engine import LEATHER_PATCH_ID, PATCHES, TRACK_END
+from service.languages import DEFAULT_LANGUAGE, N_, Text, translate
 
 from .safe_text import clipped, display_width, displayable
 from .status import clock_line, status_line
@@ -23,30 +24,38 @@ NAME_COLUMNS = 24
 LINE_WIDTH = 78
 
 
-def board_text(game: Mapping) -> str:
-    """The game (a `Game` view as docs/api-guide.md#resources defines it) as lines of UTF-8 text ending in a newline."""
+def board_text(game: Mapping, language: str = DEFAULT_LANGUAGE) -> str:
+    """The game (a `Game` view as docs/api-guide.md#resources defines it) as lines of UTF-8 text in `language`, ending in a newline."""
     players = game["players"]
     names = [displayable(p["name"]) for p in players]
     clipped = [_clip(name) for name in names]
-    lines = [f"Patchwork: {status_line(game, names)}"]
-    clock = clock_line(game, names)
+    lines = [f"Patchwork: {status_line(game, names, language=language)}"]
+    clock = clock_line(game, names, language)
     if clock is not None:
         lines.append(clock)
     lines.append("")
     for seat, player in enumerate(players):
-        bonus = "  7x7 bonus" if player["has_bonus"] else ""
-        lines.append(
-            f"{SEAT_LETTERS[seat]}  {clipped[seat]}  buttons {int(player['buttons'])}  "
-            f"income {int(player['income'])}  score {int(player['score'])}  "
-            f"space {int(player['position'])}{bonus}"
-        )
+        stats = Text(
+            "buttons {buttons}  income {income}  score {score}  space {space}",
+            {
+                "buttons": int(player["buttons"]),
+                "income": int(player["income"]),
+                "score": int(player["score"]),
+                "space": int(player["position"]),
+            },
+        ).in_language(language)
+        bonus = "  " + translate(language, N_BONUS) if player["has_bonus"] else ""
+        lines.append(f"{SEAT_LETTERS[seat]}  {clipped[seat]}  {stats}{bonus}")
     lines.append("")
     lines += _quilts(players, clipped)
     lines.append("")
-    lines += _track(game)
+    lines += _track(game, language)
     lines.append("")
-    lines += _market(game["circle"], len(game["market"]))
+    lines += _market(game["circle"], len(game["market"]), language)
     return "\n".join(lines) + "\n"
+
+
+N_BONUS = N_("7x7 bonus")
 
 
 def _clip(name: str) -> str:
@@ -79,29 +88,30 @@ _QUILT_HEADERS = _QUILT_HEADER + QUILT_GAP + _QUILT_HEADER
 _TITLE_PAD = " " * (len(_QUILT_HEADER) - 3 - NAME_COLUMNS) + QUILT_GAP
 
 
-def _track(game: Mapping) -> list[str]:
+def _track(game: Mapping, language: str) -> list[str]:
     marks = list(_PLAIN_TRACK)
     for space in game["income_spaces"]:
         marks[int(space)] = "$"
     for space in game["leather_spaces"]:
         marks[int(space)] = "L"
-    lines = [_TRACK_LEGEND, _TRACK_RULER, "".join(marks)]
+    lines = [translate(language, _TRACK_LEGEND), _TRACK_RULER, "".join(marks)]
     for seat, player in enumerate(game["players"]):
         position = int(player["position"])
-        lines.append(f"{' ' * position}{SEAT_LETTERS[seat]}  space {position}")
+        where = Text("space {space}", {"space": position}).in_language(language)
+        lines.append(f"{' ' * position}{SEAT_LETTERS[seat]}  {where}")
     return lines
 
 
 _PLAIN_TRACK = "\u00b7" * (TRACK_END + 1)
-_TRACK_LEGEND = "time track: $ pays button income, L leather patch still there"
+_TRACK_LEGEND = N_("time track: $ pays button income, L leather patch still there")
 _TRACK_RULER = "".join(f"{tens:<10d}" for tens in range(0, TRACK_END + 1, 10)).rstrip()
 
 
-def _market(circle, market_size: int) -> list[str]:
+def _market(circle, market_size: int, language: str) -> list[str]:
     market = [int(p) for p in circle[:market_size]]
-    lines = ["market: the next three patches, one may be bought (shape as printed)"]
+    lines = [translate(language, N_("market: the next three patches, one may be bought (shape as printed)"))]
     if market:
-        drawings = [_market_drawing(p) for p in market]
+        drawings = [_market_drawing(p, language) for p in market]
         height = max(len(drawing) for drawing in drawings)
         for r in range(height):
             lines.append("".join(d[r] if r < len(d) else _BLANK_COLUMN for d in drawings).rstrip())
@@ -109,7 +119,7 @@ def _market(circle, market_size: int) -> list[str]:
     if rest:
         lines.append("")
         lines += _wrapped(
-            "then around the circle (#id cost/time):",
+            translate(language, N_("then around the circle (#id cost/time):")),
             [f"#{p} {PATCHES[p].cost}/{PATCHES[p].time}" for p in rest],
         )
     return lines
@@ -119,10 +129,14 @@ _BLANK_COLUMN = " " * MARKET_COLUMN
 
 
 @cache
-def _market_drawing(patch_id: int) -> tuple[str, ...]:
+def _market_drawing(patch_id: int, language: str) -> tuple[str, ...]:
     """A market column: the caption, then the shape as printed, each line MARKET_COLUMN wide."""
     patch = PATCHES[patch_id]
-    lines = [f"#{patch_id} cost {patch.cost} time {patch.time} +{patch.income}"]
+    caption = Text(
+        "#{patch} cost {cost} time {time} +{income}",
+        {"patch": patch_id, "cost": patch.cost, "time": patch.time, "income": patch.income},
+    )
+    lines = [caption.in_language(language)]
     lines += ["".join("\u2588\u2588" if char == "X" else "  " for char in row) for row in patch.shape]
     return tuple(line.ljust(MARKET_COLUMN) for line in lines)
 

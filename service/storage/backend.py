@@ -87,7 +87,7 @@ def open_storage(
                 cluster_client.close()
             return Redis(host=node.host, port=node.port, **listening).pubsub()
 
-        return _parts(RedisLink(connect_cluster, prefix), ttl_seconds, subscribe_cluster)
+        return _parts(RedisLink(connect_cluster, prefix), ttl_seconds, subscribe_cluster, cluster=True)
     # from_url connects lazily, so building the pool up front cannot fail on a down Redis.
     redis_pool = ConnectionPool.from_url(url, **options)
 
@@ -105,13 +105,16 @@ def open_storage(
     return _parts(RedisLink(connect_pool, prefix), ttl_seconds, subscribe)
 
 
-def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any) -> Storage:
-    games = RedisGameStore(link, ttl_seconds=ttl_seconds, subscribe=subscribe)
+def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool = False) -> Storage:
+    deadlines = Deadlines(link)
+    games = RedisGameStore(
+        link, ttl_seconds=ttl_seconds, deadlines=deadlines, cluster=cluster, subscribe=subscribe
+    )
     return Storage(
         games,
         BotJobs(link),
         RequestCounter(link),
-        Deadlines(link),
+        deadlines,
         # The players' wake-ups ride on the games' (one subscription per process).
         PlayerStore(link, games.wakeups, games_ttl_ms=ttl_seconds * 1000),
         LobbyIndex(link),

@@ -15,6 +15,11 @@ the store's clock, service/games/play.py). So:
   timeout; a timekeeper that dies leaves its leases to end, and another
   takes the entries over.
 
+A game that ends otherwise (played out, resigned) keeps its entry until it
+comes due: the timekeeper then finds the game over and removes it. So the
+index holds about one entry (some 60 bytes) per clocked game not yet looked
+at past its last deadline.
+
 The index is spread over `SHARDS` sorted sets, each its own hash tag
 (`{deadlines:<n>}`), so on a cluster the load falls on several nodes, not
 one hot key; a game always lands in the same shard. Any number of
@@ -50,12 +55,13 @@ class Deadlines:
         self._link = link
         self.shards = [f"{link.prefix}{{deadlines:{n}}}" for n in range(SHARDS)]
 
-    def _shard(self, game_id: str) -> str:
+    def shard_of(self, game_id: str) -> str:
+        """The shard the game's entry lives in, always the same."""
         return self.shards[zlib.crc32(game_id.encode()) % SHARDS]
 
     def schedule(self, game_id: str, at_ms: int) -> None:
         """Make sure the game is looked at by `at_ms` (an earlier entry stays)."""
-        self._link.command("deadline_schedule", "ZADD", self._shard(game_id), "LT", at_ms, game_id)
+        self._link.command("deadline_schedule", "ZADD", self.shard_of(game_id), "LT", at_ms, game_id)
 
     def take_due(self, shard: str, limit: int = 100) -> tuple[int, list[DueGame]]:
         """(the store's time now, up to `limit` games of `shard` due by then, leased to the caller)."""
@@ -68,7 +74,7 @@ class Deadlines:
         next_text = "" if next_ms is None else str(next_ms)
         return bool(
             self._link.script(
-                "deadline_settle", [self._shard(due.game_id)], [due.game_id, due.leased_ms, next_text]
+                "deadline_settle", [self.shard_of(due.game_id)], [due.game_id, due.leased_ms, next_text]
             )
         )
 
@@ -78,5 +84,5 @@ class Deadlines:
 
     def indexed(self, game_id: str) -> int | None:
         """When the index says to look at the game next (None: it is not in the index)."""
-        score = self._link.command("deadline_score", "ZSCORE", self._shard(game_id), game_id)
+        score = self._link.command("deadline_score", "ZSCORE", self.shard_of(game_id), game_id)
         return None if score is None else int(float(score))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .connections import RedisLink
+from .deadlines import Deadlines
 from .keys import GameKeys
 from .store import (
     ClockFill,
@@ -66,6 +67,12 @@ def _record(answer: IdempotencyAnswer) -> str:
     return f"{answer.fingerprint}\n{answer.answer}"
 
 
+def _at_first_marker(text: str) -> tuple[str, str]:
+    """(the text before its first clock marker, the rest): the script searches only the rest."""
+    at = text.find("\x01")
+    return (text, "") if at < 0 else (text[:at], text[at:])
+
+
 def _parse_record(record: str) -> IdempotencyRecord:
     fingerprint, answered, answer = record.partition("\n")
     return IdempotencyRecord(not answered, fingerprint, answer if answered else None)
@@ -80,12 +87,24 @@ def _new_revision() -> str:
 class RedisGameStore(GameStore):
     """Games in Redis under `<prefix>{<game_id>}:...` keys, expiring `ttl_seconds` after the last move."""
 
-    def __init__(self, link: RedisLink, *, ttl_seconds: int, subscribe: Callable[[], Any] | None = None):
-        """`link`: the Redis to use and the key prefix; `subscribe` opens a pub/sub connection
-        for the event wake-ups (wakeups.py)."""
+    def __init__(
+        self,
+        link: RedisLink,
+        *,
+        ttl_seconds: int,
+        deadlines: Deadlines,
+        cluster: bool = False,
+        subscribe: Callable[[], Any] | None = None,
+    ):
+        """`link`: the Redis to use and the key prefix; `deadlines`: the deadline index on it, which
+        on a single Redis a commit lowers itself (on a Cluster its entry is in another slot, so the
+        store lowers it just before); `subscribe` opens a pub/sub connection for the event
+        wake-ups (wakeups.py)."""
         if ttl_seconds <= 0:
             raise ValueError(f"ttl_seconds must be positive, not {ttl_seconds}")
         self._link = link
+        self._deadlines = deadlines
+        self._cluster = cluster
         self._prefix = link.prefix
         self._ttl_ms = int(ttl_seconds * 1000)  # PEXPIRE takes whole milliseconds
         self.events_channel = f"{self._prefix}events"
@@ -97,9 +116,11 @@ class RedisGameStore(GameStore):
     def create_game(self, game_id: str, state: str, view: str, clock: ClockFill | None = None) -> int | None:
         """Store a new game at version 1 and start the TTL of its keys; with a clock, the time of its creation."""
         keys = self._keys(game_id)
-        args: list[Any] = [state, view, self._ttl_ms, _new_revision()]
-        if clock is not None:
-            args.append(clock.spec())
+        if clock is None:
+            args: list[Any] = [state, view, self._ttl_ms, _new_revision()]
+        else:
+            (state, state_rest), (view, view_rest) = _at_first_marker(state), _at_first_marker(view)
+            args = [state, view, self._ttl_ms, _new_revision(), clock.spec(), state_rest, view_rest]
         created = self._link.script("create_game", [keys.game, keys.moves, keys.events], args)
         if not created:
             raise GameExists(f"a game with id {game_id!r} already exists")
@@ -148,16 +169,21 @@ class RedisGameStore(GameStore):
         script_keys = [keys.game, keys.moves, keys.events]
         revision = _new_revision()
         event = commit.event
+        state, view, event_data = commit.state, commit.view, event.data if event else ""
+        if commit.clock is not None:
+            # The script fills in only what follows each text's first marker (lua/lib/clock.lua).
+            (state, state_rest), (view, view_rest) = _at_first_marker(state), _at_first_marker(view)
+            event_data, event_rest = _at_first_marker(event_data)
         args: list[Any] = [
             commit.version,
             # '*': any revision; '' is the revision of a game stored before they existed.
             "*" if commit.revision is None else commit.revision,
             revision,
-            commit.state,
-            commit.view,
+            state,
+            view,
             commit.move,
             self._ttl_ms,
-            event.data if event else "",
+            event_data,
             (event.end or "") if event else "",
             FINISHED_EVENTS_TTL_MS if event and event.end else self._ttl_ms,
             self.events_channel,
@@ -168,6 +194,17 @@ class RedisGameStore(GameStore):
         if commit.answer is not None:
             script_keys.append(keys.idempotency(commit.answer.key))
             args += [RECORD_TTL_MS, _record(commit.answer)]
+        if commit.clock is not None:
+            if commit.answer is None:
+                args += ["", ""]
+            hint = commit.deadline_hint
+            if hint is not None and self._cluster:
+                self._deadlines.schedule(commit.game_id, hint)
+            elif hint is not None:
+                # One round trip: the commit lowers the game's index entry itself.
+                script_keys.append(self._deadlines.shard_of(commit.game_id))
+            lowered_here = hint is not None and not self._cluster
+            args += [hint if lowered_here else "", commit.game_id, state_rest, view_rest, event_rest]
         found = self._link.script("commit_move", script_keys, args)
         if found is None:
             return CommitResult()
@@ -179,9 +216,22 @@ class RedisGameStore(GameStore):
     def take_seat(self, seat: SeatChange) -> CommitResult:
         """Compare-and-set on version and revision, before the lobby's time is up: store the game with a seat taken."""
         revision = _new_revision()
-        args: list[Any] = [seat.version, seat.revision, revision, seat.state, seat.view, seat.open_until_ms]
-        if seat.clock is not None:
-            args.append(seat.clock.spec())
+        state, view = seat.state, seat.view
+        if seat.clock is None:
+            args: list[Any] = [seat.version, seat.revision, revision, state, view, seat.open_until_ms]
+        else:
+            (state, state_rest), (view, view_rest) = _at_first_marker(state), _at_first_marker(view)
+            args = [
+                seat.version,
+                seat.revision,
+                revision,
+                state,
+                view,
+                seat.open_until_ms,
+                seat.clock.spec(),
+                state_rest,
+                view_rest,
+            ]
         found = self._link.script("take_seat", [self._keys(seat.game_id).game], args)
         if found is None:
             return CommitResult()

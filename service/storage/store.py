@@ -166,6 +166,9 @@ class Commit:
     event: NewEvent | None = None  # the event to append to the game's stream
     answer: IdempotencyAnswer | None = None  # the answer to record with the move
     clock: ClockFill | None = None  # the game's clock: its texts' time-dependent values
+    # The earliest the game's new deadline can be (Unix ms): the store's deadline
+    # index is lowered to it first (storage/deadlines.py), when it is not lower already.
+    deadline_hint: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

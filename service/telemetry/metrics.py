@@ -87,7 +87,7 @@ BOT_THINK = Histogram(
 BOT_MOVES = Counter(
     "patchwork_bot_moves",
     "Bot moves a bot worker finished with, by level and outcome: committed, or dropped because the "
-    "game moved on (stale), was gone (expired) or refused it (refused)",
+    "game moved on (stale), was gone (expired), refused it (refused) or ended on the bot's time (timed_out)",
     ["level", "outcome"],
 )
 BOT_JOBS_QUEUED = "patchwork_bot_jobs_queued"

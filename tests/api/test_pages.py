@@ -3,6 +3,7 @@ every problem type URL names a page on the service that explains its code."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin
@@ -178,3 +179,16 @@ def test_public_url_is_read_without_its_trailing_slash():
 def test_a_public_url_that_is_not_an_absolute_http_address_stops_the_start(value):
     with pytest.raises(ConfigError, match="PUBLIC_URL"):
         Settings.from_env({"PUBLIC_URL": value})
+
+
+PLAY = STATIC.parent / "play"
+# `import ... from "./name.js"` in a module of /play.
+_PLAY_IMPORT = re.compile(r'from\s+"\./([\w.-]+\.js)"')
+
+
+@pytest.mark.parametrize("module", sorted(path.name for path in PLAY.glob("*.js")))
+def test_every_module_play_imports_is_served(client, module):
+    imported = _PLAY_IMPORT.findall((PLAY / module).read_text())
+    for name in imported:
+        resp = client.get(f"/play/{name}")
+        assert resp.status_code == 200, f"{module} imports {name}, which /play/{name} does not serve"

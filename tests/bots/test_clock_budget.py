@@ -20,7 +20,7 @@ def record_with(settings: ClockSettings | None, remaining_ms: int):
     if settings is None:
         return record
     clock = ClockState((remaining_ms, remaining_ms), 0, 0, remaining_ms)
-    return replace(record, clock=settings, clock_log=(clock,))
+    return replace(record, clock=settings, clock_now=clock)
 
 
 def test_without_a_clock_the_level_or_the_operator_decides():

@@ -26,7 +26,8 @@ def test_importing_the_pictures_loads_the_engine_and_the_standard_library_only()
     assert [
         name
         for name in loaded
-        if name.startswith("service.") and not name.startswith(("service.engine", "service.pictures"))
+        if name.startswith("service.")
+        and not name.startswith(("service.engine", "service.pictures", "service.languages"))
     ] == []
 
 

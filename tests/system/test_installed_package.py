@@ -301,3 +301,24 @@ def _assert_serves_every_page_and_asset(base: str) -> None:
     assert created.status_code == 201, created.text
     board = _fetch(urljoin(base, created.headers["Location"]) + "/board.svg")
     assert board.content.startswith(b"<svg")
+
+    # The compiled catalogues came with the wheel: answers speak the language asked for.
+    spanish = _fetch_in(urljoin(base, created.headers["Location"]) + "/board.svg", "es-ES")
+    assert "tablero de tiempo" in spanish.text and spanish.headers["ETag"] == '"1-es"'
+    refused_in_portuguese = requests.post(
+        urljoin(base, "games"),
+        data=b"{",
+        headers={"Content-Type": "application/json", "Accept-Language": "pt-BR"},
+        timeout=30,
+    )
+    assert refused_in_portuguese.json()["title"] == "O corpo não é JSON"
+    assert refused_in_portuguese.headers["Content-Language"] == "pt"
+    assert "Comment jouer à Patchwork" in _fetch_in(urljoin(base, "rules"), "fr").text
+    assert _fetch(urljoin(base, "play/messages.fr.json")).json()["messages"]["Start"] == "Commencer"
+
+
+def _fetch_in(url: str, language: str) -> requests.Response:
+    answer = requests.get(url, headers={"Accept-Language": language}, timeout=30)
+    assert answer.status_code == 200, (url, answer.status_code)
+    assert answer.headers["Content-Language"] == language.split("-")[0], url
+    return answer

@@ -23,6 +23,7 @@ from __future__ import annotations
 from flask import Flask, g, request
 
 from service.config import Settings
+from service.languages import Text
 from service.telemetry.metrics import requests_shed
 
 from ..problems import overloaded
@@ -35,9 +36,9 @@ def install_admission(app: Flask, settings: Settings) -> None:
     """Refuse requests past settings.max_in_flight with 503 overloaded, before anything else runs."""
     places = [True] * settings.max_in_flight
     shed = requests_shed("in_flight")
-    refusal = (
-        f"This worker is already answering {settings.max_in_flight} requests; "
-        "try again in the Retry-After seconds."
+    refusal = Text(
+        "This worker is already answering {count} requests; try again in the Retry-After seconds.",
+        {"count": settings.max_in_flight},
     )
 
     @app.before_request

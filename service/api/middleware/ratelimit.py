@@ -30,6 +30,7 @@ import math
 from flask import Flask, Response, g, request
 
 from service.config import RateLimit, Settings
+from service.languages import N_, Text
 
 from ..context import client_address, services
 from ..problems import ApiProblem
@@ -37,14 +38,15 @@ from ..problems import ApiProblem
 CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
 PLAYERS, SEEKS, JOINS = "players", "seeks", "joins"
 # What a family counts, for the 429's detail.
-_WHAT = {
-    CREATE: "requests",
-    MOVES: "requests",
-    BOT_GAMES: "games with a bot",
-    HINTS: "hints",
-    PLAYERS: "players created",
-    SEEKS: "seeks",
-    JOINS: "joins",
+# The 429's detail for each family: how many of what in how long.
+_TOO_MANY = {
+    CREATE: N_("More than {limit} requests in {window} s; retry in {reset} s."),
+    MOVES: N_("More than {limit} requests in {window} s; retry in {reset} s."),
+    BOT_GAMES: N_("More than {limit} games with a bot in {window} s; retry in {reset} s."),
+    HINTS: N_("More than {limit} hints in {window} s; retry in {reset} s."),
+    PLAYERS: N_("More than {limit} players created in {window} s; retry in {reset} s."),
+    SEEKS: N_("More than {limit} seeks in {window} s; retry in {reset} s."),
+    JOINS: N_("More than {limit} joins in {window} s; retry in {reset} s."),
 }
 
 # endpoint -> the family every request to it counts in.
@@ -125,6 +127,6 @@ def _count(family: str, limit: RateLimit) -> None:
         raise ApiProblem(
             429,
             "rate_limited",
-            f"More than {limit.limit} {_WHAT[family]} in {limit.window_seconds} s; retry in {reset} s.",
+            Text(_TOO_MANY[family], {"limit": limit.limit, "window": limit.window_seconds, "reset": reset}),
             headers={"Retry-After": str(reset)},
         )

@@ -7,6 +7,7 @@ from flask import Blueprint
 from service.engine import InvalidSetup, legal_moves
 from service.games.jsontext import Fragment, compact
 from service.games.views import legal_moves_text
+from service.languages import Text
 
 from ..context import client_address, services
 from ..incoming import bearer_token, check_body, check_headers, read_json_object, read_query
@@ -41,7 +42,8 @@ def create_game():
             **params["setup"],
         )
     except InvalidSetup as err:
-        raise invalid_request(str(err), [{"pointer": "/patch_order", "message": str(err)}]) from None
+        detail = Text(err.message, err.values)
+        raise invalid_request(detail, [{"pointer": "/patch_order", "message": str(err)}]) from None
     text = compact({"game": Fragment(created.view), "tokens": created.tokens})
     return json_response(text, 201, version=1, location=f"/games/{created.game_id}")
 

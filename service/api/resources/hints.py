@@ -19,6 +19,7 @@ from flask import Blueprint
 from service import bots
 from service.engine import GameFinished, canonical_move
 from service.games.jsontext import compact
+from service.languages import Text
 
 from ..context import services
 from ..incoming import check_headers, read_query
@@ -63,20 +64,21 @@ _HINTS = HintCache(HINT_CACHE_SIZE)
 def _hint_level(level_id: str) -> bots.Level:
     """The level asked for, if it gives hints; else 400 naming the `level` parameter."""
     hint_levels = ", ".join(level.id for level in bots.LEVELS if level.hint)
+    values = {"level": repr(level_id), "levels": hint_levels}
     try:
         level = bots.level(level_id)
     except bots.UnknownLevel:
-        message = f"no bot level {level_id!r}; levels that give hints: {hint_levels}"
+        reason = Text("no bot level {level}; levels that give hints: {levels}", values)
     else:
         if level.hint:
             return level
-        message = (
-            f"level {level_id!r} thinks too long to answer inside a request; "
-            f"levels that give hints: {hint_levels}"
+        reason = Text(
+            "level {level} thinks too long to answer inside a request; levels that give hints: {levels}",
+            values,
         )
     raise invalid_request(
-        f"The query parameter level is not a hint level: {message}.",
-        [{"parameter": "level", "message": message}],
+        Text("The query parameter level is not a hint level: {reason}.", {"reason": reason}),
+        [{"parameter": "level", "message": str(reason)}],
     )
 
 
@@ -89,7 +91,9 @@ def get_hint(game_id: str):
     state = game.record.state
     if state.finished:
         raise from_refusal(
-            GameFinished(f"the game is finished after {state.moves_played} moves: there is nothing to hint")
+            GameFinished(
+                "the game is finished after {moves} moves: there is nothing to hint", moves=state.moves_played
+            )
         )
     cached = not_modified(game.version)
     if cached is not None:

@@ -20,6 +20,7 @@ from service.games import (
     VersionCondition,
 )
 from service.games.jsontext import Fragment, compact
+from service.languages import Text
 from service.storage import StorageError
 from service.telemetry import metrics
 
@@ -33,6 +34,7 @@ from ..incoming import (
     read_path,
     read_query,
 )
+from ..languages import request_language
 from ..problems import ApiProblem, from_refusal, from_storage_error
 from ..responses import if_match_versions, json_response, not_modified
 from ..schemas import load_move
@@ -104,7 +106,13 @@ def _answer(game_id: str, move: Move, body: dict) -> tuple[Response, str]:
         if key is not None and token:
             keyed = IdempotencyKey(scoped_key(token, key), fingerprint(body))
             outcome = play.play_keyed(
-                game_id, move, token, keyed, condition=condition, client=client_address()
+                game_id,
+                move,
+                token,
+                keyed,
+                condition=condition,
+                client=client_address(),
+                language=request_language(),
             )
             if not isinstance(outcome, Committed):
                 return answer_response(game_id, outcome), REPLAYED
@@ -138,5 +146,11 @@ def get_move(game_id: str, number: str):
     n = read_path("getMove")["number"]
     version, entries = services().play.history(game_id, n - 1, n - 1)
     if not entries:
-        raise ApiProblem(404, "not_found", f"The game has {version - 1} moves; there is no move {n}.")
+        raise ApiProblem(
+            404,
+            "not_found",
+            Text(
+                "The game has {moves} moves; there is no move {number}.", {"moves": version - 1, "number": n}
+            ),
+        )
     return not_modified(version) or json_response(entries[0], version=version)

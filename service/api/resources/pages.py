@@ -4,21 +4,31 @@
 pinned npm package into service/static/docs/ by tools/vendor_docs.py, so
 every asset comes from the service itself and the page works offline.
 /play is the project's own small client (service/static/play/: plain HTML,
-ES modules and CSS, no build step) that uses only the public API.
+ES modules and CSS, no build step) that uses only the public API. Its
+texts are written in English, marked `t("...")` in its scripts and
+`data-t="..."` in its page; /play/messages.<language>.json holds their
+translations, taken from the service's catalogues when it starts.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import html
+import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 
 from flask import Blueprint, Response, request
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from service.games import CATALOGUE
+from service.languages import DEFAULT_LANGUAGE, LANGUAGES, N_, Text, translate
 
+from ..languages import request_language
 from ..middleware.compression import StaticBody, StaticResponse
+from ..people_pages import page_body, page_response, rich
 from ..problems import ApiProblem, problem_slug
 
 bp = Blueprint("pages", __name__)
@@ -36,8 +46,6 @@ PLAY_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
     "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
-# A problem page loads nothing at all.
-PROBLEM_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'"
 # Assets change only with a new release; a client revalidates after an hour.
 ASSET_CACHE_CONTROL = "public, max-age=3600"
 _JS = "text/javascript; charset=utf-8"
@@ -53,6 +61,7 @@ _ASSET_TYPES = {
         "draw.js": _JS,
         "clocks.js": _JS,
         "lobby.js": _JS,
+        "i18n.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },
@@ -69,15 +78,49 @@ def _read(page: str, name: str) -> bytes:
     return resources.files("service").joinpath("static", page, name).read_bytes()
 
 
+def _asset_of(body: bytes, content_type: str) -> _Asset:
+    return _Asset(StaticBody(body, content_type), f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+
+
 def _load_assets(page: str) -> dict[str, _Asset]:
-    assets = {}
-    for name, content_type in _ASSET_TYPES[page].items():
-        body = _read(page, name)
-        assets[name] = _Asset(StaticBody(body, content_type), f'"{hashlib.sha256(body).hexdigest()[:32]}"')
-    return assets
+    return {
+        name: _asset_of(_read(page, name), content_type) for name, content_type in _ASSET_TYPES[page].items()
+    }
+
+
+# The marks tools/messages.py extracts with Babel: t("...") in the scripts, data-t="..." in the page.
+PLAY_SCRIPT_MESSAGE = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+PLAY_PAGE_MESSAGE = re.compile(r'data-t="([^"]*)"')
+
+
+def play_messages() -> set[str]:
+    """Every text /play shows a person, in English: what its catalogues translate."""
+    found = {html.unescape(text) for text in PLAY_PAGE_MESSAGE.findall(_read("play", "index.html").decode())}
+    for name, content_type in _ASSET_TYPES["play"].items():
+        if content_type == _JS:
+            script = _read("play", name).decode()
+            found.update(json.loads(f'"{text}"') for text in PLAY_SCRIPT_MESSAGE.findall(script))
+    return found
+
+
+def _play_catalogues() -> dict[str, _Asset]:
+    messages = sorted(play_messages())
+    return {
+        f"messages.{language}.json": _asset_of(
+            json.dumps(
+                {"language": language, "messages": {m: translate(language, m) for m in messages}},
+                ensure_ascii=False,
+                indent=0,
+            ).encode(),
+            "application/json",
+        )
+        for language in LANGUAGES
+        if language != DEFAULT_LANGUAGE
+    }
 
 
 _ASSETS = {page: _load_assets(page) for page in _ASSET_TYPES}
+_ASSETS["play"].update(_play_catalogues())
 _HTML = "text/html; charset=utf-8"
 _DOCS_PAGE = StaticBody(_read("docs", "index.html"), _HTML)
 _PLAY_PAGE = StaticBody(_read("play", "index.html"), _HTML)
@@ -126,7 +169,9 @@ def play_asset(asset: str):
 def _asset(page: str, asset: str) -> Response:
     found = _ASSETS[page].get(asset)
     if found is None:
-        raise ApiProblem(404, "not_found", f"/{page} has no asset {asset!r}.")
+        raise ApiProblem(
+            404, "not_found", Text("/{page} has no asset {asset}.", {"page": page, "asset": repr(asset)})
+        )
     header = request.headers.get("If-None-Match")
     if header is not None and _tag_listed(header, found.etag):
         resp = Response(status=304)
@@ -148,41 +193,54 @@ _CODES_BY_SLUG = {problem_slug(code): code for code in CATALOGUE}
 
 @bp.get("/problems/<problem>")
 def problem_page(problem: str):
-    """The page a problem's `type` URL names: what the error means and what to do."""
+    """The page a problem's `type` URL names, in the request's language: what the error means and what to do.
+
+    An unknown name is a 404: problem+json for programs, and for a browser
+    (which asks for text/html first) the not_found page saying so.
+    """
     code = _CODES_BY_SLUG.get(problem)
+    language = request_language()
     if code is None:
-        raise ApiProblem(404, "not_found", f"There is no problem type {problem!r}; see GET /docs.")
-    return _page(_problem_html(code), PROBLEM_PAGE_CSP)
+        refusal = ApiProblem(
+            404,
+            "not_found",
+            Text("There is no problem type {problem}; see GET /docs.", {"problem": repr(problem)}),
+        )
+        if not _wants_html():
+            raise refusal
+        notice = f'<p class="note">{escape(refusal.text_of_detail.in_language(language))}</p>'
+        return page_response(_problem_page("not_found", language, notice), language, status=404)
+    return page_response(_kept_problem_page(code, language), language)
 
 
-def _rich(text: str) -> Markup:
-    """Escaped text with `backticked` spans as <code>."""
-    parts = str(escape(text)).split("`")
-    return Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
+def _wants_html() -> bool:
+    accept = request.accept_mimetypes
+    return accept["text/html"] > max(accept["application/json"], accept["application/problem+json"])
 
 
-def _problem_html(code: str) -> str:
-    help_ = CATALOGUE[code]
-    title = escape(help_.title)
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} ({escape(code)}): Patchwork service</title>
-</head>
-<body>
-<main>
-<h1>{title}</h1>
-<p>HTTP status <strong>{help_.status}</strong>, <code>code</code>: <code id="code">{escape(code)}</code></p>
-<h2>When it happens</h2>
-<p>{_rich(help_.when)}</p>
-<h2>What to do</h2>
-<p>{_rich(help_.what_to_do)}</p>
-<p>Every error of this service is an RFC 9457 <code>application/problem+json</code> body whose <code>type</code>
-is the address of a page like this one; programs should switch on its <code>code</code>.
-See the <a href="../docs">API reference</a>.</p>
-</main>
-</body>
-</html>
-"""
+@functools.cache
+def _kept_problem_page(code: str, language: str) -> StaticBody:
+    return _problem_page(code, language)
+
+
+def _problem_page(code: str, language: str, notice: str = "") -> StaticBody:
+    entry = CATALOGUE[code]
+    say = functools.partial(translate, language)
+    title = say(entry.title)
+    main = f"""{notice}<h1>{escape(title)}</h1>
+<p class="status">{escape(say(_HTTP_STATUS))} <strong>{entry.status}</strong>, <code>code</code>: <code id="code">{escape(code)}</code></p>
+<h2>{escape(say(_WHEN))}</h2>
+<p>{rich(say(entry.when))}</p>
+<h2>{escape(say(_WHAT_TO_DO))}</h2>
+<p>{rich(say(entry.what_to_do))}</p>
+<p>{rich(say(_ABOUT_PROBLEMS))}</p>"""
+    return page_body(language, f"{title} ({code}): Patchwork", main, home="..")
+
+
+_HTTP_STATUS = N_("HTTP status")
+_WHEN = N_("When it happens")
+_WHAT_TO_DO = N_("What to do")
+_ABOUT_PROBLEMS = N_(
+    "Every error of this service is an RFC 9457 `application/problem+json` body whose `type` is the address "
+    "of a page like this one; programs should switch on its `code`, which stays in English."
+)

@@ -3,7 +3,10 @@
 The drawing is service.pictures' (pure functions of a Game view); this
 module adds what HTTP needs: the game's ETag and 304, the content types,
 and a Content-Security-Policy under which an SVG opened on its own can run
-nothing and load nothing.
+nothing and load nothing. A board's labels are in the request's language,
+so its ETag names the language too ("12-es"; English keeps "12"): a cache
+or a client's If-None-Match never takes one language's picture for
+another's, compressed or not.
 """
 
 from __future__ import annotations
@@ -11,16 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from service.engine import PATCHES
 from service.games.jsontext import parse
+from service.languages import Text
 from service.pictures import board_svg, board_text, patch_svg
 
 from ..context import services
 from ..incoming import check_headers, read_query
+from ..languages import language_tag, request_language, speaks
 from ..problems import ApiProblem
-from ..responses import etag, not_modified
 
 bp = Blueprint("pictures", __name__)
 
@@ -42,15 +46,17 @@ def _picture(body: str, content_type: str) -> Response:
     return resp
 
 
-def _game_picture(game_id: str, operation_id: str, draw: Callable[[Mapping], str], content_type: str):
+def _game_picture(game_id: str, operation_id: str, draw: Callable[[Mapping, str], str], content_type: str):
     check_headers(operation_id)
     version, view = services().play.view(game_id)
-    cached = not_modified(version)
-    if cached is not None:
-        return cached
-    resp = _picture(draw(parse(view)), content_type)
-    resp.headers["ETag"] = etag(version)
-    return resp
+    language = request_language()
+    tag = language_tag(version, language)
+    if request.if_none_match.contains_weak(tag):
+        resp = Response(status=304)
+    else:
+        resp = _picture(draw(parse(view), language), content_type)
+    resp.headers["ETag"] = f'"{tag}"'
+    return speaks(resp, language)
 
 
 @bp.get("/games/<game_id>/board.svg")
@@ -70,7 +76,11 @@ def patch_picture(patch_id: str):
     """One patch, turned and flipped as the query asks."""
     query = read_query("getPatchSvg")
     if _PATCH_ID.fullmatch(patch_id) is None or int(patch_id) not in PATCHES:
-        raise ApiProblem(404, "not_found", f"There is no patch {patch_id!r}: regular patches are 1 to 33.")
+        raise ApiProblem(
+            404,
+            "not_found",
+            Text("There is no patch {patch}: regular patches are 1 to 33.", {"patch": repr(patch_id)}),
+        )
     drawn = patch_svg(int(patch_id), query.get("rotation", 0), query.get("flipped", False))
     resp = _picture(drawn, SVG_MIMETYPE)
     resp.headers["Cache-Control"] = PATCH_CACHE_CONTROL

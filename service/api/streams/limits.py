@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import threading
 
+from service.languages import Text
+
 from ..problems import ApiProblem
 from .counts import StreamCounts
 
@@ -43,7 +45,10 @@ class OpenStreams:
                 raise ApiProblem(
                     429,
                     "rate_limited",
-                    f"This client has {held} event streams open, the most it may; close one first.",
+                    Text(
+                        "This client has {held} event streams open, the most it may; close one first.",
+                        {"held": held},
+                    ),
                     headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
                 )
             self._counts.add(self._row, client, 1)

@@ -1,6 +1,9 @@
 // The service's public API, as any frontend would call it. Same origin as the
 // page, so relative URLs; reads are plain GETs, moves send no If-Match (see
-// docs/api-guide.md, "Browsers and CORS").
+// docs/api-guide.md, "Browsers and CORS"). Every request names the page's
+// language, so the service's problems come back in it.
+
+import { language } from "./i18n.js";
 
 import { noteServerDate } from "./clocks.js";
 
@@ -22,11 +25,11 @@ async function answer(response) {
 
 function read(path) {
   // cache: "no-cache" lets the browser revalidate with the ETag it kept by itself.
-  return fetch(path, { cache: "no-cache" }).then(answer);
+  return fetch(path, { cache: "no-cache", headers: { "Accept-Language": language() } }).then(answer);
 }
 
 function send(path, token, body) {
-  const headers = { "Content-Type": "application/json", "Idempotency-Key": newKey() };
+  const headers = { "Content-Type": "application/json", "Idempotency-Key": newKey(), "Accept-Language": language() };
   if (token) headers.Authorization = `Bearer ${token}`;
   return fetch(path, { method: "POST", headers, body: JSON.stringify(body) }).then(answer);
 }
@@ -48,7 +51,7 @@ export const api = {
   game: (gameId) => read(gamePath(gameId)),
   /** The seat a token plays: GET /seat with the token. */
   seatOf: (gameId, token) =>
-    fetch(`${gamePath(gameId)}/seat`, { headers: { Authorization: `Bearer ${token}` } })
+    fetch(`${gamePath(gameId)}/seat`, { headers: { Authorization: `Bearer ${token}`, "Accept-Language": language() } })
       .then(answer).then((body) => body.seat),
   /** {version, turn, phase, moves}: the seat in turn's moves, narrowed to one patch when given. */
   legalMoves: (gameId, patchId = null) =>

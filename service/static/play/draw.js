@@ -41,7 +41,37 @@ export function drawQuilt(grid) {
       cells[row].push(rect);
     }
   }
+  element.append(svg("path", { d: seams(grid) }, "seams"));
   return { element, cells };
+}
+
+/**
+ * The edges between cells of different pieces (and between a piece and an
+ * empty cell), as one path: drawn dark, so two neighbouring patches of
+ * similar colour still read as two.
+ */
+function seams(grid) {
+  const same = (r, c, id) => r >= 0 && r < BOARD && c >= 0 && c < BOARD && grid[r][c] === id;
+  let d = "";
+  for (let row = 0; row < BOARD; row++) {
+    for (let col = 0; col < BOARD; col++) {
+      const id = grid[row][col];
+      if (id === null) continue;
+      const x = col * CELL, y = row * CELL;
+      if (!same(row - 1, col, id)) d += `M${x} ${y}h${CELL}`;
+      if (!same(row + 1, col, id)) d += `M${x} ${y + CELL}h${CELL}`;
+      if (!same(row, col - 1, id)) d += `M${x} ${y}v${CELL}`;
+      if (!same(row, col + 1, id)) d += `M${x + CELL} ${y}v${CELL}`;
+    }
+  }
+  return d || "M0 0";
+}
+
+/** A small hourglass (a patch's time), drawn so that no emoji font is needed. */
+export function hourglassIcon() {
+  const element = svg("svg", { viewBox: "0 0 10 14", width: 8, height: 11, role: "img", "aria-label": "⏱" }, "hourglass");
+  element.append(svg("path", { d: "M1 1h8M1 13h8M2 1c0 4 6 4 6 6s-6 2-6 6M8 1c0 4-6 4-6 6s6 2 6 6" }));
+  return element;
 }
 
 /** The cells [[row, col], ...] of a shape given as strings ("X." rows). */

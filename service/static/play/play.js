@@ -9,9 +9,10 @@
 
 import { api, ApiError } from "./api.js";
 import { follow } from "./follow.js";
-import { BOARD, drawQuilt, drawShape, drawTrack, shapeCells } from "./draw.js";
+import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } from "./draw.js";
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, rematch, showLobby, wireLobby } from "./lobby.js";
+import { LANGUAGE_NAMES, LANGUAGES, language, startingLanguage, t, useLanguage } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,17 +56,24 @@ async function showSetup() {
   const select = $("opponent");
   select.replaceChildren();
   for (const bot of await api.bots()) {
-    select.append(new Option(`Computer: ${bot.id} (${bot.description})`, bot.id));
+    select.append(new Option(t("Computer: {bot} ({description})", { bot: bot.id, description: bot.description }), bot.id));
   }
-  select.append(new Option("A friend (you get an invite link)", ""));
+  select.append(new Option(t("A friend (you get an invite link)"), ""));
+  showFriendName();
   $("setup").hidden = false;
+}
+
+/** The friend's name is asked for only when the opponent is a friend. */
+function showFriendName() {
+  $("friend-name-label").hidden = $("opponent").value !== "";
 }
 
 async function createGame(event) {
   event.preventDefault();
-  const name = $("name").value.trim() || "Player 1";
+  const name = $("name").value.trim() || t("Player 1");
   const bot = $("opponent").value;
-  const opponent = bot ? { name: `Computer (${bot})`, bot } : { name: "Player 2" };
+  const friend = $("friend-name").value.trim() || t("Player 2");
+  const opponent = bot ? { name: t("Computer ({bot})", { bot }), bot } : { name: friend };
   $("start").disabled = true;
   try {
     const { game, tokens } = await api.createGame([{ name }, opponent], clockRequest($("clock").value));
@@ -145,6 +153,8 @@ function render() {
   document.body.dataset.version = game.version;
   document.body.dataset.state = game.status === "finished" ? "over" : myTurn() ? "mine" : "theirs";
   document.body.dataset.phase = game.phase ?? "";
+  // The invite is for a game still to be played.
+  if (game.status === "finished") $("invite").hidden = true;
   $("status").textContent = statusText(game);
   renderResult(game);
   $("rematch").hidden = game.status !== "finished" || page.token === null;
@@ -155,14 +165,14 @@ function render() {
 }
 
 function statusText(game) {
-  if (game.status === "finished") return "Game over.";
+  if (game.status === "finished") return t("Game over.");
   if (game.players.some((player) => player.open)) return "Waiting for an opponent to join…";
   const mover = game.players[game.turn];
-  if (mover.bot !== null) return `${mover.name} is thinking…`;
-  if (!myTurn()) return page.seat === null ? `${mover.name} to move.` : `Waiting for ${mover.name}…`;
-  if (game.phase === "place_leather") return "You won a leather patch: click an empty cell of your quilt to place it.";
-  if (page.choice) return "Click a highlighted cell to put the patch there (its top-left corner); rotate or flip it first if you like.";
-  return "Your turn: choose a patch from the first three, or advance.";
+  if (mover.bot !== null) return t("{name} is thinking…", { name: mover.name });
+  if (!myTurn()) return page.seat === null ? t("{name} to move.", { name: mover.name }) : t("Waiting for {name}…", { name: mover.name });
+  if (game.phase === "place_leather") return t("You won a leather patch: click an empty cell of your quilt to place it.");
+  if (page.choice) return t("Click a highlighted cell to put the patch there (its top-left corner); rotate or flip it first if you like.");
+  return t("Your turn: choose a patch from the first three, or advance.");
 }
 
 function renderResult(game) {
@@ -171,12 +181,20 @@ function renderResult(game) {
   if (game.result === null) return;
   const { scores, winner, reason } = game.result;
   if (winner === null) {
-    box.textContent = "Aborted: the first move did not come in time.";
+    box.textContent = t("Aborted: the first move did not come in time.");
     return;
   }
-  const who = winner === page.seat ? "You win" : `${game.players[winner].name} wins`;
-  const how = reason === "resigned" ? " (by resignation)" : reason === "timeout" ? " (on time)" : "";
-  box.textContent = `${who}: ${scores[0]} to ${scores[1]}${how}.`;
+  const values = { name: game.players[winner].name, first: scores[0], second: scores[1] };
+  const mine = winner === page.seat;
+  if (reason === "resigned") {
+    box.textContent = mine ? t("You win: {first} to {second} (by resignation).", values)
+      : t("{name} wins: {first} to {second} (by resignation).", values);
+  } else if (reason === "timeout") {
+    box.textContent = mine ? t("You win: {first} to {second} (on time).", values)
+      : t("{name} wins: {first} to {second} (on time).", values);
+  } else {
+    box.textContent = mine ? t("You win: {first} to {second}.", values) : t("{name} wins: {first} to {second}.", values);
+  }
 }
 
 function renderQuilts(game) {
@@ -184,11 +202,13 @@ function renderQuilts(game) {
     const panel = document.createElement("div");
     panel.className = `player seat-${seat}${game.turn === seat ? " in-turn" : ""}`;
     const title = document.createElement("h3");
-    title.textContent = player.name + (seat === page.seat ? " (you)" : "") + (player.bot ? ` · bot ${player.bot}` : "");
+    title.textContent = player.name + (seat === page.seat ? " " + t("(you)") : "") +
+      (player.bot ? " · " + t("bot {bot}", { bot: player.bot }) : "");
     const stats = document.createElement("p");
     stats.className = "stats";
-    stats.textContent = `${player.buttons} buttons · income ${player.income} · space ${player.position}` +
-      ` · ${player.empty_cells} empty · score ${player.score}${player.has_bonus ? " · 7×7 bonus" : ""}`;
+    stats.textContent = t("{buttons} buttons · income {income} · space {space} · {empty} empty · score {score}", {
+      buttons: player.buttons, income: player.income, space: player.position, empty: player.empty_cells, score: player.score,
+    }) + (player.has_bonus ? " · " + t("7×7 bonus") : "");
     const clock = document.createElement("p");
     clock.className = "clock";
     clock.id = `clock-${seat}`;
@@ -197,7 +217,7 @@ function renderQuilts(game) {
     if (player.bot !== null && game.turn === seat && game.status === "active") {
       const thinking = document.createElement("p");
       thinking.className = "thinking";
-      thinking.textContent = "thinking…";
+      thinking.textContent = t("thinking…");
       panel.append(thinking);
     }
     const quilt = drawQuilt(player.quilt);
@@ -223,8 +243,11 @@ function renderMarket(game) {
     if (!inMarket) card.classList.add("later");
     if (page.choice?.patchId === id) card.classList.add("chosen");
     const label = document.createElement("span");
-    label.textContent = `${patch.cost}¢ ${patch.time}⏱ +${patch.income}`;
-    card.title = `Patch ${id}: costs ${patch.cost} buttons and ${patch.time} time, income ${patch.income}`;
+    // The hourglass is drawn, not a glyph: a browser without an emoji font shows ⏱ as an empty box.
+    label.append(`${patch.cost}¢ ${patch.time}`, hourglassIcon(), ` +${patch.income}`);
+    card.title = t("Patch {id}: costs {cost} buttons and {time} time, income {income}", {
+      id, cost: patch.cost, time: patch.time, income: patch.income,
+    });
     card.append(drawShape(shapeCells(patch.shape), id), label);
     card.addEventListener("click", () => choosePatch(id));
     return card;
@@ -257,7 +280,7 @@ async function choosePatch(patchId) {
     const legal = await api.legalMoves(page.gameId, patchId);
     if (page.game.version !== version || legal.version !== version) return; // the game moved on
     if (legal.moves.length === 0) {
-      showMessage(new Error("That patch fits nowhere on your quilt."));
+      showMessage(new Error(t("That patch fits nowhere on your quilt.")));
       return;
     }
     showMessage(null);
@@ -356,16 +379,19 @@ async function submit(request) {
 function logMove({ number, seat, action, patch_id: patchId, outcome }, game) {
   const who = game.players[seat].name;
   const what = {
-    buy: `bought patch ${patchId}`,
-    advance: "advanced",
-    place_leather: "placed a leather patch",
-    resign: "resigned",
-  }[action] ?? action;
+    buy: () => t("{name} bought patch {patch}", { name: who, patch: patchId }),
+    advance: () => t("{name} advanced", { name: who }),
+    place_leather: () => t("{name} placed a leather patch", { name: who }),
+    resign: () => t("{name} resigned", { name: who }),
+  }[action]?.() ?? `${who} ${action}`;
   const item = document.createElement("li");
   item.value = number;
   item.dataset.number = number;
-  const change = outcome ? ` (${outcome.buttons >= 0 ? "+" : ""}${outcome.buttons} buttons, to space ${outcome.to})` : "";
-  item.textContent = `${who} ${what}${action === "resign" ? "" : change}`;
+  const gained = outcome ? (outcome.buttons >= 0 ? "+" : "") + outcome.buttons : "";
+  const change = outcome && action !== "resign"
+    ? " " + t("({buttons} buttons, to space {space})", { buttons: gained, space: outcome.to })
+    : "";
+  item.textContent = what + change;
   $("log").prepend(item);
 }
 
@@ -386,12 +412,35 @@ $("rematch").addEventListener("click", () =>
   rematch(page.gameId, page.token, page.asPlayer).then((fragment) => { location.hash = fragment; }).catch(showMessage));
 $("advance").addEventListener("click", () => submit(() => api.move(page.gameId, page.token, { action: "advance" })));
 $("resign").addEventListener("click", () => {
-  if (confirm("Resign this game?")) submit(() => api.resign(page.gameId, page.token));
+  if (confirm(t("Resign this game?"))) submit(() => api.resign(page.gameId, page.token));
 });
+$("opponent").addEventListener("change", showFriendName);
 $("rotate").addEventListener("click", () => turnPatch(false));
 $("flip").addEventListener("click", () => turnPatch(true));
 $("cancel").addEventListener("click", () => { page.choice = null; render(); });
 // Opening an invite link in a tab that shows another game; coming back from the back-forward cache.
 window.addEventListener("hashchange", () => { $("log").replaceChildren(); $("invite").hidden = true; start(); });
 window.addEventListener("pageshow", (event) => { if (event.persisted) start(); });
-start();
+
+/** The names the form offers, in the page's language, unless the player typed their own. */
+function translateDefaultNames() {
+  const offered = { name: ["Player 1", t("Player 1")], "friend-name": ["Player 2", t("Player 2")] };
+  for (const [id, [english, translated]] of Object.entries(offered)) {
+    const input = $(id);
+    if (input.value === (input.dataset.offered ?? english)) input.value = input.dataset.offered = translated;
+  }
+}
+
+/** The language switcher: every text of the page, and the service's answers, in the chosen language. */
+async function switchLanguage(next, remember) {
+  await useLanguage(next, remember);
+  $("language").value = next;
+  $("rules-link").href = `rules?lang=${next}`;
+  translateDefaultNames();
+  if (page.game !== null) render();
+  if (!$("setup").hidden) await showSetup();
+}
+
+for (const code of LANGUAGES) $("language").append(new Option(LANGUAGE_NAMES[code], code));
+$("language").addEventListener("change", (event) => switchLanguage(event.target.value, true).catch(showMessage));
+switchLanguage(startingLanguage(), false).catch(showMessage).finally(start);

@@ -3,6 +3,12 @@
 -- expected_revision ('*' = any; '' = none stored), new_revision, state, view, move, ttl_ms,
 -- event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
 -- wake-up message, events_maxlen, clock spec ('' = no clock)[, record_ttl_ms, record].
+-- With a clock spec the record's two are always there ('' '' = none), then the
+-- deadline hint ('' = none), the game id, and the rest of state, view and event
+-- from their first marker on (ARGV 4, 5 and 8 then hold the part before it);
+-- with a hint, the last of KEYS is the game's shard of the deadline index (a
+-- single Redis only: on a Cluster it lives in another slot, and the store
+-- lowers it itself).
 -- Returns nil when there is no game, and {'moved', version, revision, state}
 -- when it is not at the expected version and revision (nothing changed in
 -- either case); {'stored'} otherwise. A fixed number of commands whatever the
@@ -34,8 +40,8 @@ local state, view, event, record = ARGV[4], ARGV[5], ARGV[8], ARGV[16]
 local now, deadline = nil, nil
 if ARGV[14] ~= '' then
     now = clock_now()
-    local must_be, values, escaped
-    must_be, values, escaped, deadline = clock_values(ARGV[14], now)
+    local must_be, values
+    must_be, values, deadline = clock_values(ARGV[14], now)
     local stored = tonumber(redis.call('HGET', KEYS[1], 'deadline') or '')
     local expired = stored ~= nil and now >= stored
     if must_be == 'before' and expired then
@@ -44,11 +50,15 @@ if ARGV[14] ~= '' then
     if must_be == 'after' and not expired then
         return {'early', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
     end
-    state = clock_fill(state, values, escaped)
-    view = clock_fill(view, values, escaped)
-    event = clock_fill(event, values, escaped)
-    if record then
-        record = clock_fill(record, values, escaped)
+    if ARGV[17] ~= '' then
+        -- Lowered first (ZADD grows memory: at maxmemory the script stops here, nothing changed).
+        redis.call('ZADD', KEYS[#KEYS], 'LT', ARGV[17], ARGV[18])
+    end
+    state = clock_fill(state, ARGV[19], values)
+    view = clock_fill(view, ARGV[20], values)
+    event = clock_fill(event, ARGV[21], values)
+    if record ~= '' then
+        record = clock_fill_escaped(record, values)
     end
 end
 redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', state, 'view', view)
@@ -74,7 +84,7 @@ if event ~= '' then
     redis.call('PEXPIRE', KEYS[3], ARGV[10])
     redis.call('PUBLISH', ARGV[11], ARGV[12])
 end
-if KEYS[4] then
+if record and record ~= '' then
     redis.call('SET', KEYS[4], record, 'PX', ARGV[15])
 end
 if now then

@@ -1,5 +1,7 @@
 -- include: clock
--- KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision[, clock spec].
+-- KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision[, clock spec,
+-- the rest of state and view from their first marker on (ARGV 1 and 2 then
+-- hold the part before it)].
 -- Returns 0 when a game already lives under the id (nothing changed); else
 -- 1, or with a clock spec the time of the creation (lib/clock.lua: the texts'
 -- markers are filled in, and the game's deadline kept beside them).
@@ -10,10 +12,10 @@ local state, view = ARGV[1], ARGV[2]
 local now, deadline = nil, nil
 if ARGV[5] then
     now = clock_now()
-    local _, values, escaped
-    _, values, escaped, deadline = clock_values(ARGV[5], now)
-    state = clock_fill(state, values, escaped)
-    view = clock_fill(view, values, escaped)
+    local _, values
+    _, values, deadline = clock_values(ARGV[5], now)
+    state = clock_fill(state, ARGV[6], values)
+    view = clock_fill(view, ARGV[7], values)
 end
 redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', state, 'view', view)
 if deadline then

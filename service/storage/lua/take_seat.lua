@@ -1,6 +1,7 @@
 -- include: clock
 -- KEYS: game. ARGV: version, revision, new revision, state, view, open until
--- (epoch ms)[, clock spec].
+-- (epoch ms)[, clock spec, the rest of state and view from their first
+-- marker on (ARGV 4 and 5 then hold the part before it), as create_game.lua].
 -- Stores the game with a seat taken (the caller's new state and view) when it
 -- is still at that version and revision and the lobby's time (the store's
 -- clock) is not up: returns {'taken', now}. With a clock spec the game's
@@ -23,10 +24,10 @@ if now >= tonumber(ARGV[6]) then
 end
 local state, view, deadline = ARGV[4], ARGV[5], nil
 if ARGV[7] then
-    local _, values, escaped
-    _, values, escaped, deadline = clock_values(ARGV[7], now)
-    state = clock_fill(state, values, escaped)
-    view = clock_fill(view, values, escaped)
+    local _, values
+    _, values, deadline = clock_values(ARGV[7], now)
+    state = clock_fill(state, ARGV[8], values)
+    view = clock_fill(view, ARGV[9], values)
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', state, 'view', view)
 if deadline then

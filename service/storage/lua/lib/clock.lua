@@ -33,30 +33,53 @@ local function rfc3339(ms)
         math.floor(of_day / 3600), math.floor(of_day % 3600 / 60), of_day % 60, ms - seconds * 1000)
 end
 
--- (must_be, the markers' values, the markers' values inside a JSON string, the deadline or nil)
+-- (must_be, the markers' values, the deadline or nil) for a clock spec at `now`.
 local function clock_values(spec, now)
-    local f = {}
-    for word in string.gmatch(spec, '%S+') do
-        f[#f + 1] = word
-    end
+    local must_be, a, a_k, b, b_k, d, d_k = string.match(spec, '^(%a+) (%S+) (%S+) (%S+) (%S+) (%S+) (%S+)$')
     local values = {
         N = string.format('%d', now),
-        A = string.format('%d', tonumber(f[2]) + tonumber(f[3]) * now),
-        B = string.format('%d', tonumber(f[4]) + tonumber(f[5]) * now),
+        A = string.format('%d', tonumber(a) + tonumber(a_k) * now),
+        B = string.format('%d', tonumber(b) + tonumber(b_k) * now),
         D = 'null',
         T = 'null',
     }
     local deadline = nil
-    if f[6] ~= '-' then
-        deadline = tonumber(f[6]) + tonumber(f[7]) * now
+    if d ~= '-' then
+        deadline = tonumber(d) + tonumber(d_k) * now
         values.D = string.format('%d', deadline)
-        values.T = '"' .. rfc3339(deadline) .. '"'
+        -- Its text only when a text asks for it (clock_fill): a deadline that
+        -- does not depend on the commit's time the core writes out itself.
+        values.T = nil
     end
-    local escaped = {N = values.N, A = values.A, B = values.B, D = values.D, T = string.gsub(values.T, '"', '\\"')}
-    return f[1], values, escaped, deadline
+    return must_be, values, deadline
 end
 
-local function clock_fill(text, values, escaped)
-    text = string.gsub(text, '\1(%u)\1', values)
-    return (string.gsub(text, '\\u0001(%u)\\u0001', escaped))
+local function deadline_text(values)
+    if values.T == nil then
+        values.T = '"' .. rfc3339(tonumber(values.D)) .. '"'
+    end
+    return values.T
+end
+
+-- A text the core encoded with markers, given as the part before its first
+-- marker and the rest: the markers sit near the end (the clock is among a
+-- view's last members, the clock log a record's last), so only the rest is
+-- searched, and the text is copied once. A raw \1 never appears in JSON
+-- otherwise (control characters are escaped inside strings).
+local function clock_fill(before, rest, values)
+    if values.T == nil and string.find(rest, '\1T\1', 1, true) then
+        deadline_text(values)
+    end
+    return before .. string.gsub(rest, '\1(%u)\1', values)
+end
+
+-- A text holding such a text as a JSON string (a recorded answer's body):
+-- there the markers stand escaped, and a client's own \u0001 would be \\u0001.
+local function clock_fill_escaped(text, values)
+    local escaped = {N = values.N, A = values.A, B = values.B, D = values.D, T = string.gsub(deadline_text(values), '"', '\\"')}
+    local at = string.find(text, '\\u0001', 1, true)
+    if not at then
+        return text
+    end
+    return string.sub(text, 1, at - 1) .. string.gsub(string.sub(text, at), '\\u0001(%u)\\u0001', escaped)
 end

@@ -1,0 +1,18 @@
+"""The languages people read the service in: en, es, pt, fr.
+
+What a person reads (problem titles and details, problem pages, /play,
+/rules, the pictures' labels) is written in English in the code, marked as
+a message, and translated from the gettext catalogues in locale/ (sources
+`.po`, compiled `.mo`: tools/messages.py). This package imports nothing of
+the project and nothing of the web: the API negotiates the language of a
+request (`negotiate`), and every layer that writes text takes a language
+and asks `translate`.
+"""
+
+from __future__ import annotations
+
+from .catalogues import catalogue_of, translate
+from .messages import N_, Text
+from .negotiation import DEFAULT_LANGUAGE, LANGUAGES, negotiate
+
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "N_", "Text", "catalogue_of", "negotiate", "translate"]

@@ -1,0 +1,42 @@
+// The page's language: the one the player chose (kept in localStorage), else
+// the browser's first that the service speaks, else English. Texts are
+// written in English in the code, marked with calls of t, and looked up in the
+// catalogue the service makes from its gettext catalogues
+// (play/messages.<language>.json). Elements of index.html marked data-t
+// take the translation of their English text.
+
+export const LANGUAGES = ["en", "es", "pt", "fr"];
+export const LANGUAGE_NAMES = { en: "English", es: "Español", pt: "Português", fr: "Français" };
+const KEY = "patchwork-language";
+
+let messages = {};
+let current = "en";
+
+/** The language the page starts in. */
+export function startingLanguage() {
+  const saved = localStorage.getItem(KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const primary = String(tag).split("-")[0].toLowerCase();
+    if (LANGUAGES.includes(primary)) return primary;
+  }
+  return "en";
+}
+
+export const language = () => current;
+
+/** Switch to `next`: fetch its catalogue, remember the choice, translate the page's fixed texts. */
+export async function useLanguage(next, remember = false) {
+  const catalogue = next === "en" ? {} : (await fetch(`play/messages.${next}.json`).then((r) => r.json())).messages;
+  messages = catalogue;
+  current = next;
+  if (remember) localStorage.setItem(KEY, next);
+  document.documentElement.lang = next;
+  for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
+}
+
+/** `message` (English, with {name} placeholders) in the page's language, its values filled in. */
+export function t(message, values = {}) {
+  const text = messages[message] || message;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}

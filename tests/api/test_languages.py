@@ -1,0 +1,205 @@
+"""Answers for people in the language Accept-Language asks for: problems (title, detail) with their headers.
+
+The problem pages, /rules, /play's catalogues and the pictures are checked
+in test_pages.py and test_pictures_http.py; negotiation itself in
+tests/languages/test_negotiation.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from flask.testing import FlaskClient
+
+NOT_YOUR_TURN = {
+    "en": ("Not your turn", "seat 1 cannot advance: it is seat 0's turn"),
+    "es": ("No es tu turno", "el asiento 1 no puede hacer advance: le toca al asiento 0"),
+    "pt": ("Não é a sua vez", "o assento 1 não pode fazer advance: a vez é do assento 0"),
+    "fr": ("Ce n'est pas votre tour", "la place 1 ne peut pas faire advance : c'est au tour de la place 0"),
+}
+
+
+def vary(resp) -> set[str]:
+    return {part.strip().lower() for part in resp.headers.get("Vary", "").split(",")}
+
+
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [
+        (None, "en"),
+        ("es", "es"),
+        ("pt-BR,pt;q=0.9,en;q=0.8", "pt"),
+        ("fr-FR", "fr"),
+        ("en;q=0.4, fr;q=0.6, es;q=0.5", "fr"),
+        ("de-DE, es;q=0.1", "es"),
+        ("de-DE", "en"),
+    ],
+)
+def test_a_refused_move_speaks_the_language_asked_for(table, header, language):
+    t = table()
+    resp = t.move({"action": "advance"}, seat=1, headers={"Accept-Language": header} if header else {})
+    assert resp.status_code == 409
+    problem = resp.get_json()
+    assert (problem["title"], problem["detail"]) == NOT_YOUR_TURN[language]
+    # What programs read stays English.
+    assert problem["code"] == "not_your_turn" and problem["type"].endswith("/problems/not-your-turn")
+    assert resp.headers["Content-Language"] == language
+    assert "accept-language" in vary(resp)
+
+
+def test_every_kind_of_problem_is_translated_not_only_the_rules(client):
+    resp = client.get("/no/such/path", headers={"Accept-Language": "pt-BR"})
+    assert resp.status_code == 404
+    assert resp.get_json()["title"] == "Esse recurso não existe"
+    assert resp.get_json()["detail"] == "Não há recurso nesta URL. Consulte GET /openapi.yaml."
+    resp = client.delete("/games", headers={"Accept-Language": "fr"})
+    assert resp.status_code == 405
+    assert resp.get_json()["detail"].startswith("Méthodes autorisées : ")
+    resp = client.post("/games", data="{", content_type="application/json", headers={"Accept-Language": "es"})
+    assert resp.get_json()["title"] == "El cuerpo no es JSON"
+    assert resp.get_json()["detail"].startswith("El cuerpo no es JSON válido: ")
+    assert resp.headers["Content-Language"] == "es"
+
+
+def test_a_replayed_refusal_is_its_first_answer_whatever_the_retry_asks(table):
+    t = table()
+    t.play({"action": "advance"})
+    key = {"Idempotency-Key": "k-languages-1", "If-Match": '"1"'}
+    first = t.move({"action": "advance"}, seat=1, headers={**key, "Accept-Language": "es"})
+    assert first.status_code == 412 and first.headers["Content-Language"] == "es"
+    again = t.move({"action": "advance"}, seat=1, headers={**key, "Accept-Language": "fr"})
+    assert again.status_code == 412
+    assert again.get_data() == first.get_data()
+    assert again.headers["Content-Language"] == "es"
+    assert first.get_json()["title"] == "La partida ha avanzado"
+
+
+BOARD_LABELS = {
+    "en": "time track",
+    "es": "tablero de tiempo",
+    "pt": "trilha de tempo",
+    "fr": "piste du temps",
+}
+
+
+@pytest.mark.parametrize("picture", ["board.svg", "board.txt"])
+def test_a_board_is_labelled_in_each_language_under_its_own_tag(table, picture):
+    t = table()
+    answers = {}
+    for language, header in [("en", "en"), ("es", "es-ES"), ("pt", "pt-BR"), ("fr", "fr;q=0.9, en;q=0.1")]:
+        resp = t.client.get(f"/games/{t.id}/{picture}", headers={"Accept-Language": header})
+        assert resp.status_code == 200
+        assert BOARD_LABELS[language] in resp.get_data(as_text=True)
+        assert resp.headers["Content-Language"] == language
+        assert "accept-language" in vary(resp)
+        answers[language] = resp
+    assert [answers[lang].headers["ETag"] for lang in ("en", "es", "pt", "fr")] == [
+        '"1"',
+        '"1-es"',
+        '"1-pt"',
+        '"1-fr"',
+    ]
+    # The English tag does not stand for the Spanish picture, nor the other way round.
+    es = {"Accept-Language": "es"}
+    assert t.client.get(f"/games/{t.id}/{picture}", headers={**es, "If-None-Match": '"1"'}).status_code == 200
+    assert (
+        t.client.get(f"/games/{t.id}/{picture}", headers={**es, "If-None-Match": '"1-es"'}).status_code == 304
+    )
+    assert t.client.get(f"/games/{t.id}/{picture}", headers={"If-None-Match": '"1-es"'}).status_code == 200
+
+
+GZIPPED = {
+    "board": ("/games/{id}/board.svg", {"es": "tablero de tiempo", "fr": "piste du temps"}),
+    "rules": ("/rules", {"es": "Cómo se juega", "fr": "Comment jouer"}),
+    "problem page": (
+        "/problems/cannot-afford",
+        {"es": "No tienes botones suficientes", "fr": "Pas assez de boutons"},
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", GZIPPED)
+def test_compressed_answers_are_each_in_their_own_language_and_say_what_they_vary_on(app, table, kind):
+    t = table()
+    path, words = GZIPPED[kind]
+    plain = FlaskClient(app)  # without the contract check, which reads bodies uncompressed
+    # Twice each, in turn: a gzip form kept for one language must never answer the other.
+    for language in ["es", "fr", "es", "fr"]:
+        resp = plain.get(
+            path.format(id=t.id), headers={"Accept-Encoding": "gzip", "Accept-Language": language}
+        )
+        assert resp.headers["Content-Encoding"] == "gzip"
+        assert words[language] in gzip.decompress(resp.get_data()).decode()
+        assert resp.headers["Content-Language"] == language
+        assert {"accept-language", "accept-encoding"} <= vary(resp)
+
+
+PROBLEM_PAGE_TITLES = {
+    "en": "Not your turn",
+    "es": "No es tu turno",
+    "pt": "Não é a sua vez",
+    "fr": "Ce n'est pas votre tour",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt", "fr"])
+def test_a_problem_page_is_in_the_language_asked_for_and_styled(client, language):
+    resp = client.get("/problems/not-your-turn", headers={"Accept-Language": language})
+    page = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and resp.headers["Content-Language"] == language
+    assert (
+        f'<html lang="{language}">' in page
+        and f"<h1>{PROBLEM_PAGE_TITLES[language]}</h1>".replace("'", "&#39;") in page
+    )
+    assert '<code id="code">not_your_turn</code>' in page
+    # Styled by its one inline stylesheet, which the policy allows by its digest alone.
+    assert "<style>" in page and "style-src 'sha256-" in resp.headers["Content-Security-Policy"]
+
+
+def test_an_unknown_problem_page_is_a_page_for_a_browser_and_json_for_a_program(client):
+    browser = {
+        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        "Accept-Language": "fr",
+    }
+    resp = client.get("/problems/no-such-thing", headers=browser)
+    assert resp.status_code == 404 and resp.mimetype == "text/html"
+    page = resp.get_data(as_text=True)
+    assert "Ressource introuvable" in page and "no-such-thing" in page
+    program = client.get("/problems/no-such-thing", headers={"Accept-Language": "fr"})
+    assert program.status_code == 404 and program.mimetype == "application/problem+json"
+    assert program.get_json()["title"] == "Ressource introuvable"
+
+
+RULES_HEADINGS = {
+    "en": "How to play Patchwork",
+    "es": "Cómo se juega a Patchwork",
+    "pt": "Como jogar Patchwork",
+    "fr": "Comment jouer à Patchwork",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt", "fr"])
+def test_the_rules_page_teaches_the_game_in_each_language(client, language):
+    by_header = client.get("/rules", headers={"Accept-Language": language})
+    by_query = client.get(f"/rules?lang={language}", headers={"Accept-Language": "de"})
+    for resp in (by_header, by_query):
+        page = resp.get_data(as_text=True)
+        assert resp.status_code == 200 and resp.headers["Content-Language"] == language
+        assert f"<h1>{RULES_HEADINGS[language]}</h1>" in page
+        # The board drawn by the service, labelled in the page's language, and patches as pictures.
+        assert "<svg" in page and BOARD_LABELS[language] in page
+        assert 'src="patches/7.svg"' in page
+        assert page.count("<h2>") == 7
+        others = [other for other in RULES_HEADINGS if other != language]
+        assert all(f'href="rules?lang={other}"' in page for other in others)
+
+
+def test_the_rules_page_refuses_a_language_it_does_not_have(client):
+    resp = client.get("/rules?lang=de")
+    assert resp.status_code == 400 and resp.get_json()["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("page", ["/play", "/docs"])
+def test_the_rules_are_linked_from_play_and_docs(client, page):
+    assert 'href="rules' in client.get(page).get_data(as_text=True)

@@ -1,0 +1,95 @@
+"""/play in the player's language, and the small things a new user met: the name field, the controls, the invite.
+
+A real headless Chromium against the service under gunicorn with a bot
+worker (tests/browser/conftest.py).
+"""
+
+from __future__ import annotations
+
+import requests
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from .browser import console_errors
+from .player import body, wait, wait_for_turn_or_end, wait_for_version
+from .test_pages import setup_form
+
+
+def _text(driver, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def test_the_switcher_translates_the_page_and_the_services_answers_and_is_kept(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    setup_form(browser)
+    assert _text(browser, "start") == "Start"
+    Select(browser.find_element(By.ID, "language")).select_by_value("fr")
+    wait(browser, lambda d: _text(d, "start") == "Commencer", "the switcher did not translate the page")
+    # The name the form offers follows the language; a name the player typed would not.
+    assert browser.find_element(By.ID, "name").get_attribute("value") == "Joueur 1"
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr"
+    options = [option.text for option in Select(browser.find_element(By.ID, "opponent")).options]
+    assert options[-1] == "Un ami (vous recevrez un lien d'invitation)"
+    assert options[0].startswith("Ordinateur : ")
+    assert browser.find_element(By.ID, "rules-link").get_attribute("href").endswith("/rules?lang=fr")
+    # The choice outlives a reload, and the page's own texts come from the catalogue it fetched.
+    browser.get(f"{base}/play")
+    wait(browser, lambda d: _text(d, "start") == "Commencer", "the chosen language was not kept")
+    catalogue = requests.get(f"{base}/play/messages.fr.json", timeout=10).json()
+    assert catalogue["messages"]["Start"] == "Commencer"
+    # The service's refusals come back in the page's language too.
+    Select(setup_form(browser)).select_by_value("random")
+    browser.find_element(By.ID, "start").click()
+    wait_for_version(browser, 1)
+    wait_for_turn_or_end(browser)
+    status = _text(browser, "status")
+    assert status.startswith("À vous"), status
+    assert console_errors(browser) == []
+
+
+def test_the_guest_gets_the_name_chosen_and_the_controls_are_in_view(browser, play_backend):
+    base = play_backend.web.url
+    browser.set_window_size(1280, 1000)
+    browser.get(f"{base}/play")
+    Select(setup_form(browser)).select_by_value("")
+    friend = browser.find_element(By.ID, "friend-name")
+    assert friend.is_displayed()
+    friend.clear()
+    friend.send_keys("Zoé")
+    browser.find_element(By.ID, "start").click()
+    wait_for_version(browser, 1)
+    game_id = browser.current_url.split("#game=")[1].split("&")[0]
+    game = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    assert [player["name"] for player in game["players"]] == ["Player 1", "Zoé"]
+    wait(browser, lambda d: body(d, "state") == "mine", "our turn never came")
+    for control in ("advance", "resign"):
+        bottom = browser.execute_script(
+            "return document.getElementById(arguments[0]).getBoundingClientRect().bottom", control
+        )
+        assert 0 < bottom <= browser.execute_script("return window.innerHeight"), control
+    assert browser.find_element(By.ID, "invite").is_displayed()
+    # The hourglass is drawn, not a glyph that needs an emoji font.
+    assert browser.find_elements(By.CSS_SELECTOR, "#market .patch svg.hourglass")
+    assert "⏱" not in _text(browser, "market")
+    # Once the game is over, there is nobody left to invite.
+    browser.find_element(By.ID, "resign").click()
+    browser.switch_to.alert.accept()
+    wait(browser, lambda d: body(d, "state") == "over", "the game did not end")
+    assert not browser.find_element(By.ID, "invite").is_displayed()
+
+
+def test_neighbouring_patches_are_outlined(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    setup_form(browser)
+    # Patches 5 and 6 side by side in the top-left corner: each outlined, the seam between them drawn.
+    seams = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        const grid = Array.from({length: 9}, () => Array(9).fill(null));
+        grid[0][0] = 5; grid[0][1] = 6;
+        import(arguments[0]).then((draw) => done(
+            draw.drawQuilt(grid).element.querySelector("path.seams").getAttribute("d")));""",
+        f"{base}/play/draw.js",
+    )
+    assert seams == "M0 0h20M0 20h20M0 0v20M20 0v20" + "M20 0h20M20 20h20M20 0v20M40 0v20"
