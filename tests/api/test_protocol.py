@@ -30,7 +30,8 @@ def test_wrong_method_is_405_with_allow(client, table):
     t = table()
     for method, path, allowed in (
         ("delete", f"/games/{t.id}", {"GET", "HEAD", "OPTIONS"}),
-        ("put", "/games", {"POST", "OPTIONS"}),
+        # GET /games is the lobby (issue 20).
+        ("put", "/games", {"GET", "HEAD", "POST", "OPTIONS"}),
         ("post", "/patches", {"GET", "HEAD", "OPTIONS"}),
     ):
         resp = getattr(client, method)(path)
