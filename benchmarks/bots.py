@@ -1,7 +1,10 @@
 """Arena for the computer players: win rates between levels and think time per move.
 
-Run: ./dev bench bots [--games N] [--pair A:B ...] [--think-ms MS] [--jobs J]
+Run: ./dev bench bots [--games N] [--pair A:B ...] [--think-ms MS] [--jobs J] [--nodes-per-ms N]
      ./dev bench bots --calibrate     (search nodes per CPU millisecond here)
+
+The searching levels plan with the calibration a bot worker would measure
+here at its start (`service/bots/calibration.py`), or `--nodes-per-ms`.
 
 Each pair plays N games. Games go in twos on the same circle (patch order
 from the game's seed), each level starting one of them, so neither the
@@ -27,7 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service.bots import LEVELS, choose_move, level, seed_for
-from service.bots.levels import SEARCH
+from service.bots.calibration import measure_nodes_per_ms
+from service.bots.levels import SEARCHING
 from service.bots.search import search_option
 from service.engine import apply_move, new_game
 
@@ -47,14 +51,14 @@ def wilson(wins: int, games: int) -> tuple[float, float]:
 
 def play_game(job: tuple) -> dict:
     """One game: seats (level ids), the circle's seed, think_ms override; who won and times."""
-    name, seats, circle_seed, think_ms, clock_cap = job
+    name, seats, circle_seed, think_ms, clock_cap, nodes_per_ms = job
     state = new_game(seed=circle_seed)
     times: dict[int, list[float]] = {0: [], 1: []}
     version = 0
     while not state.finished:
         seat = state.turn
         start = time.perf_counter()
-        move = choose_move(state, seats[seat], seed_for(name, version), think_ms, clock_cap)
+        move = choose_move(state, seats[seat], seed_for(name, version), think_ms, clock_cap, nodes_per_ms)
         times[seat].append((time.perf_counter() - start) * 1000)
         state = apply_move(state, move)
         version += 1
@@ -67,14 +71,20 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def run_pair(
-    pair: str, games: int, think_ms: int | None, jobs: int, first_seed: int, clock_cap: bool
+    pair: str,
+    games: int,
+    think_ms: int | None,
+    jobs: int,
+    first_seed: int,
+    clock_cap: bool,
+    nodes_per_ms: int,
 ) -> None:
     a, b = pair.split(":")
     level(a), level(b)
     work = []
     for i in range(games):
         seats = (a, b) if i % 2 == 0 else (b, a)
-        work.append((f"arena-{pair}-{i}", seats, first_seed + i // 2, think_ms, clock_cap))
+        work.append((f"arena-{pair}-{i}", seats, first_seed + i // 2, think_ms, clock_cap, nodes_per_ms))
     started = time.perf_counter()
     results = []
     with Pool(jobs) as pool:
@@ -95,7 +105,9 @@ def run_pair(
         moves = [
             t for r in results for seat, lv in enumerate(r["seats"]) if lv == name for t in r["times"][seat]
         ]
-        promised = think_ms if think_ms is not None and level(name).kind == SEARCH else level(name).think_ms
+        promised = (
+            think_ms if think_ms is not None and level(name).kind in SEARCHING else level(name).think_ms
+        )
         print(
             f"  {name:>13}: {len(moves)} moves, think ms median {statistics.median(moves):.1f}, "
             f"p99 {percentile(moves, 0.99):.1f}, max {max(moves):.1f} "
@@ -131,6 +143,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="first circle seed")
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument(
+        "--nodes-per-ms", type=int, help="the searching levels' calibration (default: measured now)"
+    )
+    parser.add_argument(
         "--no-clock-cap",
         action="store_true",
         help="searches use their whole node budget (strength apart from load)",
@@ -139,11 +154,14 @@ def main() -> None:
     if args.calibrate:
         calibrate()
         return
+    nodes_per_ms = args.nodes_per_ms or measure_nodes_per_ms()
     print(
-        "levels: " + ", ".join(f"{lv.id} ({lv.think_ms} ms)" for lv in LEVELS) + f"; {os.cpu_count()} cores"
+        "levels: "
+        + ", ".join(f"{lv.id} ({lv.think_ms} ms)" for lv in LEVELS)
+        + f"; {os.cpu_count()} cores; {nodes_per_ms} nodes per ms"
     )
     for pair in args.pair or DEFAULT_PAIRS:
-        run_pair(pair, args.games, args.think_ms, args.jobs, args.seed, not args.no_clock_cap)
+        run_pair(pair, args.games, args.think_ms, args.jobs, args.seed, not args.no_clock_cap, nodes_per_ms)
 
 
 if __name__ == "__main__":

@@ -175,6 +175,8 @@ class Settings:
     bot_workers: int = 1
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
+    # Search nodes per ms the bot levels plan with; None: each bot worker measures it when it starts.
+    bot_nodes_per_ms: int | None = None
     # GET /metrics is served on this port (on HOST) instead of PORT: by gunicorn (the web of
     # patchwork-service too) and by a standalone patchwork-worker. None: on PORT (a worker: none).
     metrics_port: int | None = None
@@ -227,6 +229,7 @@ class Settings:
             public_url=_public_url(env),
             bot_workers=_int(env, "BOT_WORKERS", 1),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
+            bot_nodes_per_ms=_int(env, "BOT_NODES_PER_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
             metrics_token=env.get("METRICS_TOKEN") or None,
         )

@@ -18,11 +18,13 @@ import sys
 
 from prometheus_client import start_http_server
 
+from service.bots.calibration import measure_nodes_per_ms
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
 from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
+from .spent import SpentTimes
 from .timekeeper import Timekeeper
 from .worker import BotWorker
 
@@ -45,6 +47,16 @@ def serve_metrics(host: str, port: int, play: GamePlay) -> None:
     log.info("metrics on http://%s:%d/metrics", host, port)
 
 
+def calibrate(settings: Settings) -> SpentTimes:
+    """The search nodes per ms this worker's levels plan with: BOT_NODES_PER_MS, or measured now (after the nice)."""
+    if settings.bot_nodes_per_ms is not None:
+        log.info("search levels plan with %d nodes per ms (BOT_NODES_PER_MS)", settings.bot_nodes_per_ms)
+        return SpentTimes(settings.bot_nodes_per_ms, "configured")
+    nodes_per_ms = measure_nodes_per_ms()
+    log.info("calibrated: search levels plan with %d nodes per CPU ms on this machine", nodes_per_ms)
+    return SpentTimes(nodes_per_ms, "measured")
+
+
 def main() -> None:
     """Entry point of `patchwork-worker` and `python -m service.botworker`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -65,7 +77,12 @@ def main() -> None:
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.
     block_ms = max(1, int(settings.redis_timeout * 1000 / 2))
     worker = BotWorker(
-        play, play.bot_jobs, name=worker_name(), think_ms=settings.bot_think_ms, block_ms=block_ms
+        play,
+        play.bot_jobs,
+        name=worker_name(),
+        think_ms=settings.bot_think_ms,
+        block_ms=block_ms,
+        spent=calibrate(settings),
     )
     timekeeper = Timekeeper(play, storage.deadlines)
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -394,3 +394,25 @@ def test_patchwork_service_runs_restarts_and_stops_its_bot_workers(tmp_path):
         assert not [p for p in everything if p is not None and alive(p)]
         log = service.log()
         assert log.index("stopping web") < log.index("stopping bot-worker-2") < log.index("stopping redis")
+
+
+def test_a_worker_calibrates_itself_at_start_and_bots_shows_what_it_spent(tmp_path):
+    with (
+        ThrowawayRedis(tmp_path / "redis") as server,
+        LiveService(server.url, tmp_path / "web.log", workers=1) as web,
+        BotWorkerProcess(server.url, tmp_path / "worker.log") as worker,
+    ):
+        measured = wait_for(
+            lambda: requests.get(f"{web.url}/bots", timeout=10).json()["measured"],
+            20,
+            f"no worker reported:\n{worker.log()}",
+        )
+        assert measured["calibration"] == "measured" and measured["nodes_per_ms"] >= 1
+        assert f"plan with {measured['nodes_per_ms']} nodes per CPU ms" in worker.log()
+        game = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "deep"}], first_player=1, seed=3)
+        wait_for(
+            lambda: "deep" in requests.get(f"{web.url}/bots", timeout=10).json()["measured"]["levels"],
+            BOT_MOVE_BOUND,
+            f"the deep level's move was not reported:\n{worker.log()}",
+        )
+        assert requests.get(f"{web.url}/games/{game['game']['id']}", timeout=10).json()["turn"] == 0
