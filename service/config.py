@@ -42,6 +42,8 @@ DEFAULT_MAX_IN_FLIGHT = 64
 # request), and no person starts a bot game a minute or asks ten hints a minute.
 DEFAULT_RATE_LIMIT_BOT_GAMES = 60
 DEFAULT_RATE_LIMIT_HINTS = 600
+# Analysis requests per client per bot window: each may cost a worker tens of seconds.
+DEFAULT_RATE_LIMIT_ANALYSES = 20
 DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS = 3600
 
 
@@ -150,6 +152,9 @@ class Settings:
         DEFAULT_RATE_LIMIT_BOT_GAMES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS
     )
     rate_limit_hints: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_HINTS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
+    rate_limit_analyses: RateLimit = RateLimit(
+        DEFAULT_RATE_LIMIT_ANALYSES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS
+    )
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
@@ -210,6 +215,9 @@ class Settings:
                 _int(env, "RATE_LIMIT_BOT_GAMES", DEFAULT_RATE_LIMIT_BOT_GAMES), bot_window
             ),
             rate_limit_hints=RateLimit(_int(env, "RATE_LIMIT_HINTS", DEFAULT_RATE_LIMIT_HINTS), bot_window),
+            rate_limit_analyses=RateLimit(
+                _int(env, "RATE_LIMIT_ANALYSES", DEFAULT_RATE_LIMIT_ANALYSES), bot_window
+            ),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             embedded_redis_maxmemory=_redis_memory(

@@ -50,13 +50,14 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
             KeptCopies(settings.recent_games, shared_copies.for_this_worker()),
             storage.bot_jobs,
             storage.deadlines,
+            storage.analyses,
         ),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from .resources import bots, events, games, hints, meta, moves, pages, pictures, rules
+    from .resources import analysis, bots, events, games, hints, meta, moves, pages, pictures, rules
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(moves.bp)
     app.register_blueprint(hints.bp)
     app.register_blueprint(pictures.bp)
+    app.register_blueprint(analysis.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(events.bp)

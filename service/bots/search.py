@@ -25,6 +25,7 @@ the machine is slower or busier than the budget assumed; only then can the
 move differ from run to run.
 """
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -173,3 +174,25 @@ def search_option(
         if not search.cut_off:
             break
     return SearchResult(best, search.nodes, completed)
+
+
+def position_value(state: GameState, seat: int, node_budget: int) -> float:
+    """The value of state for seat by the deepest search completed within node_budget (analysis.py).
+
+    Deepening with a full window: the last completed depth's value. A
+    finished game is its exact value; a budget too small for depth 1 gives
+    the static evaluation.
+    """
+    search = _Search(seat, node_budget, math.inf, DEFAULT_WEIGHTS, 1)
+    value = evaluate(state, seat, DEFAULT_WEIGHTS)
+    if state.finished:
+        return value
+    for depth in range(1, _MAX_DEPTH):
+        search.cut_off = False
+        try:
+            value = search.value(state, depth, -math.inf, math.inf)
+        except _OutOfBudget:
+            break
+        if not search.cut_off:
+            break
+    return value

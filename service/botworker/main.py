@@ -71,7 +71,7 @@ def main() -> None:
         sys.exit(f"patchwork-worker: {err}")
     os.nice(NICENESS)
     # No kept copies: each job reads its game, to see its version.
-    play = GamePlay(storage.games, KeptCopies(0), storage.bot_jobs, storage.deadlines)
+    play = GamePlay(storage.games, KeptCopies(0), storage.bot_jobs, storage.deadlines, storage.analyses)
     if settings.metrics_port is not None:
         serve_metrics(settings.host, settings.metrics_port, play)
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.

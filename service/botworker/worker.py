@@ -46,6 +46,7 @@ from service.games import GameCopy, GameNotFound, GamePlay, GameRecord, Refusal
 from service.storage import BotJob, BotJobs, StorageError
 from service.telemetry.metrics import bot_moves, bot_think
 
+from .analyst import analyse_next
 from .spent import SpentTimes
 
 log = logging.getLogger("patchwork.botworker")
@@ -146,10 +147,7 @@ class BotWorker:
     def turn(self) -> None:
         """One turn of the loop: beat, reclaim or take jobs (waiting up to block_ms), play them."""
         now = time.monotonic()
-        if now >= self._next_beat:
-            self.jobs.beat(self.name)
-            self.jobs.report(self.spent.report())
-            self._next_beat = now + BEAT_EVERY_SECONDS
+        self._beat(now)
         jobs: list[BotJob] = []
         if now >= self._next_reclaim:
             adopted = self.jobs.adopt_old_jobs()
@@ -163,6 +161,22 @@ class BotWorker:
             taken = self.jobs.take(self.block_ms)
             jobs = [] if taken is None else [taken]
         for job in jobs:
+            self.play_job(job)
+        if not jobs and self.play.analyses is not None:
+            # No bot move waits: the lower priority's turn (analyst.py).
+            analyse_next(self.play, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs)
+
+    def _beat(self, now: float) -> None:
+        """Refresh the heartbeat and the report when due (also in the middle of an analysis)."""
+        if now >= self._next_beat:
+            self.jobs.beat(self.name)
+            self.jobs.report(self.spent.report())
+            self._next_beat = now + BEAT_EVERY_SECONDS
+
+    def play_waiting_jobs(self) -> None:
+        """Play the bot jobs queued now, without waiting for more (between an analysis's moves)."""
+        self._beat(time.monotonic())
+        while not self._stopping and (job := self.jobs.take(0)) is not None:
             self.play_job(job)
 
     def play_job(self, job: BotJob) -> None:

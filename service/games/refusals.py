@@ -155,3 +155,23 @@ class NotABot(Refusal):
 def entry_of(refused: Refusal | RuleError) -> ProblemType:
     """The catalogue entry of a refusal, or of an engine rule error that reached the API unwrapped."""
     return refused.entry if isinstance(refused, Refusal) else CATALOGUE[refused.code]
+
+
+class GameNotFinished(Refusal):
+    """An analysis was asked for a game still being played."""
+
+    code = "game_not_finished"
+
+    def __init__(self, game_id: str):
+        super().__init__(f"Game {game_id!r} is still being played: only a finished game can be analysed.")
+
+
+class NoAnalysis(Refusal):
+    """GET /games/{id}/analysis of a game whose analysis nobody asked for."""
+
+    code = "analysis_not_requested"
+
+    def __init__(self, game_id: str):
+        super().__init__(
+            f"Nobody asked for the analysis of game {game_id!r}: POST /games/{game_id}/analysis."
+        )

@@ -17,6 +17,7 @@ from redis.retry import Retry
 
 from service.config import ConfigError, Settings
 
+from .analyses import Analyses
 from .bot_jobs import BotJobs
 from .connections import ClusterCommands, LendingPool, RedisLink
 from .deadlines import Deadlines
@@ -33,6 +34,7 @@ class Storage:
     bot_jobs: BotJobs
     requests: RequestCounter
     deadlines: Deadlines
+    analyses: Analyses
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -105,6 +107,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         BotJobs(link),
         RequestCounter(link),
         deadlines,
+        Analyses(link, ttl_seconds),
     )
 
 

@@ -188,10 +188,10 @@ class BotJobs:
     def take(self, block_ms: int) -> BotJob | None:
         """The next job, leased to the caller: the next client's in turn, games with a person first.
 
-        Waits up to about block_ms when there is none.
+        Waits up to about block_ms when there is none (0: does not wait).
         """
         job = self._take()
-        if job is None and self._command("BLPOP", self.wake_key, block_ms / 1000):
+        if job is None and block_ms > 0 and self._command("BLPOP", self.wake_key, block_ms / 1000):
             job = self._take()
         return job
 

@@ -1,9 +1,10 @@
 """Per-client rate limits: games created, moves, bot games and hints.
 
-Four families, each with its own limit and counters: `create` (POST /games)
+Five families, each with its own limit and counters: `create` (POST /games)
 and `moves` (POST /games/{id}/moves and /resign) are off by default
 (RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0); `bot_games` (POST /games with a
-bot seat) and `hints` (GET /games/{id}/hint) are on by default and generous,
+bot seat), `hints` (GET /games/{id}/hint) and `analyses` (POST
+/games/{id}/analysis) are on by default and generous,
 because each of those costs the service CPU. Counters live in the shared
 store, so a limit holds across every app instance; a counted request costs
 one extra Redis round trip, only when its family is enabled.
@@ -33,7 +34,7 @@ from service.languages import N_, Text
 from ..context import client_address, services
 from ..problems import ApiProblem
 
-CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
+CREATE, MOVES, BOT_GAMES, HINTS, ANALYSES = "create", "moves", "bot_games", "hints", "analyses"
 # What a family counts, for the 429's detail.
 # The 429's detail for each family: how many of what in how long.
 _TOO_MANY = {
@@ -41,6 +42,7 @@ _TOO_MANY = {
     MOVES: N_("More than {limit} requests in {window} s; retry in {reset} s."),
     BOT_GAMES: N_("More than {limit} games with a bot in {window} s; retry in {reset} s."),
     HINTS: N_("More than {limit} hints in {window} s; retry in {reset} s."),
+    ANALYSES: N_("More than {limit} analysis requests in {window} s; retry in {reset} s."),
 }
 
 # endpoint -> the family every request to it counts in.
@@ -49,6 +51,7 @@ _ENDPOINT_FAMILIES = {
     "moves.make_move": MOVES,
     "moves.resign_game": MOVES,
     "hints.get_hint": HINTS,
+    "analysis.request_analysis": ANALYSES,
 }
 
 
@@ -58,6 +61,7 @@ def _limits(settings: Settings) -> dict[str, RateLimit]:
         MOVES: settings.rate_limit_moves,
         BOT_GAMES: settings.rate_limit_bot_games,
         HINTS: settings.rate_limit_hints,
+        ANALYSES: settings.rate_limit_analyses,
     }
 
 
