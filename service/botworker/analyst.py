@@ -58,7 +58,12 @@ def analyse_next(
         analyses.drop(game_id)
         log.info("game %s expired before its analysis", game_id)
         return True
-    analysed = analyse_game(start, moves, node_budget, between)
+
+    def next_move() -> None:
+        between()
+        analyses.renew(game_id)  # just before the move's searches, after any bot moves
+
+    analysed = analyse_game(start, moves, node_budget, next_move)
     version = record.state.moves_played + 1
     stored = analyses.store(game_id, analysis_text(version, analysed, node_budget))
     log.info(

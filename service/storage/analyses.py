@@ -2,8 +2,9 @@
 
 `POST /games/{id}/analysis` asks for one (`request`: one job per game,
 however often it is asked for); a bot worker takes a job only when no bot
-move waits (`take`, with a lease on Redis's clock: a worker killed -9
-leaves its job to come back to the queue when the lease ends), computes it
+move waits (`take`, with a lease on Redis's clock that the worker renews
+as it goes: a worker killed -9 leaves its job to come back to the queue
+when the lease ends), computes it
 and stores it once (`store`: SET NX, so a job computed twice after a
 takeover is still stored once). Every key carries the `{analysis}` hash
 tag, so each script's keys share a slot on a Redis Cluster.
@@ -15,9 +16,10 @@ from typing import Any
 
 from .connections import RedisLink
 
-# How long a taken analysis is its worker's: a 40-move game at the strongest
-# level takes some tens of seconds on a busy core.
-LEASE_MS = 120_000
+# How long a taken analysis is its worker's without news: the worker renews
+# the lease before each move it analyses (two searches of a bot move's
+# budget), so a worker killed mid-analysis gives it up within this.
+LEASE_MS = 10_000
 # The answers of request().
 DONE, PENDING, QUEUED = "done", "pending", "queued"
 
@@ -66,6 +68,10 @@ class Analyses:
     def take(self) -> str | None:
         """The game id of the next analysis to compute, leased to the caller; None when none waits."""
         return _text(self._link.script("analysis_take", [self.queue_key, self.taken_key], [self.lease_ms]))
+
+    def renew(self, game_id: str) -> None:
+        """Extend the caller's lease of a taken analysis (while it is still taken)."""
+        self._link.script("analysis_renew", [self.taken_key], [game_id, self.lease_ms])
 
     def store(self, game_id: str, analysis: str) -> bool:
         """Store a computed analysis unless one is there, and end its job; whether this call stored it."""

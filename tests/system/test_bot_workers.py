@@ -416,3 +416,46 @@ def test_a_worker_calibrates_itself_at_start_and_bots_shows_what_it_spent(tmp_pa
             f"the deep level's move was not reported:\n{worker.log()}",
         )
         assert requests.get(f"{web.url}/games/{game['game']['id']}", timeout=10).json()["turn"] == 0
+
+
+def test_an_analysis_survives_its_worker_killed_mid_computation_and_is_stored_once(tmp_path):
+    with (
+        ThrowawayRedis(tmp_path / "redis") as server,
+        game_play(server.url, False) as play,
+        LiveService(server.url, tmp_path / "web.log", workers=1) as web,
+        # Random bots ignore think_ms: the game ends at once, its analysis takes long.
+        BotWorkerProcess(server.url, tmp_path / "slow.log", think_ms=LONG_THINK_MS) as slow,
+    ):
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{slow.log()}")
+        game_id = create(web.url, [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}], seed=4)[
+            "game"
+        ]["id"]
+        wait_for(
+            lambda: requests.get(f"{web.url}/games/{game_id}", timeout=10).json()["status"] == "finished",
+            BOT_MOVE_BOUND * 4,
+            f"the bot game did not end:\n{slow.log()}",
+        )
+        resp = requests.post(f"{web.url}/games/{game_id}/analysis", timeout=10)
+        assert resp.status_code == 202 and resp.headers["Location"] == f"/games/{game_id}/analysis"
+        analyses = play.analyses
+        assert analyses is not None
+        taken = Redis.from_url(server.url)
+        wait_for(
+            lambda: taken.zcard(analyses.taken_key) == 1, 20, f"the worker did not take it:\n{slow.log()}"
+        )
+        slow.kill()
+        assert requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 202
+        with BotWorkerProcess(server.url, tmp_path / "fast.log") as fast:
+            wait_for(
+                lambda: requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 200,
+                TAKEOVER_BOUND * 2,
+                f"nobody took over the analysis of the killed worker:\n{fast.log()}",
+            )
+            # Asked again once stored: nothing is queued, nothing computed again.
+            assert requests.post(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 202
+            assert taken.llen(analyses.queue_key) == 0 and taken.zcard(analyses.taken_key) == 0
+            assert not taken.sismember(analyses.pending_key, game_id)
+        assert fast.log().count(f"analysed game {game_id}") == 1
+        assert f"analysed game {game_id}" not in slow.log()
+        analysis = requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).json()
+        assert analysis["moves"] and analysis["moves"][0]["number"] == 1
