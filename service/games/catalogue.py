@@ -134,16 +134,16 @@ _ENTRIES = (
     ProblemType(
         code="game_not_finished",
         status=409,
-        title="Game is not finished",
-        when="An analysis was asked for a game still being played.",
-        what_to_do="Ask again once the game's `status` is `finished`.",
+        title=N_("Game is not finished"),
+        when=N_("An analysis was asked for a game still being played."),
+        what_to_do=N_("Ask again once the game's `status` is `finished`."),
     ),
     ProblemType(
         code="analysis_not_requested",
         status=404,
-        title="No analysis requested",
-        when="`GET /games/{id}/analysis` of a game whose analysis nobody asked for.",
-        what_to_do="`POST /games/{id}/analysis` first (finished games only), then follow its `Location`.",
+        title=N_("No analysis requested"),
+        when=N_("`GET /games/{id}/analysis` of a game whose analysis nobody asked for."),
+        what_to_do=N_("`POST /games/{id}/analysis` first (finished games only), then follow its `Location`."),
     ),
     ProblemType(
         code="not_your_turn",

@@ -163,7 +163,12 @@ class GameNotFinished(Refusal):
     code = "game_not_finished"
 
     def __init__(self, game_id: str):
-        super().__init__(f"Game {game_id!r} is still being played: only a finished game can be analysed.")
+        super().__init__(
+            Text(
+                "Game {game_id} is still being played: only a finished game can be analysed.",
+                {"game_id": repr(game_id)},
+            )
+        )
 
 
 class NoAnalysis(Refusal):
@@ -173,5 +178,8 @@ class NoAnalysis(Refusal):
 
     def __init__(self, game_id: str):
         super().__init__(
-            f"Nobody asked for the analysis of game {game_id!r}: POST /games/{game_id}/analysis."
+            Text(
+                "Nobody asked for the analysis of game {game_id}: POST /games/{path}/analysis first.",
+                {"game_id": repr(game_id), "path": game_id},
+            )
         )
