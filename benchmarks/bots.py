@@ -2,6 +2,7 @@
 
 Run: ./dev bench bots [--games N] [--pair A:B ...] [--think-ms MS] [--jobs J] [--nodes-per-ms N]
      ./dev bench bots --calibrate     (search nodes per CPU millisecond here)
+     ./dev bench bots --analyse N [--think-ms MS]   (CPU seconds per analysed game)
 
 The searching levels plan with the calibration a bot worker would measure
 here at its start (`service/bots/calibration.py`), or `--nodes-per-ms`.
@@ -30,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service.bots import LEVELS, choose_move, level, seed_for
+from service.bots.analysis import analyse_game
 from service.bots.calibration import measure_nodes_per_ms
 from service.bots.levels import SEARCHING
 from service.bots.search import search_option
@@ -115,6 +117,27 @@ def run_pair(
         )
 
 
+def time_analyses(games: int, think_ms: int | None, nodes_per_ms: int, first_seed: int) -> None:
+    """CPU time of analysing `games` games of search against greedy, at the deep level's budget as a worker plans it."""
+    budget = max(1, int((think_ms or level("deep").think_ms) * nodes_per_ms))
+    spent, moves = [], 0
+    for i in range(games):
+        start = new_game(seed=first_seed + i)
+        state, played = start, []
+        while not state.finished:
+            move = choose_move(state, ("search", "greedy")[state.turn], 0, 50, False, nodes_per_ms)
+            played.append(move)
+            state = apply_move(state, move)
+        cpu = time.process_time()
+        moves += len(analyse_game(start, played, budget))
+        spent.append(time.process_time() - cpu)
+    print(
+        f"analysis at {budget} nodes a position ({think_ms or level('deep').think_ms} ms x {nodes_per_ms}): "
+        f"{games} games, {moves} moves, CPU s per game median {statistics.median(spent):.1f}, "
+        f"max {max(spent):.1f}"
+    )
+
+
 def calibrate() -> None:
     """Search nodes per CPU millisecond on positions of greedy games, with no budget limit."""
     rates = []
@@ -142,6 +165,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1, help="first circle seed")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--analyse", type=int, metavar="N", help="time the analysis of N games instead")
     parser.add_argument(
         "--nodes-per-ms", type=int, help="the searching levels' calibration (default: measured now)"
     )
@@ -155,6 +179,9 @@ def main() -> None:
         calibrate()
         return
     nodes_per_ms = args.nodes_per_ms or measure_nodes_per_ms()
+    if args.analyse:
+        time_analyses(args.analyse, args.think_ms, nodes_per_ms, args.seed)
+        return
     print(
         "levels: "
         + ", ".join(f"{lv.id} ({lv.think_ms} ms)" for lv in LEVELS)
