@@ -6,6 +6,8 @@ The responses are checked against openapi.yaml by the test client.
 from __future__ import annotations
 
 from service.botworker.analyst import analyse_next
+from service.botworker.spent import SpentTimes
+from service.botworker.worker import BotWorker
 from service.config import RateLimit
 
 from .test_rate_limit import _app
@@ -82,3 +84,28 @@ def test_analysis_requests_are_rate_limited_per_client(redis_url, contract):
     game_id = client.post("/games").get_json()["game"]["id"]
     answers = [client.post(f"/games/{game_id}/analysis").status_code for _ in range(3)]
     assert answers == [409, 409, 429]
+
+
+def test_a_worker_plays_a_waiting_bot_move_before_any_analysis(client, app, table):
+    play = app.extensions["patchwork"].play
+    t = table({"seed": 7})
+    play_to_the_end(t)
+    assert client.post(f"/games/{t.id}/analysis").status_code == 202
+    play.bot_jobs.beat("test")  # a worker is alive: bot games are let through
+    resp = client.post(
+        "/games", json={"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "first_player": 1}
+    )
+    bot_game = resp.get_json()["game"]["id"]
+    worker = BotWorker(
+        play,
+        play.bot_jobs,
+        name="test",
+        think_ms=THINK_MS,
+        block_ms=1,
+        spent=SpentTimes(NODES_PER_MS, "configured"),
+    )
+    worker.turn()  # a bot job waits: it is played, the analysis is not
+    assert client.get(f"/games/{bot_game}").get_json()["turn"] == 0
+    assert client.get(f"/games/{t.id}/analysis").status_code == 202
+    worker.turn()  # no bot job: now the analysis
+    assert client.get(f"/games/{t.id}/analysis").status_code == 200
