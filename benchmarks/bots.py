@@ -1,7 +1,11 @@
 """Arena for the computer players: win rates between levels and think time per move.
 
-Run: ./dev bench bots [--games N] [--pair A:B ...] [--think-ms MS] [--jobs J]
+Run: ./dev bench bots [--games N] [--pair A:B ...] [--think-ms MS] [--jobs J] [--nodes-per-ms N]
      ./dev bench bots --calibrate     (search nodes per CPU millisecond here)
+     ./dev bench bots --analyse N [--think-ms MS]   (CPU seconds per analysed game)
+
+The searching levels plan with the calibration a bot worker would measure
+here at its start (`service/bots/calibration.py`), or `--nodes-per-ms`.
 
 Each pair plays N games. Games go in twos on the same circle (patch order
 from the game's seed), each level starting one of them, so neither the
@@ -27,7 +31,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service.bots import LEVELS, choose_move, level, seed_for
-from service.bots.levels import SEARCH
+from service.bots.analysis import analyse_game
+from service.bots.calibration import measure_nodes_per_ms
+from service.bots.levels import SEARCHING
 from service.bots.search import search_option
 from service.engine import apply_move, new_game
 
@@ -47,14 +53,14 @@ def wilson(wins: int, games: int) -> tuple[float, float]:
 
 def play_game(job: tuple) -> dict:
     """One game: seats (level ids), the circle's seed, think_ms override; who won and times."""
-    name, seats, circle_seed, think_ms, clock_cap = job
+    name, seats, circle_seed, think_ms, clock_cap, nodes_per_ms = job
     state = new_game(seed=circle_seed)
     times: dict[int, list[float]] = {0: [], 1: []}
     version = 0
     while not state.finished:
         seat = state.turn
         start = time.perf_counter()
-        move = choose_move(state, seats[seat], seed_for(name, version), think_ms, clock_cap)
+        move = choose_move(state, seats[seat], seed_for(name, version), think_ms, clock_cap, nodes_per_ms)
         times[seat].append((time.perf_counter() - start) * 1000)
         state = apply_move(state, move)
         version += 1
@@ -67,14 +73,20 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def run_pair(
-    pair: str, games: int, think_ms: int | None, jobs: int, first_seed: int, clock_cap: bool
+    pair: str,
+    games: int,
+    think_ms: int | None,
+    jobs: int,
+    first_seed: int,
+    clock_cap: bool,
+    nodes_per_ms: int,
 ) -> None:
     a, b = pair.split(":")
     level(a), level(b)
     work = []
     for i in range(games):
         seats = (a, b) if i % 2 == 0 else (b, a)
-        work.append((f"arena-{pair}-{i}", seats, first_seed + i // 2, think_ms, clock_cap))
+        work.append((f"arena-{pair}-{i}", seats, first_seed + i // 2, think_ms, clock_cap, nodes_per_ms))
     started = time.perf_counter()
     results = []
     with Pool(jobs) as pool:
@@ -95,12 +107,35 @@ def run_pair(
         moves = [
             t for r in results for seat, lv in enumerate(r["seats"]) if lv == name for t in r["times"][seat]
         ]
-        promised = think_ms if think_ms is not None and level(name).kind == SEARCH else level(name).think_ms
+        promised = (
+            think_ms if think_ms is not None and level(name).kind in SEARCHING else level(name).think_ms
+        )
         print(
             f"  {name:>13}: {len(moves)} moves, think ms median {statistics.median(moves):.1f}, "
             f"p99 {percentile(moves, 0.99):.1f}, max {max(moves):.1f} "
             f"(think_ms {promised})"
         )
+
+
+def time_analyses(games: int, think_ms: int | None, nodes_per_ms: int, first_seed: int) -> None:
+    """CPU time of analysing `games` games of search against greedy, at the deep level's budget as a worker plans it."""
+    budget = max(1, int((think_ms or level("deep").think_ms) * nodes_per_ms))
+    spent, moves = [], 0
+    for i in range(games):
+        start = new_game(seed=first_seed + i)
+        state, played = start, []
+        while not state.finished:
+            move = choose_move(state, ("search", "greedy")[state.turn], 0, 50, False, nodes_per_ms)
+            played.append(move)
+            state = apply_move(state, move)
+        cpu = time.process_time()
+        moves += len(analyse_game(start, played, budget))
+        spent.append(time.process_time() - cpu)
+    print(
+        f"analysis at {budget} nodes a position ({think_ms or level('deep').think_ms} ms x {nodes_per_ms}): "
+        f"{games} games, {moves} moves, CPU s per game median {statistics.median(spent):.1f}, "
+        f"max {max(spent):.1f}"
+    )
 
 
 def calibrate() -> None:
@@ -130,6 +165,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1, help="first circle seed")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--analyse", type=int, metavar="N", help="time the analysis of N games instead")
+    parser.add_argument(
+        "--nodes-per-ms", type=int, help="the searching levels' calibration (default: measured now)"
+    )
     parser.add_argument(
         "--no-clock-cap",
         action="store_true",
@@ -139,11 +178,17 @@ def main() -> None:
     if args.calibrate:
         calibrate()
         return
+    nodes_per_ms = args.nodes_per_ms or measure_nodes_per_ms()
+    if args.analyse:
+        time_analyses(args.analyse, args.think_ms, nodes_per_ms, args.seed)
+        return
     print(
-        "levels: " + ", ".join(f"{lv.id} ({lv.think_ms} ms)" for lv in LEVELS) + f"; {os.cpu_count()} cores"
+        "levels: "
+        + ", ".join(f"{lv.id} ({lv.think_ms} ms)" for lv in LEVELS)
+        + f"; {os.cpu_count()} cores; {nodes_per_ms} nodes per ms"
     )
     for pair in args.pair or DEFAULT_PAIRS:
-        run_pair(pair, args.games, args.think_ms, args.jobs, args.seed, not args.no_clock_cap)
+        run_pair(pair, args.games, args.think_ms, args.jobs, args.seed, not args.no_clock_cap, nodes_per_ms)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ DEFAULT_MAX_IN_FLIGHT = 64
 # request), and no person starts a bot game a minute or asks ten hints a minute.
 DEFAULT_RATE_LIMIT_BOT_GAMES = 60
 DEFAULT_RATE_LIMIT_HINTS = 600
+# Analysis requests per client per bot window: each may cost a worker tens of seconds.
+DEFAULT_RATE_LIMIT_ANALYSES = 20
 DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS = 3600
 # Players, seeks and joins per client per hour (the bot window, issue 20): far
 # beyond what a person does, well short of a script filling Redis with them.
@@ -164,6 +166,9 @@ class Settings:
     )
     rate_limit_seeks: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_SEEKS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
     rate_limit_joins: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_JOINS, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
+    rate_limit_analyses: RateLimit = RateLimit(
+        DEFAULT_RATE_LIMIT_ANALYSES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS
+    )
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
     lobby_ttl_seconds: int = DEFAULT_LOBBY_TTL_SECONDS
@@ -191,6 +196,8 @@ class Settings:
     bot_workers: int = 1
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
+    # Search nodes per ms the bot levels plan with; None: each bot worker measures it when it starts.
+    bot_nodes_per_ms: int | None = None
     # GET /metrics is served on this port (on HOST) instead of PORT: by gunicorn (the web of
     # patchwork-service too) and by a standalone patchwork-worker. None: on PORT (a worker: none).
     metrics_port: int | None = None
@@ -229,6 +236,9 @@ class Settings:
             ),
             rate_limit_seeks=RateLimit(_int(env, "RATE_LIMIT_SEEKS", DEFAULT_RATE_LIMIT_SEEKS), bot_window),
             rate_limit_joins=RateLimit(_int(env, "RATE_LIMIT_JOINS", DEFAULT_RATE_LIMIT_JOINS), bot_window),
+            rate_limit_analyses=RateLimit(
+                _int(env, "RATE_LIMIT_ANALYSES", DEFAULT_RATE_LIMIT_ANALYSES), bot_window
+            ),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             lobby_ttl_seconds=_int(env, "LOBBY_TTL_SECONDS", DEFAULT_LOBBY_TTL_SECONDS, minimum=1),
@@ -250,6 +260,7 @@ class Settings:
             public_url=_public_url(env),
             bot_workers=_int(env, "BOT_WORKERS", 1),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
+            bot_nodes_per_ms=_int(env, "BOT_NODES_PER_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
             metrics_token=env.get("METRICS_TOKEN") or None,
         )

@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         storage.deadlines,
         PlayerNotices(storage.players),
         RatedGames(storage.players, storage.ratings),
+        analyses=storage.analyses,
     )
     players = Players(storage.players)
     app.extensions[EXTENSION_KEY] = Services(
@@ -69,7 +70,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from .resources import bots, events, games, hints, meta, moves, pages, pictures, rules, seeks
+    from .resources import analysis, bots, events, games, hints, meta, moves, pages, pictures, rules, seeks
     from .resources import players as player_routes
 
     app.register_blueprint(meta.bp)
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(moves.bp)
     app.register_blueprint(hints.bp)
     app.register_blueprint(pictures.bp)
+    app.register_blueprint(analysis.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(events.bp)

@@ -3,7 +3,12 @@
 A bot's move is a function of the position, the level and a seed (see
 `seed_for`): `random` draws with the seed, `greedy` and the searching
 levels are deterministic and ignore it. A searching level's effort is a
-node budget of `think_ms * NODES_PER_MS`; its wall-clock cap is 95% of `think_ms`.
+node budget of `think_ms * nodes_per_ms`; its wall-clock cap is 95% of
+`think_ms`. `nodes_per_ms` is the machine's: a bot worker measures it when
+it starts (`calibration.py`) or takes the operator's `BOT_NODES_PER_MS`, so
+a level fills the time it advertises on the machine it runs on, and its
+moves are the same for the same calibration. NODES_PER_MS is the default
+of a caller that has not measured (tests, hints).
 """
 
 import math
@@ -18,19 +23,22 @@ from .options import to_move
 from .random_bot import random_move
 from .search import search_option
 
-# Search nodes per millisecond of think_ms. `./dev bench bots --calibrate`
-# measured a median of 39 nodes per CPU millisecond on the project's 2-core
-# machine; the budget is set a quarter lower, so that on an idle core the
-# node budget, not the clock, ends a search. A slower or busier machine hits
-# the clock cap instead, and only then can a position give a different move.
+# Search nodes per millisecond of think_ms for a caller that has not
+# calibrated (tests, the arena with --nodes-per-ms unset measures instead):
+# bot workers plan with their own measurement (calibration.py), which on the
+# project's 2-core machine is 30 to 80 depending on the load.
 NODES_PER_MS = 30
 # The clock cap as a share of think_ms: a busy machine may not run the
 # process again for a while after the cap fires, and the p99 promise is
 # think_ms + 10% (the arena measured p99 +9% with the cap at think_ms itself).
 CLOCK_CAP_SHARE = 0.95
+# The `deep` level's placements per patch at the root (search.py says why).
+DEEP_ROOT_PER_PATCH = 2
 
 
-RANDOM, GREEDY, SEARCH = "random", "greedy", "search"
+RANDOM, GREEDY, SEARCH, DEEP = "random", "greedy", "search", "deep"
+# The kinds whose effort is a node budget (calibrated in nodes per ms).
+SEARCHING = (SEARCH, DEEP)
 
 
 class UnknownLevel(KeyError):
@@ -47,7 +55,7 @@ class Level:
     think_ms: int
     # True when the level may be asked for hints (cheap enough to answer at once).
     hint: bool
-    # How it plays: RANDOM, GREEDY or SEARCH.
+    # How it plays: RANDOM, GREEDY, SEARCH or DEEP.
     kind: str
 
     def public(self) -> dict[str, object]:
@@ -73,6 +81,13 @@ LEVELS: tuple[Level, ...] = (
         kind=SEARCH,
     ),
     Level("search", "Looks several moves ahead for about a second.", think_ms=1000, hint=False, kind=SEARCH),
+    Level(
+        "deep",
+        "Looks as far ahead as search in the same second, weighing two placements of each patch it may buy.",
+        think_ms=1000,
+        hint=False,
+        kind=DEEP,
+    ),
 )
 _BY_ID = {level.id: level for level in LEVELS}
 
@@ -92,13 +107,19 @@ def seed_for(game_id: str, version: int) -> int:
 
 
 def choose_move(
-    state: GameState, level_id: str, seed: int, think_ms: int | None = None, clock_cap: bool = True
+    state: GameState,
+    level_id: str,
+    seed: int,
+    think_ms: int | None = None,
+    clock_cap: bool = True,
+    nodes_per_ms: float = NODES_PER_MS,
 ) -> Move:
     """The move level_id plays in state (think_ms overrides the level's own budget).
 
     Play the returned move with the checked `apply_move`, like any other.
     clock_cap=False lets a search use its whole node budget however long it
     takes (the arena measures strength that way on a busy machine).
+    nodes_per_ms: the calibration a searching level's node budget is made of.
     """
     chosen = level(level_id)
     if state.finished:
@@ -113,4 +134,6 @@ def choose_move(
         return to_move(greedy_option(state))
     budget_ms = chosen.think_ms if think_ms is None else think_ms
     deadline = time.perf_counter() + CLOCK_CAP_SHARE * budget_ms / 1000 if clock_cap else math.inf
-    return to_move(search_option(state, max(1, budget_ms * NODES_PER_MS), deadline).option)
+    nodes = max(1, int(budget_ms * nodes_per_ms))
+    root_per_patch = DEEP_ROOT_PER_PATCH if chosen.kind == DEEP else None
+    return to_move(search_option(state, nodes, deadline, root_per_patch=root_per_patch).option)

@@ -10,6 +10,14 @@ however many times in a row a seat acts. The tree is kept narrow with
 than where exactly a patch goes). Placing a won leather patch is forced to
 its snuggest cell and costs no depth.
 
+The `deep` level searches the same tree with a wider root: the two
+snuggest placements of each affordable patch, not one. Below the root one
+placement a patch keeps the tree narrow (depth matters more there); at the
+root, where the move is actually made, the second placement is often the
+one that keeps the quilt open for the next patches. (A transposition table
+was tried first: at equal nodes it played the very same games as `search`,
+since iterative deepening meets few positions twice at once.)
+
 Effort is counted in nodes (states played), not time: the result depends
 only on the position and the node budget, so the same budget gives the
 same move on any machine. A wall-clock deadline stops a search early when
@@ -17,6 +25,7 @@ the machine is slower or busier than the budget assumed; only then can the
 move differ from run to run.
 """
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -130,12 +139,16 @@ def search_option(
     deadline: float,
     weights: Weights = DEFAULT_WEIGHTS,
     per_patch: int = 1,
+    root_per_patch: int | None = None,
 ) -> SearchResult:
-    """The best option found by deepening until node_budget or the deadline runs out."""
+    """The best option found by deepening until node_budget or the deadline runs out.
+
+    root_per_patch: placements per patch at the root (default: per_patch).
+    """
     assert state.turn is not None, "a finished game has no options"
     search = _Search(state.turn, node_budget, deadline, weights, per_patch)
     # The root's options are always playable: reading them must not run out of budget.
-    root = [(option, play(state, option)) for option in shortlist(state, per_patch)]
+    root = [(option, play(state, option)) for option in shortlist(state, root_per_patch or per_patch)]
     best, completed = root[0][0], 0
     if len(root) == 1:
         return SearchResult(best, search.nodes, completed)
@@ -161,3 +174,25 @@ def search_option(
         if not search.cut_off:
             break
     return SearchResult(best, search.nodes, completed)
+
+
+def position_value(state: GameState, seat: int, node_budget: int) -> float:
+    """The value of state for seat by the deepest search completed within node_budget (analysis.py).
+
+    Deepening with a full window: the last completed depth's value. A
+    finished game is its exact value; a budget too small for depth 1 gives
+    the static evaluation.
+    """
+    search = _Search(seat, node_budget, math.inf, DEFAULT_WEIGHTS, 1)
+    value = evaluate(state, seat, DEFAULT_WEIGHTS)
+    if state.finished:
+        return value
+    for depth in range(1, _MAX_DEPTH):
+        search.cut_off = False
+        try:
+            value = search.value(state, depth, -math.inf, math.inf)
+        except _OutOfBudget:
+            break
+        if not search.cut_off:
+            break
+    return value

@@ -18,6 +18,7 @@ import sys
 
 from prometheus_client import start_http_server
 
+from service.bots.calibration import measure_nodes_per_ms
 from service.config import ConfigError, Settings
 from service.games import GamePlay, KeptCopies
 from service.games.notices import PlayerNotices
@@ -25,6 +26,7 @@ from service.games.rated import RatedGames
 from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
+from .spent import SpentTimes
 from .timekeeper import Timekeeper
 from .worker import BotWorker
 
@@ -45,6 +47,16 @@ def serve_metrics(host: str, port: int, play: GamePlay) -> None:
     except OSError as err:
         sys.exit(f"patchwork-worker: cannot serve metrics on {host}:{port}: {err}")
     log.info("metrics on http://%s:%d/metrics", host, port)
+
+
+def calibrate(settings: Settings) -> SpentTimes:
+    """The search nodes per ms this worker's levels plan with: BOT_NODES_PER_MS, or measured now (after the nice)."""
+    if settings.bot_nodes_per_ms is not None:
+        log.info("search levels plan with %d nodes per ms (BOT_NODES_PER_MS)", settings.bot_nodes_per_ms)
+        return SpentTimes(settings.bot_nodes_per_ms, "configured")
+    nodes_per_ms = measure_nodes_per_ms()
+    log.info("calibrated: search levels plan with %d nodes per CPU ms on this machine", nodes_per_ms)
+    return SpentTimes(nodes_per_ms, "measured")
 
 
 def main() -> None:
@@ -70,13 +82,19 @@ def main() -> None:
         PlayerNotices(storage.players),
         # Timeouts end games here too: a rated game's settlement is decided with them.
         RatedGames(storage.players, storage.ratings),
+        analyses=storage.analyses,
     )
     if settings.metrics_port is not None:
         serve_metrics(settings.host, settings.metrics_port, play)
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.
     block_ms = max(1, int(settings.redis_timeout * 1000 / 2))
     worker = BotWorker(
-        play, play.bot_jobs, name=worker_name(), think_ms=settings.bot_think_ms, block_ms=block_ms
+        play,
+        play.bot_jobs,
+        name=worker_name(),
+        think_ms=settings.bot_think_ms,
+        block_ms=block_ms,
+        spent=calibrate(settings),
     )
     timekeeper = Timekeeper(play, storage.deadlines)
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -41,10 +41,13 @@ from __future__ import annotations
 import logging
 import time
 
-from service.bots import choose_move, level, seed_for
+from service.bots import NODES_PER_MS, choose_move, level, seed_for
 from service.games import GameCopy, GameNotFound, GamePlay, GameRecord, Refusal
 from service.storage import BotJob, BotJobs, StorageError
 from service.telemetry.metrics import bot_moves, bot_think
+
+from .analyst import analyse_next
+from .spent import SpentTimes
 
 log = logging.getLogger("patchwork.botworker")
 
@@ -95,14 +98,26 @@ class BotWorker:
     """Plays the bots' turns of every game on one store, one job at a time."""
 
     def __init__(
-        self, play: GamePlay, jobs: BotJobs, *, name: str, think_ms: int | None = None, block_ms: int = 500
+        self,
+        play: GamePlay,
+        jobs: BotJobs,
+        *,
+        name: str,
+        think_ms: int | None = None,
+        block_ms: int = 500,
+        spent: SpentTimes | None = None,
     ):
-        """`think_ms` overrides every level's own budget; `block_ms`: the longest wait for a job in one read."""
+        """`think_ms` overrides every level's own budget; `block_ms`: the longest wait for a job in one read.
+
+        `spent` carries the calibration the levels plan with (default: the
+        uncalibrated NODES_PER_MS) and records what they spend.
+        """
         self.play = play
         self.jobs = jobs
         self.name = name
         self.think_ms = think_ms
         self.block_ms = block_ms
+        self.spent = spent or SpentTimes(NODES_PER_MS, "default")
         self._stopping = False
         self._next_beat = 0.0
         self._next_reclaim = 0.0
@@ -132,9 +147,7 @@ class BotWorker:
     def turn(self) -> None:
         """One turn of the loop: beat, reclaim or take jobs (waiting up to block_ms), play them."""
         now = time.monotonic()
-        if now >= self._next_beat:
-            self.jobs.beat(self.name)
-            self._next_beat = now + BEAT_EVERY_SECONDS
+        self._beat(now)
         jobs: list[BotJob] = []
         if now >= self._next_reclaim:
             adopted = self.jobs.adopt_old_jobs()
@@ -148,6 +161,22 @@ class BotWorker:
             taken = self.jobs.take(self.block_ms)
             jobs = [] if taken is None else [taken]
         for job in jobs:
+            self.play_job(job)
+        if not jobs and self.play.analyses is not None:
+            # No bot move waits: the lower priority's turn (analyst.py).
+            analyse_next(self.play, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs)
+
+    def _beat(self, now: float) -> None:
+        """Refresh the heartbeat and the report when due (also in the middle of an analysis)."""
+        if now >= self._next_beat:
+            self.jobs.beat(self.name)
+            self.jobs.report(self.spent.report())
+            self._next_beat = now + BEAT_EVERY_SECONDS
+
+    def play_waiting_jobs(self) -> None:
+        """Play the bot jobs queued now, without waiting for more (between an analysis's moves)."""
+        self._beat(time.monotonic())
+        while not self._stopping and (job := self.jobs.take(0)) is not None:
             self.play_job(job)
 
     def play_job(self, job: BotJob) -> None:
@@ -205,9 +234,16 @@ class BotWorker:
         assert level is not None and job.game_id is not None and job.version is not None
         started = time.monotonic()
         think_ms = think_budget_ms(record, level, self.think_ms)
-        move = choose_move(record.state, level, seed_for(job.game_id, job.version), think_ms=think_ms)
+        move = choose_move(
+            record.state,
+            level,
+            seed_for(job.game_id, job.version),
+            think_ms=think_ms,
+            nodes_per_ms=self.spent.nodes_per_ms,
+        )
         thought = time.monotonic() - started
         bot_think(level).observe(thought)
+        self.spent.add(level, thought * 1000)
         try:
             committed = self.play.play_bot(job.game_id, game, move, job.client)
         except GameNotFound:

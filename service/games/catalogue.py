@@ -139,6 +139,20 @@ _ENTRIES = (
         what_to_do=N_("Nothing more can be played in this game; read its `result`."),
     ),
     ProblemType(
+        code="game_not_finished",
+        status=409,
+        title=N_("Game is not finished"),
+        when=N_("A rematch or an analysis was asked for while the game is still being played."),
+        what_to_do=N_("Ask again once the game's `status` is `finished`."),
+    ),
+    ProblemType(
+        code="analysis_not_requested",
+        status=404,
+        title=N_("No analysis requested"),
+        when=N_("`GET /games/{id}/analysis` of a game whose analysis nobody asked for."),
+        what_to_do=N_("`POST /games/{id}/analysis` first (finished games only), then follow its `Location`."),
+    ),
+    ProblemType(
         code="not_your_turn",
         status=409,
         title=N_("Not your turn"),
@@ -165,13 +179,6 @@ _ENTRIES = (
         what_to_do=N_(
             "Wait for a joiner: follow `/games/{id}/events`, your player stream, or read the game again."
         ),
-    ),
-    ProblemType(
-        code="game_not_finished",
-        status=409,
-        title=N_("Game is not finished"),
-        when=N_("A rematch (`POST /games/{id}/rematch`) was asked for while the game is still being played."),
-        what_to_do=N_("Finish the game (or resign it) first."),
     ),
     ProblemType(
         code="seat_taken",

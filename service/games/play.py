@@ -37,6 +37,7 @@ from service.engine import (
 )
 from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import (
+    Analyses,
     BotJobs,
     ClockFill,
     Commit,
@@ -59,12 +60,14 @@ from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, creat
 from .refusals import (
     BotsUnavailable,
     GameBusy,
+    GameNotFinished,
     GameNotFound,
     GameNotStarted,
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     InvalidToken,
     MissingToken,
+    NoAnalysis,
     NotABot,
     Refusal,
     RuleBroken,
@@ -196,6 +199,25 @@ def _seat_of_token(record: GameRecord, token: str | None) -> int:
     return seat
 
 
+def _replayed(record: GameRecord, moves: list[Move]) -> GameState:
+    """The state after `moves` from the record's creation parameters; VersionNotFound when it predates keeping them."""
+    state = record.state
+    if state.seed is None and record.patch_order is None:
+        raise VersionNotFound(
+            Text(
+                "This game was stored before past versions could be rebuilt: "
+                "only its current version is available."
+            )
+        )
+    return replay(
+        moves,
+        seed=state.seed if record.patch_order is None else None,
+        patch_order=record.patch_order,
+        first_player=state.first_player,
+        time_board=state.time_board,
+    )
+
+
 class GamePlay:
     """Creates games, reads them, and plays moves on them through one store."""
 
@@ -207,7 +229,9 @@ class GamePlay:
         deadlines: Deadlines,
         notices: PlayerNotices | None = None,
         ratings: RatedGames | None = None,
+        analyses: Analyses | None = None,
     ):
+        """`analyses`: the analysis queue and results (analysis.py), for those that serve or compute them."""
         self.store = store
         self.kept = kept
         self.bot_jobs = bot_jobs
@@ -216,6 +240,7 @@ class GamePlay:
         self.notices = notices
         # Rated games' settlements (rated.py); None where no game is rated.
         self.ratings = ratings
+        self.analyses = analyses
 
     # --- creating and reading -------------------------------------------
 
@@ -343,24 +368,9 @@ class GamePlay:
                     {"current": current, "version": version},
                 )
             )
-        game = self.load(game_id)
-        record = game.record
-        state = record.state
-        if state.seed is None and record.patch_order is None:
-            raise VersionNotFound(
-                Text(
-                    "This game was stored before past versions could be rebuilt: "
-                    "only its current version is available."
-                )
-            )
+        record = self.load(game_id).record
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
-        past = replay(
-            [move_from_json(parse(entry)) for entry in entries],
-            seed=state.seed if record.patch_order is None else None,
-            patch_order=record.patch_order,
-            first_player=state.first_player,
-            time_board=state.time_board,
-        )
+        past = _replayed(record, [move_from_json(parse(entry)) for entry in entries])
         times = record.move_times
         updated_at = (
             record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
@@ -374,6 +384,35 @@ class GamePlay:
             clock_past=record.clock_past[: version - 1],
         )
         return current, compact(game_view(then, version))
+
+    def played(self, game_id: str) -> tuple[GameRecord, GameState, list[Move]]:
+        """(the game as stored, its state before the first move, every move of its history)."""
+        record = self.load(game_id).record
+        _version, entries = self.history(game_id)
+        moves = [move_from_json(parse(entry)) for entry in entries]
+        return record, _replayed(record, []), moves
+
+    def request_analysis(self, game_id: str) -> str:
+        """Queue the analysis of a finished game (storage/analyses.py): DONE, PENDING or QUEUED.
+
+        GameNotFinished while it is played: its analysis would be out of date at the next move.
+        """
+        assert self.analyses is not None, "built without the analysis queue"
+        if not self.load(game_id).record.state.finished:
+            raise GameNotFinished.for_analysis(game_id)
+        return self.analyses.request(game_id)
+
+    def analysis(self, game_id: str) -> str | None:
+        """The game's stored analysis (JSON); None while it is computed; NoAnalysis when never asked for."""
+        assert self.analyses is not None, "built without the analysis queue"
+        self._check_id(game_id)
+        found = self.analyses.result(game_id)
+        if found is not None:
+            return found
+        if self.analyses.pending(game_id):
+            return None
+        self.load(game_id)  # GameNotFound first: no game, no analysis
+        raise NoAnalysis(game_id)
 
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
         """A feed of the game's events after version `after` (None: from a snapshot); see events.py."""

@@ -177,12 +177,22 @@ class PlayerNotFound(Refusal):
 
 
 class GameNotFinished(Refusal):
-    """A rematch asked for before the game is over."""
+    """A rematch or an analysis asked for while the game is still being played."""
 
     code = "game_not_finished"
 
-    def __init__(self) -> None:
-        super().__init__("A rematch can be asked for once the game is finished.")
+    @classmethod
+    def for_rematch(cls) -> GameNotFinished:
+        return cls("A rematch can be asked for once the game is finished.")
+
+    @classmethod
+    def for_analysis(cls, game_id: str) -> GameNotFinished:
+        return cls(
+            Text(
+                "Game {game_id} is still being played: only a finished game can be analysed.",
+                {"game_id": repr(game_id)},
+            )
+        )
 
 
 class SeekNotFound(Refusal):
@@ -203,3 +213,17 @@ class SeatTaken(Refusal):
 def entry_of(refused: Refusal | RuleError) -> ProblemType:
     """The catalogue entry of a refusal, or of an engine rule error that reached the API unwrapped."""
     return refused.entry if isinstance(refused, Refusal) else CATALOGUE[refused.code]
+
+
+class NoAnalysis(Refusal):
+    """GET /games/{id}/analysis of a game whose analysis nobody asked for."""
+
+    code = "analysis_not_requested"
+
+    def __init__(self, game_id: str):
+        super().__init__(
+            Text(
+                "Nobody asked for the analysis of game {game_id}: POST /games/{path}/analysis first.",
+                {"game_id": repr(game_id), "path": game_id},
+            )
+        )

@@ -55,7 +55,7 @@ class Rematches:
             if seat is None:
                 raise InvalidToken()
             if not record.state.finished:
-                raise GameNotFinished()
+                raise GameNotFinished.for_rematch()
             if record.next_game is not None:
                 return self._answer(record, record.next_game, seat, created=False)
             claimed = replace(record, next_game=new_game_id())

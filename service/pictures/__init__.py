@@ -31,8 +31,9 @@ order, `g.bonus[data-holder]`, `text.name`, `text.status` while active and
 `text.result[data-winner]` when finished.
 """
 
+from .analysis_chart import analysis_svg
 from .board import board_svg
 from .patch_picture import patch_svg
 from .text_board import board_text
 
-__all__ = ["board_svg", "board_text", "patch_svg"]
+__all__ = ["analysis_svg", "board_svg", "board_text", "patch_svg"]

@@ -1,5 +1,6 @@
 """Game storage: the GameStore interface, its Redis implementation, and the bot queue and request counters beside it."""
 
+from .analyses import Analyses
 from .backend import Storage, open_storage, open_store, storage_from_settings
 from .bot_jobs import BotJob, BotJobs
 from .deadlines import Deadlines, DueGame
@@ -27,6 +28,7 @@ from .store import (
 )
 
 __all__ = [
+    "Analyses",
     "BotJob",
     "BotJobs",
     "ClockFill",

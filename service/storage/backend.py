@@ -17,6 +17,7 @@ from redis.retry import Retry
 
 from service.config import ConfigError, Settings
 
+from .analyses import Analyses
 from .bot_jobs import BotJobs
 from .connections import ClusterCommands, LendingPool, RedisLink
 from .deadlines import Deadlines
@@ -42,6 +43,7 @@ class Storage:
     lobby: LobbyIndex
     seeks: SeekPool
     ratings: RatingBook
+    analyses: Analyses
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -120,6 +122,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         LobbyIndex(link),
         SeekPool(link),
         RatingBook(link),
+        Analyses(link, ttl_seconds),
     )
 
 

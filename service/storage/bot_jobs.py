@@ -127,6 +127,8 @@ class BotJobs:
         self.wake_key = base + "wake"
         self.seq_key = base + "seq"
         self.heartbeat_key = base + "alive"
+        # The last beating worker's calibration and think times (GET /bots shows it).
+        self.report_key = base + "report"
         # Where versions before these lists queued jobs: Streams (adopt_old_jobs).
         self.old_streams = {kind: f"{base}jobs:{kind}" for kind in (PERSON, BOTS)}
         # How long a taken job is its worker's (tests shorten it).
@@ -168,7 +170,16 @@ class BotJobs:
         """Whether some bot worker's loop turned within the heartbeat's TTL."""
         return bool(self._command("EXISTS", self.heartbeat_key))
 
+    def last_report(self) -> str | None:
+        """The JSON a worker last reported with its beat (report()), or None when none is alive."""
+        text = self._command("GET", self.report_key)
+        return None if text is None else text.decode() if isinstance(text, bytes) else str(text)
+
     # --- the workers' side ------------------------------------------------
+
+    def report(self, text: str, ttl_ms: int = HEARTBEAT_TTL_MS) -> None:
+        """Publish a worker's JSON report (its calibration, what its levels spent) for ttl_ms."""
+        self._command("SET", self.report_key, text, "PX", ttl_ms)
 
     def beat(self, worker: str, ttl_ms: int = HEARTBEAT_TTL_MS) -> None:
         """Say a worker is alive for the next ttl_ms."""
@@ -177,10 +188,10 @@ class BotJobs:
     def take(self, block_ms: int) -> BotJob | None:
         """The next job, leased to the caller: the next client's in turn, games with a person first.
 
-        Waits up to about block_ms when there is none.
+        Waits up to about block_ms when there is none (0: does not wait).
         """
         job = self._take()
-        if job is None and self._command("BLPOP", self.wake_key, block_ms / 1000):
+        if job is None and block_ms > 0 and self._command("BLPOP", self.wake_key, block_ms / 1000):
             job = self._take()
         return job
 

@@ -14,6 +14,7 @@ import pytest
 from service.api import create_app
 from service.api.contract.spec import load_spec
 from service.bots import LEVELS, choose_move, seed_for
+from service.botworker.spent import SpentTimes
 from service.engine import Advance, canonical_move
 from tests.bot_workers import BotWorkerProcess, wait_for
 from tests.system.history_check import replay_prefix
@@ -222,3 +223,15 @@ def test_a_person_cannot_move_for_a_bot_seat(client, worker):
         f"/games/{table.id}/moves", json={"action": "advance"}, headers={"Authorization": "Bearer null"}
     )
     assert resp.status_code == 401
+
+
+def test_bots_says_what_a_live_worker_measured_and_null_without_one(client, app):
+    assert client.get("/bots").get_json()["measured"] is None
+    spent = SpentTimes(37, "measured")
+    spent.add("search", 912.0)
+    app.extensions["patchwork"].play.bot_jobs.report(spent.report())
+    assert client.get("/bots").get_json()["measured"] == {
+        "nodes_per_ms": 37,
+        "calibration": "measured",
+        "levels": {"search": {"moves": 1, "median_ms": 912, "max_ms": 912}},
+    }

@@ -50,3 +50,9 @@ def test_a_bank_inside_the_reserve_plays_at_once():
 
 def test_correspondence_does_not_hurry_a_bot():
     assert think_budget_ms(record_with(ClockSettings(days_per_move=1), 86_400_000), "search", None) is None
+
+
+def test_the_deep_level_is_cut_by_a_clock_as_search_is():
+    for settings, bank in ((ClockSettings(initial_s=20), 20_000), (ClockSettings(initial_s=20), 1_000)):
+        record = record_with(settings, bank)
+        assert think_budget_ms(record, "deep", None) == think_budget_ms(record, "search", None)

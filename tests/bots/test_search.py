@@ -3,6 +3,7 @@
 import math
 import time
 
+from service.bots import choose_move
 from service.bots.options import shortlist
 from service.bots.search import search_option
 from service.engine import new_game
@@ -23,3 +24,10 @@ def test_more_nodes_search_deeper_and_the_budget_is_kept():
     large = search_option(state, node_budget=3000, deadline=math.inf)
     assert small.nodes <= 50 and large.nodes <= 3000
     assert large.depth > small.depth >= 1
+
+
+def test_the_deep_level_stops_at_its_clock_cap_whatever_its_calibration():
+    start = time.perf_counter()
+    # A calibration of a million nodes per ms would search for hours without the cap.
+    choose_move(new_game(seed=2), "deep", 0, think_ms=50, nodes_per_ms=10**6)
+    assert time.perf_counter() - start < 5  # the contract's think_ms + 1 s, with room for a busy machine

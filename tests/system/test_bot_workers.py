@@ -394,3 +394,68 @@ def test_patchwork_service_runs_restarts_and_stops_its_bot_workers(tmp_path):
         assert not [p for p in everything if p is not None and alive(p)]
         log = service.log()
         assert log.index("stopping web") < log.index("stopping bot-worker-2") < log.index("stopping redis")
+
+
+def test_a_worker_calibrates_itself_at_start_and_bots_shows_what_it_spent(tmp_path):
+    with (
+        ThrowawayRedis(tmp_path / "redis") as server,
+        LiveService(server.url, tmp_path / "web.log", workers=1) as web,
+        BotWorkerProcess(server.url, tmp_path / "worker.log") as worker,
+    ):
+        measured = wait_for(
+            lambda: requests.get(f"{web.url}/bots", timeout=10).json()["measured"],
+            20,
+            f"no worker reported:\n{worker.log()}",
+        )
+        assert measured["calibration"] == "measured" and measured["nodes_per_ms"] >= 1
+        assert f"plan with {measured['nodes_per_ms']} nodes per CPU ms" in worker.log()
+        game = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "deep"}], first_player=1, seed=3)
+        wait_for(
+            lambda: "deep" in requests.get(f"{web.url}/bots", timeout=10).json()["measured"]["levels"],
+            BOT_MOVE_BOUND,
+            f"the deep level's move was not reported:\n{worker.log()}",
+        )
+        assert requests.get(f"{web.url}/games/{game['game']['id']}", timeout=10).json()["turn"] == 0
+
+
+def test_an_analysis_survives_its_worker_killed_mid_computation_and_is_stored_once(tmp_path):
+    with (
+        ThrowawayRedis(tmp_path / "redis") as server,
+        game_play(server.url, False) as play,
+        LiveService(server.url, tmp_path / "web.log", workers=1) as web,
+        # Random bots ignore think_ms: the game ends at once, its analysis takes long.
+        BotWorkerProcess(server.url, tmp_path / "slow.log", think_ms=LONG_THINK_MS) as slow,
+    ):
+        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{slow.log()}")
+        game_id = create(web.url, [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}], seed=4)[
+            "game"
+        ]["id"]
+        wait_for(
+            lambda: requests.get(f"{web.url}/games/{game_id}", timeout=10).json()["status"] == "finished",
+            BOT_MOVE_BOUND * 4,
+            f"the bot game did not end:\n{slow.log()}",
+        )
+        resp = requests.post(f"{web.url}/games/{game_id}/analysis", timeout=10)
+        assert resp.status_code == 202 and resp.headers["Location"] == f"/games/{game_id}/analysis"
+        analyses = play.analyses
+        assert analyses is not None
+        taken = Redis.from_url(server.url)
+        wait_for(
+            lambda: taken.zcard(analyses.taken_key) == 1, 20, f"the worker did not take it:\n{slow.log()}"
+        )
+        slow.kill()
+        assert requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 202
+        with BotWorkerProcess(server.url, tmp_path / "fast.log") as fast:
+            wait_for(
+                lambda: requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 200,
+                TAKEOVER_BOUND * 2,
+                f"nobody took over the analysis of the killed worker:\n{fast.log()}",
+            )
+            # Asked again once stored: nothing is queued, nothing computed again.
+            assert requests.post(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 202
+            assert taken.llen(analyses.queue_key) == 0 and taken.zcard(analyses.taken_key) == 0
+            assert not taken.sismember(analyses.pending_key, game_id)
+        assert fast.log().count(f"analysed game {game_id}") == 1
+        assert f"analysed game {game_id}" not in slow.log()
+        analysis = requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).json()
+        assert analysis["moves"] and analysis["moves"][0]["number"] == 1

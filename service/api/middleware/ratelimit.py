@@ -1,12 +1,13 @@
 """Per-client rate limits: games created, moves, bot games, hints, players, seeks and joins.
 
-Seven families, each with its own limit and counters: `create` (POST /games)
+Eight families, each with its own limit and counters: `create` (POST /games)
 and `moves` (POST /games/{id}/moves and /resign) are off by default
 (RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0); `bot_games` (POST /games with a
-bot seat) and `hints` (GET /games/{id}/hint) are on by default and generous,
-because each of those costs the service CPU; so are `players` (POST
-/players), `seeks` (POST /seeks) and `joins` (POST /games/{id}/join), because
-each leaves something in Redis (a player for good). Counters live in the shared
+bot seat), `hints` (GET /games/{id}/hint) and `analyses` (POST
+/games/{id}/analysis) are on by default and generous, because each of those
+costs the service CPU; so are `players` (POST /players), `seeks` (POST
+/seeks) and `joins` (POST /games/{id}/join), because each leaves something
+in Redis (a player for good). Counters live in the shared
 store, so a limit holds across every app instance; a counted request costs
 one extra Redis round trip, only when its family is enabled.
 
@@ -35,7 +36,7 @@ from service.languages import N_, Text
 from ..context import client_address, services
 from ..problems import ApiProblem
 
-CREATE, MOVES, BOT_GAMES, HINTS = "create", "moves", "bot_games", "hints"
+CREATE, MOVES, BOT_GAMES, HINTS, ANALYSES = "create", "moves", "bot_games", "hints", "analyses"
 PLAYERS, SEEKS, JOINS = "players", "seeks", "joins"
 # What a family counts, for the 429's detail.
 # The 429's detail for each family: how many of what in how long.
@@ -47,6 +48,7 @@ _TOO_MANY = {
     PLAYERS: N_("More than {limit} players created in {window} s; retry in {reset} s."),
     SEEKS: N_("More than {limit} seeks in {window} s; retry in {reset} s."),
     JOINS: N_("More than {limit} joins in {window} s; retry in {reset} s."),
+    ANALYSES: N_("More than {limit} analysis requests in {window} s; retry in {reset} s."),
 }
 
 # endpoint -> the family every request to it counts in.
@@ -58,6 +60,7 @@ _ENDPOINT_FAMILIES = {
     "players.create_player": PLAYERS,
     "seeks.create_seek": SEEKS,
     "players.join_game": JOINS,
+    "analysis.request_analysis": ANALYSES,
 }
 
 
@@ -70,6 +73,7 @@ def _limits(settings: Settings) -> dict[str, RateLimit]:
         PLAYERS: settings.rate_limit_players,
         SEEKS: settings.rate_limit_seeks,
         JOINS: settings.rate_limit_joins,
+        ANALYSES: settings.rate_limit_analyses,
     }
 
 

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint
 
 from service.bots import LEVELS
 from service.games.jsontext import compact
+from service.storage import StorageError
 
+from ..context import services
 from ..responses import json_response
 
 bp = Blueprint("bots", __name__)
 
-_BOTS_TEXT = compact({"bots": [level.public() for level in LEVELS]})
+_LEVELS = [level.public() for level in LEVELS]
 
 
 @bp.get("/bots")
 def list_bots():
-    """The bot levels, weakest first."""
-    return json_response(_BOTS_TEXT)
+    """The bot levels, weakest first, and what a live bot worker measured (null without one)."""
+    try:
+        report = services().play.bot_jobs.last_report()
+    except StorageError:
+        # The levels need no store: only the measurement is missing then.
+        report = None
+    measured = None if report is None else json.loads(report)
+    return json_response(compact({"bots": _LEVELS, "measured": measured}))

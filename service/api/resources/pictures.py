@@ -38,7 +38,8 @@ PATCH_CACHE_CONTROL = "public, max-age=86400"
 _PATCH_ID = re.compile(r"[1-9][0-9]{0,2}")
 
 
-def _picture(body: str, content_type: str) -> Response:
+def picture_response(body: str, content_type: str) -> Response:
+    """A picture's answer: nosniff, and an SVG's CSP under which it runs and loads nothing."""
     resp = Response(body, content_type=content_type)
     resp.headers["X-Content-Type-Options"] = "nosniff"
     if content_type == SVG_MIMETYPE:
@@ -54,7 +55,7 @@ def _game_picture(game_id: str, operation_id: str, draw: Callable[[Mapping, str]
     if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
     else:
-        resp = _picture(draw(parse(view), language), content_type)
+        resp = picture_response(draw(parse(view), language), content_type)
     resp.headers["ETag"] = f'"{tag}"'
     return speaks(resp, language)
 
@@ -82,6 +83,6 @@ def patch_picture(patch_id: str):
             Text("There is no patch {patch}: regular patches are 1 to 33.", {"patch": repr(patch_id)}),
         )
     drawn = patch_svg(int(patch_id), query.get("rotation", 0), query.get("flipped", False))
-    resp = _picture(drawn, SVG_MIMETYPE)
+    resp = picture_response(drawn, SVG_MIMETYPE)
     resp.headers["Cache-Control"] = PATCH_CACHE_CONTROL
     return resp

@@ -1,0 +1,76 @@
+"""Computing a finished game's analysis in a bot worker, when no bot move waits.
+
+The worker's loop calls `analyse_next` only after a read of the bot queue
+found no job, so an analysis never goes ahead of a bot's move; and before
+each move's searches (two at the `deep` level's budget) the worker plays
+every bot job that came meanwhile (`between`), so a bot move waits at most
+one analysed move's searches for a busy worker. The job is leased (storage/analyses.py): a worker
+killed mid-analysis leaves it to another once the lease ends, and the
+result is stored once whoever finishes.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from service.bots import level
+from service.bots.analysis import BLUNDER, INACCURACY, MISTAKE, analyse_game, summary
+from service.games import GameNotFound, GamePlay
+from service.games.jsontext import compact
+
+log = logging.getLogger("patchwork.botworker")
+
+# The level whose search judges the moves.
+ANALYSIS_LEVEL = "deep"
+
+
+def analysis_text(game_version: int, moves: list, node_budget: int) -> str:
+    """The stored analysis body (GET /games/{id}/analysis)."""
+    return compact(
+        {
+            "version": game_version,
+            "level": ANALYSIS_LEVEL,
+            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "nodes": node_budget,
+            "moves": [m.public() for m in moves],
+            "summary": summary(moves),
+        }
+    )
+
+
+def analyse_next(
+    play: GamePlay, nodes_per_ms: int, think_ms: int | None, between: Callable[[], None]
+) -> bool:
+    """Take one queued analysis, compute and store it (`between` each move); False when none waits."""
+    analyses = play.analyses
+    assert analyses is not None, "a bot worker has the analysis queue"
+    game_id = analyses.take()
+    if game_id is None:
+        return False
+    started = time.monotonic()
+    # Each position gets the node budget of one `deep` move (BOT_THINK_MS overrides it, as for moves).
+    node_budget = max(1, int((think_ms or level(ANALYSIS_LEVEL).think_ms) * nodes_per_ms))
+    try:
+        record, start, moves = play.played(game_id)
+    except GameNotFound:
+        analyses.drop(game_id)
+        log.info("game %s expired before its analysis", game_id)
+        return True
+
+    def next_move() -> None:
+        between()
+        analyses.renew(game_id)  # just before the move's searches, after any bot moves
+
+    analysed = analyse_game(start, moves, node_budget, next_move)
+    version = record.state.moves_played + 1
+    stored = analyses.store(game_id, analysis_text(version, analysed, node_budget))
+    log.info(
+        "analysed game %s: %d moves in %.1f s%s",
+        game_id,
+        len(analysed),
+        time.monotonic() - started,
+        "" if stored else " (already stored by another worker)",
+    )
+    return True

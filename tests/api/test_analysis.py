@@ -1,0 +1,111 @@
+"""POST/GET /games/{id}/analysis and its chart, through the app on a real Redis; the worker's part run in-process.
+
+The responses are checked against openapi.yaml by the test client.
+"""
+
+from __future__ import annotations
+
+from service.botworker.analyst import analyse_next
+from service.botworker.spent import SpentTimes
+from service.botworker.worker import BotWorker
+from service.config import RateLimit
+
+from .test_rate_limit import _app
+
+# A tiny search per position: what is tested here is the plumbing, not the judgement.
+NODES_PER_MS, THINK_MS = 2, 10
+
+
+def play_to_the_end(t) -> dict:
+    """Each seat plays its first legal move (advance, or a leather patch's first cell) until the game ends."""
+    game = t.state()
+    while game["status"] != "finished":
+        game = t.play(t.legal()["moves"][0])
+    return game
+
+
+def compute(app) -> bool:
+    """What a bot worker does when no bot move waits: one queued analysis."""
+    return analyse_next(app.extensions["patchwork"].play, NODES_PER_MS, THINK_MS, lambda: None)
+
+
+def test_an_analysis_is_queued_once_computed_by_a_worker_and_then_served(client, app, table):
+    t = table({"seed": 5})
+    game = play_to_the_end(t)
+    assert client.get(f"/games/{t.id}/analysis").get_json()["code"] == "analysis_not_requested"
+    for _ in range(2):  # asked twice: one job
+        resp = client.post(f"/games/{t.id}/analysis")
+        assert resp.status_code == 202
+        assert resp.headers["Location"] == f"/games/{t.id}/analysis"
+    pending = client.get(f"/games/{t.id}/analysis")
+    assert pending.status_code == 202 and "Retry-After" in pending.headers
+    assert compute(app) and not compute(app), "one job for the game, however often asked for"
+    resp = client.get(f"/games/{t.id}/analysis")
+    assert resp.status_code == 200
+    analysis = resp.get_json()
+    assert analysis["version"] == game["version"] and analysis["level"] == "deep"
+    assert [m["number"] for m in analysis["moves"]] == list(range(1, game["moves_played"] + 1))
+    for move in analysis["moves"]:
+        assert move["loss"] == round(move["eval_before"] - move["eval_after"], 1) >= 0
+    assert len(analysis["summary"]) == 2
+    # Stored once: asking again queues nothing and changes nothing.
+    assert client.post(f"/games/{t.id}/analysis").status_code == 202
+    assert not compute(app)
+    assert client.get(f"/games/{t.id}/analysis").get_json() == analysis
+
+
+def test_a_game_still_played_cannot_be_analysed(client, table):
+    t = table()
+    resp = client.post(f"/games/{t.id}/analysis")
+    assert resp.status_code == 409 and resp.get_json()["code"] == "game_not_finished"
+    assert client.post("/games/nosuchgame/analysis").status_code == 404
+
+
+def test_the_chart_is_escaped_and_served_like_board_svg(client, app, table):
+    hostile = '<script>x</script>"&'
+    t = table({"seed": 6, "players": [{"name": hostile}, {"name": "B\x1b[31m"}]})
+    play_to_the_end(t)
+    assert client.get(f"/games/{t.id}/analysis.svg").status_code == 404
+    client.post(f"/games/{t.id}/analysis")
+    assert client.get(f"/games/{t.id}/analysis.svg").status_code == 202
+    compute(app)
+    resp = client.get(f"/games/{t.id}/analysis.svg")
+    assert resp.status_code == 200 and resp.mimetype == "image/svg+xml"
+    assert resp.headers["Content-Security-Policy"] == "default-src 'none'; style-src 'unsafe-inline'"
+    assert resp.headers["X-Content-Type-Options"] == "nosniff"
+    body = resp.get_data(as_text=True)
+    assert "<script" not in body and "\x1b" not in body
+    assert "&lt;script&gt;x&lt;/script&gt;&quot;&amp;" in body
+
+
+def test_analysis_requests_are_rate_limited_per_client(redis_url, contract):
+    app = _app(redis_url, contract, rate_limit_analyses=RateLimit(limit=2, window_seconds=60))
+    client = app.test_client()
+    game_id = client.post("/games").get_json()["game"]["id"]
+    answers = [client.post(f"/games/{game_id}/analysis").status_code for _ in range(3)]
+    assert answers == [409, 409, 429]
+
+
+def test_a_worker_plays_a_waiting_bot_move_before_any_analysis(client, app, table):
+    play = app.extensions["patchwork"].play
+    t = table({"seed": 7})
+    play_to_the_end(t)
+    assert client.post(f"/games/{t.id}/analysis").status_code == 202
+    play.bot_jobs.beat("test")  # a worker is alive: bot games are let through
+    resp = client.post(
+        "/games", json={"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "first_player": 1}
+    )
+    bot_game = resp.get_json()["game"]["id"]
+    worker = BotWorker(
+        play,
+        play.bot_jobs,
+        name="test",
+        think_ms=THINK_MS,
+        block_ms=1,
+        spent=SpentTimes(NODES_PER_MS, "configured"),
+    )
+    worker.turn()  # a bot job waits: it is played, the analysis is not
+    assert client.get(f"/games/{bot_game}").get_json()["turn"] == 0
+    assert client.get(f"/games/{t.id}/analysis").status_code == 202
+    worker.turn()  # no bot job: now the analysis
+    assert client.get(f"/games/{t.id}/analysis").status_code == 200
