@@ -7,6 +7,7 @@
 
 import { ApiError } from "./api.js";
 import { clockRequest } from "./clocks.js";
+import { t } from "./i18n.js";
 
 const KEY = "patchwork.playerToken";
 const $ = (id) => document.getElementById(id);
@@ -38,7 +39,7 @@ export async function showLobby(showMessage) {
   $("lobby-play").hidden = false;
   try {
     const me = await call("GET", "/players/me");
-    $("who").textContent = `You play as ${me.name}, rated ${me.rating} (${me.games} rated games).`;
+    $("who").textContent = t("You play as {name}, rated {rating} ({games} rated games).", me);
     await Promise.all([listOpenGames(showMessage), listMyGames()]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) localStorage.removeItem(KEY);
@@ -53,17 +54,18 @@ async function listOpenGames(showMessage) {
   for (const entry of games) {
     const item = document.createElement("li");
     const rating = entry.host.rating === null ? "" : ` (${entry.host.rating})`;
-    const clock = entry.clock ? (entry.clock.days_per_move ? `${entry.clock.days_per_move} days a move` :
-      `${entry.clock.initial_s / 60} min + ${entry.clock.increment_s} s`) : "no clock";
+    const clock = !entry.clock ? t("no clock")
+      : entry.clock.days_per_move ? t("{days} days a move", { days: entry.clock.days_per_move })
+      : t("{minutes} min + {seconds} s a move", { minutes: entry.clock.initial_s / 60, seconds: entry.clock.increment_s });
     const join = document.createElement("button");
     join.type = "button";
-    join.textContent = "Join";
+    join.textContent = t("Join");
     join.addEventListener("click", () => call("POST", `/games/${encodeURIComponent(entry.id)}/join`, {})
       .then(() => openAsPlayer(entry.id)).catch(showMessage));
     item.append(`${entry.host.name}${rating}, ${clock} `, join);
     list.append(item);
   }
-  if (games.length === 0) list.append(Object.assign(document.createElement("li"), { textContent: "No open game: open one." }));
+  if (games.length === 0) list.append(Object.assign(document.createElement("li"), { textContent: t("No open game: open one.") }));
 }
 
 async function listMyGames() {
@@ -72,7 +74,8 @@ async function listMyGames() {
   list.replaceChildren();
   for (const { game, my_turn: myTurn } of games) {
     const link = Object.assign(document.createElement("a"), { href: `#game=${encodeURIComponent(game.id)}&as=player` });
-    link.textContent = `${game.players[0].name} v ${game.players[1].name}${myTurn ? ": your move" : ""}`;
+    const names = { first: game.players[0].name, second: game.players[1].name };
+    link.textContent = myTurn ? t("{first} v {second}: your move", names) : t("{first} v {second}", names);
     const item = document.createElement("li");
     item.append(link);
     list.append(item);
@@ -82,7 +85,7 @@ async function listMyGames() {
 async function become(event, showMessage) {
   event.preventDefault();
   try {
-    const { token } = await call("POST", "/players", { name: $("player-name").value.trim() || "Player" });
+    const { token } = await call("POST", "/players", { name: $("player-name").value.trim() || t("Player") });
     localStorage.setItem(KEY, token);
     await showLobby(showMessage);
   } catch (error) {
@@ -94,13 +97,14 @@ async function seek(showMessage) {
   try {
     const clock = clockRequest($("seek-clock").value);
     let { seek } = await call("POST", "/seeks", { clock, rated: $("seek-rated").checked });
-    $("seek-status").textContent = "Looking for an opponent…";
+    $("seek-status").textContent = t("Looking for an opponent…");
     // The player stream would say it too (game_start); polling the seek is enough here.
     while (seek.status === "waiting") {
       await new Promise((done) => setTimeout(done, 1000));
       ({ seek } = await call("GET", `/seeks/${encodeURIComponent(seek.id)}`));
     }
-    $("seek-status").textContent = seek.status === "paired" ? "" : `Seek ${seek.status}.`;
+    const ended = { waiting: t("Seek waiting."), cancelled: t("Seek cancelled."), expired: t("Seek expired.") };
+    $("seek-status").textContent = seek.status === "paired" ? "" : ended[seek.status] ?? seek.status;
     if (seek.game) openAsPlayer(seek.game);
   } catch (error) {
     showMessage(error);
