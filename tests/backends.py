@@ -39,4 +39,6 @@ KEPT = 16
 
 def play_on(storage: Storage, kept: int = KEPT) -> GamePlay:
     """The game-play core of one process on `storage`, keeping copies of up to `kept` games."""
-    return GamePlay(storage.games, KeptCopies(kept), storage.bot_jobs, storage.deadlines, storage.analyses)
+    return GamePlay(
+        storage.games, KeptCopies(kept), storage.bot_jobs, storage.deadlines, analyses=storage.analyses
+    )

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from service.languages import Text
 from service.storage import LobbyIndex, PlayerStore, SeatChange
 
 from .clock import fill, start, values_at
@@ -219,7 +220,9 @@ class Lobby:
             if result.seat_expired:
                 self.play.abort_unjoined(game_id)
                 self.index.remove(game_id)
-                raise SeatTaken("The open seat's time in the lobby is up: nobody can join this game now.")
+                raise SeatTaken(
+                    Text("The open seat's time in the lobby is up: nobody can join this game now.")
+                )
             if result.current is None:
                 raise GameNotFound(game_id)
             game = GameCopy.of(result.current)
@@ -230,10 +233,12 @@ class Lobby:
         seat = record.open_seat
         if seat is None or record.state.finished:
             raise SeatTaken(
-                "This game has no open seat: another joiner took it, it never had one, or it was aborted."
+                Text(
+                    "This game has no open seat: another joiner took it, it never had one, or it was aborted."
+                )
             )
         if player is not None and player.id in record.player_ids:
-            raise SeatTaken("You already hold a seat of this game: the other is for an opponent.")
+            raise SeatTaken(Text("You already hold a seat of this game: the other is for an opponent."))
         return seat
 
     def open_games(self, cursor: str | None) -> LobbyPage:

@@ -159,7 +159,9 @@ class GameNotStarted(Refusal):
     recorded = True
 
     def __init__(self) -> None:
-        super().__init__("The game waits for an opponent to join its open seat (POST /games/{id}/join).")
+        super().__init__(
+            Text("The game waits for an opponent to join its open seat (POST /games/{id}/join).")
+        )
 
 
 class PlayerNotFound(Refusal):
@@ -169,10 +171,10 @@ class PlayerNotFound(Refusal):
 
     def __init__(self, player_id: str):
         if could_be_game_id(player_id):
-            super().__init__(f"No player with id {player_id!r}.")
+            super().__init__(Text("No player with id {player_id}.", {"player_id": repr(player_id)}))
         else:
             super().__init__(
-                "No player has this id: player ids are 22 characters from A-Z, a-z, 0-9, - and _."
+                Text("No player has this id: player ids are 22 characters from A-Z, a-z, 0-9, - and _.")
             )
 
 
@@ -183,7 +185,7 @@ class GameNotFinished(Refusal):
 
     @classmethod
     def for_rematch(cls) -> GameNotFinished:
-        return cls("A rematch can be asked for once the game is finished.")
+        return cls(Text("A rematch can be asked for once the game is finished."))
 
     @classmethod
     def for_analysis(cls, game_id: str) -> GameNotFinished:
@@ -201,7 +203,7 @@ class SeekNotFound(Refusal):
     code = "not_found"
 
     def __init__(self) -> None:
-        super().__init__("No seek of yours has this id (seeks are readable an hour after they end).")
+        super().__init__(Text("No seek of yours has this id (seeks are readable an hour after they end)."))
 
 
 class SeatTaken(Refusal):
