@@ -17,6 +17,7 @@ import yaml
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from service.api.contract.spec import HTTP_METHODS
 from tests.bot_workers import wait_for
 from tests.live_service import LiveService
 
@@ -46,7 +47,7 @@ def test_docs_renders_every_operation_with_no_console_error(browser, play_backen
         f"{method.upper()} {path}"
         for path, item in spec["paths"].items()
         for method in item
-        if method in ("get", "post")
+        if method in HTTP_METHODS
     }
     # Swagger UI draws the list tag by tag; an operation under two tags is listed twice.
     listed = wait(
