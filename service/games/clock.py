@@ -10,24 +10,22 @@ Two kinds (docs/api-guide.md#clocks):
   seat getting the turn; a seat that acts again gets the turn again.
 
 No bank runs before the game's first move; if it does not come within
-`first_move_s`, the game is aborted. A clock is a function of the store's
-time only: the time of an action is read inside its commit (one clock for
-every instance), so the core cannot know it when it builds the texts to
-store. Each value that depends on it is therefore a `Linear` in that time,
-written into the texts as a marker that the commit script replaces with its
-value (storage/lua/lib/clock.lua does it in Redis, `fill` here, the same
-way, for the copy the process keeps). Raw control characters never appear
-in JSON this service encodes (they are escaped inside strings), so a marker
-cannot be confused with anything a client sent.
+`first_move_s`, the game is aborted. A clock runs on the store's time, one
+clock for every instance: each action's values are a `Linear` in the time
+of its commit (`PendingClock`), made a `ClockState` at the store's time as
+this process reckons it (storage/store_time.py) just before the commit, and
+the commit itself holds that reckoning to the store's clock
+(storage/lua/lib/clock.lua): it refuses one that is off by more than the
+store's tolerance, and judges the deadline by the later of the two. The
+texts to store are therefore written out whole before the commit.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any
-
-from .jsontext import Fragment
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 DAY_MS = 86_400_000
 # Without `first_move_s`: a minute for real time, the allowance for correspondence.
@@ -85,32 +83,28 @@ class ClockSettings:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ClockState:
+class ClockState(NamedTuple):
     """The clock as of one version: each seat's time left then, whose time runs, and until when.
 
     `since_ms` is the store's time (Unix milliseconds) of the action that made
     this version; `deadline_ms` is when the running seat's flag falls (before
     the first move: when the game is aborted); None once the game is over.
+    (Named tuples, this and the two below: every clocked move makes several,
+    and a frozen dataclass costs a few times more to make.)
     """
 
     remaining_ms: tuple[int, int]
     running: int | None
     since_ms: int
     deadline_ms: int | None
-    # The record's form, made once: a game's whole log is encoded with every move.
-    log: tuple[int | None, ...] = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        entry = (self.since_ms, *self.remaining_ms, self.running, self.deadline_ms)
-        object.__setattr__(self, "log", entry)
 
     def expired(self, now_ms: int) -> bool:
         return self.deadline_ms is not None and now_ms >= self.deadline_ms
 
-    def to_log(self) -> tuple[int | None, ...]:
-        """The record's form: [since, remaining 0, remaining 1, running, deadline]."""
-        return self.log
+    @property
+    def log(self) -> tuple[int | None, ...]:
+        """The record's form: (since, remaining 0, remaining 1, running, deadline)."""
+        return (self.since_ms, self.remaining_ms[0], self.remaining_ms[1], self.running, self.deadline_ms)
 
     @classmethod
     def from_log(cls, entry: list[Any]) -> ClockState:
@@ -118,8 +112,7 @@ class ClockState:
         return cls((first, second), running, since, deadline)
 
 
-@dataclass(frozen=True, slots=True)
-class Linear:
+class Linear(NamedTuple):
     """A value that depends on the time of the commit: `base + per_now * now` (per_now is -1, 0 or 1)."""
 
     base: int
@@ -129,9 +122,8 @@ class Linear:
         return self.base + self.per_now * now_ms
 
 
-@dataclass(frozen=True, slots=True)
-class PendingClock:
-    """The clock after an action whose time the commit will read: its values as `Linear`s in that time."""
+class PendingClock(NamedTuple):
+    """The clock after an action, before its time is known: its values as `Linear`s in that time."""
 
     remaining_ms: tuple[Linear, Linear]
     running: int | None
@@ -142,27 +134,14 @@ class PendingClock:
 
     def at(self, now_ms: int) -> ClockState:
         """The clock once the commit's time is known."""
+        first, second = self.remaining_ms
+        deadline = self.deadline_ms
         return ClockState(
-            (self.remaining_ms[0].at(now_ms), self.remaining_ms[1].at(now_ms)),
+            (first.base + first.per_now * now_ms, second.base + second.per_now * now_ms),
             self.running,
             now_ms,
-            None if self.deadline_ms is None else self.deadline_ms.at(now_ms),
+            None if deadline is None else deadline.base + deadline.per_now * now_ms,
         )
-
-
-# The markers, by the value each stands for: a seat's time left, the commit's
-# time, the deadline in milliseconds and the deadline as the API shows it.
-REMAINING_0, REMAINING_1, NOW, DEADLINE_MS, DEADLINE_TEXT = "A", "B", "N", "D", "T"
-
-
-def marker(name: str) -> Fragment:
-    """The marker a commit replaces with the value `name` stands for."""
-    return _MARKER_FRAGMENTS[name]
-
-
-_MARKER_FRAGMENTS = {
-    name: Fragment(f"\x01{name}\x01") for name in (REMAINING_0, REMAINING_1, NOW, DEADLINE_MS, DEADLINE_TEXT)
-}
 
 
 def start(settings: ClockSettings) -> PendingClock:
@@ -181,24 +160,26 @@ def after_move(
     earns none; one out of turn charges the running seat all the same).
     Correspondence: the seat that gets the turn has the whole allowance again.
     """
-    remaining = [Linear(clock.remaining_ms[0]), Linear(clock.remaining_ms[1])]
-    running = clock.running
-    if settings.realtime:
-        if running is not None:
-            # Its bank at the commit: what it had, less the time since this version began.
-            remaining[running] = Linear(clock.remaining_ms[running] + clock.since_ms, -1)
-        if increment and (mover == running or running is None):
-            remaining[mover] = Linear(
-                remaining[mover].base + settings.increment_s * 1000, remaining[mover].per_now
-            )
-    if next_turn is None:
-        return PendingClock((remaining[0], remaining[1]), None, None)
+    first, second = clock.remaining_ms
     if not settings.realtime:
+        if next_turn is None:
+            return PendingClock((Linear(first), Linear(second)), None, None)
         allowance = settings.allowance_ms
-        return PendingClock((Linear(allowance), Linear(allowance)), next_turn, Linear(allowance, 1))
-    bank = remaining[next_turn]
+        whole = Linear(allowance)
+        return PendingClock((whole, whole), next_turn, Linear(allowance, 1))
+    bases, slopes = [first, second], [0, 0]
+    running = clock.running
+    if running is not None:
+        # Its bank at the commit: what it had, less the time since this version began.
+        bases[running] += clock.since_ms
+        slopes[running] = -1
+    if increment and (mover == running or running is None):
+        bases[mover] += settings.increment_s * 1000
+    remaining = (Linear(bases[0], slopes[0]), Linear(bases[1], slopes[1]))
+    if next_turn is None:
+        return PendingClock(remaining, None, None)
     # Its flag falls when its bank is used up: the commit's time plus its bank.
-    return PendingClock((remaining[0], remaining[1]), next_turn, Linear(bank.base, bank.per_now + 1))
+    return PendingClock(remaining, next_turn, Linear(bases[next_turn], slopes[next_turn] + 1))
 
 
 def at_deadline(settings: ClockSettings, clock: ClockState) -> PendingClock:
@@ -215,62 +196,23 @@ def at_deadline(settings: ClockSettings, clock: ClockState) -> PendingClock:
 
 def rfc3339_ms(ms: int) -> str:
     """Unix milliseconds as RFC 3339 UTC with milliseconds (`2026-12-01T12:00:00.250Z`)."""
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
+    day, of_day = divmod(ms, DAY_MS)
+    seconds, millis = divmod(of_day, 1000)
+    hours, seconds = divmod(seconds, 3600)
+    minutes, seconds = divmod(seconds, 60)
+    return f"{_date_of_day(day)}T{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
 
 
-def view_of(settings: ClockSettings, clock: ClockState | PendingClock) -> dict[str, Any]:
+@lru_cache(maxsize=64)
+def _date_of_day(day: int) -> str:
+    """The calendar date of a day counted from 1970-01-01 (cached: deadlines fall on few days)."""
+    return time.strftime("%Y-%m-%d", time.gmtime(day * 86_400))
+
+
+def view_of(settings: ClockSettings, clock: ClockState) -> dict[str, Any]:
     """Game.clock: the settings, each seat's time left as of the version, whose time runs, and its deadline."""
     doc = settings.to_json()
-    if isinstance(clock, PendingClock):
-        doc["remaining_ms"] = [marker(REMAINING_0), marker(REMAINING_1)]
-        doc["running"] = clock.running
-        deadline = clock.deadline_ms
-        if deadline is None:
-            doc["deadline"] = None
-        elif deadline.per_now == 0:
-            # Known already (the same seat acts again): written out here, not by the commit.
-            doc["deadline"] = rfc3339_ms(deadline.base)
-        else:
-            doc["deadline"] = marker(DEADLINE_TEXT)
-    else:
-        doc["remaining_ms"] = list(clock.remaining_ms)
-        doc["running"] = clock.running
-        doc["deadline"] = None if clock.deadline_ms is None else rfc3339_ms(clock.deadline_ms)
+    doc["remaining_ms"] = list(clock.remaining_ms)
+    doc["running"] = clock.running
+    doc["deadline"] = None if clock.deadline_ms is None else rfc3339_ms(clock.deadline_ms)
     return doc
-
-
-def log_entry(clock: ClockState | PendingClock) -> tuple[Any, ...] | list[Any]:
-    """The record's form of the clock as of a version (markers for the values the commit fills in)."""
-    if isinstance(clock, ClockState):
-        return clock.log
-    deadline = None if clock.deadline_ms is None else marker(DEADLINE_MS)
-    return [marker(NOW), marker(REMAINING_0), marker(REMAINING_1), clock.running, deadline]
-
-
-def values_at(clock: PendingClock, now_ms: int) -> dict[str, str]:
-    """What each marker stands for once the commit's time is known, as JSON text."""
-    state = clock.at(now_ms)
-    deadline = state.deadline_ms
-    return {
-        REMAINING_0: str(state.remaining_ms[0]),
-        REMAINING_1: str(state.remaining_ms[1]),
-        NOW: str(now_ms),
-        DEADLINE_MS: "null" if deadline is None else str(deadline),
-        DEADLINE_TEXT: "null" if deadline is None else f'"{rfc3339_ms(deadline)}"',
-    }
-
-
-# (Where a text the core encoded is itself a JSON string, a recorded
-# answer's body, the markers stand escaped, \u0001A\u0001; only the commit
-# script fills those: the core never reads them.)
-def fill(text: str, values: dict[str, str]) -> str:
-    """`text` with its markers replaced by their values, as the commit script replaces them in Redis."""
-    # The markers sit near the end (the clock is among a view's last members):
-    # the pattern runs from the first one a plain search finds.
-    first = text.find("\x01")
-    if first < 0:
-        return text
-    rest = text[first:]
-    for name, value in values.items():
-        rest = rest.replace(f"\x01{name}\x01", value)
-    return text[:first] + rest

@@ -23,10 +23,10 @@ from typing import Any
 from service.languages import Text
 from service.storage import LobbyIndex, PlayerStore, SeatChange
 
-from .clock import fill, start, values_at
+from .clock import start
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy
-from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, Seating, fill_of
+from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, Seating, clock_check, clock_log
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
 from .records import NO_BOTS, GameRecord, seated, token_hash
@@ -190,7 +190,7 @@ class Lobby:
             # The clock starts when the last seat is taken, at the store's time of the take.
             pending = start(after.clock) if after.clock is not None and after.open_seat is None else None
             if pending is not None:
-                after = replace(after, clock_now=pending, clock_past=())
+                after = replace(after, clock_now=pending.at(self.play.store.now_ms()), clock_past=())
             view = compact(game_view(after, game.version))
             text = after.encode()
             result = self.play.store.take_seat(
@@ -201,16 +201,16 @@ class Lobby:
                     state=text,
                     view=view,
                     open_until_ms=record.open_until_ms,
-                    clock=fill_of(pending),
+                    clock=clock_check(after.clock_now) if pending is not None else None,
+                    clock_log=clock_log(after.clock_now) if pending is not None else None,
                 )
             )
+            if result.clock_refused == "skew":
+                continue  # the same copy, written again for the store's time the refusal corrected
             if result.revision is not None:
-                if pending is not None and result.now_ms is not None:
-                    values = values_at(pending, result.now_ms)
-                    after, text, view = after.clock_at(result.now_ms), fill(text, values), fill(view, values)
-                    clock_now = after.clock_state
-                    if clock_now is not None and clock_now.deadline_ms is not None:
-                        self.play.deadlines.schedule(game_id, clock_now.deadline_ms)
+                clock_now = after.clock_state
+                if pending is not None and clock_now is not None and clock_now.deadline_ms is not None:
+                    self.play.deadlines.schedule(game_id, clock_now.deadline_ms)
                 self.play.kept.put(game_id, GameCopy(game.version, result.revision, after), text)
                 if after.open_seat is None:
                     self.index.remove(game_id)

@@ -39,7 +39,8 @@ from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import (
     Analyses,
     BotJobs,
-    ClockFill,
+    ClockCheck,
+    ClockLog,
     Commit,
     Deadlines,
     GameStore,
@@ -49,7 +50,7 @@ from service.storage import (
 )
 
 from .answers import RecordedAnswer, decode, encode_accepted, encode_refused
-from .clock import ClockSettings, Linear, PendingClock, after_move, at_deadline, fill, start, values_at
+from .clock import ClockSettings, ClockState, Linear, PendingClock, after_move, at_deadline, start
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
@@ -126,7 +127,8 @@ class Committed:
     version: int
     number: int
     view: str  # the Game body after the move, as stored
-    at_ms: int | None = None  # with a clock: the store's time of the commit
+    # With a clock: the time of the commit (the later of the store's clock and its reckoning).
+    at_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,17 +178,28 @@ class _NotStored:
         return self.clock_refused == "early"
 
 
-def fill_of(clock: PendingClock | None) -> ClockFill | None:
-    """The store's form of a pending clock: its values as (base, per_now), and the side of the deadline."""
+def clock_check(clock: ClockState | None, must_be: str = "") -> ClockCheck | None:
+    """What the commit of a version whose clock is `clock` asks of the store's (None: no clock)."""
     if clock is None:
         return None
-    first, second = clock.remaining_ms
-    deadline = clock.deadline_ms
-    return ClockFill(
-        clock.must_be,
-        ((first.base, first.per_now), (second.base, second.per_now)),
-        None if deadline is None else (deadline.base, deadline.per_now),
-    )
+    return ClockCheck(clock.since_ms, must_be, clock.deadline_ms)
+
+
+def clock_log(clock: ClockState | None, before: GameRecord | None = None) -> ClockLog | None:
+    """The store's clock-log entry of a version whose clock is `clock`, after the version `before` (None: the first)."""
+    if clock is None:
+        return None
+    if before is None or before.clock_now is None:
+        return ClockLog(compact(clock.log))
+    # The earlier versions' clocks, for a store that keeps no log of this game yet.
+    earlier = ",".join(compact(entry) for entry in (*before.clock_past, before.clock_now.log))
+    return ClockLog(compact(clock.log), earlier)
+
+
+# A commit whose reckoning of the store's time was too far from the store's
+# own is written again for the reckoning that refusal corrected: a second
+# refusal would mean the store's clock jumped between two round trips.
+CLOCK_ATTEMPTS = 2
 
 
 def _seat_of_token(record: GameRecord, token: str | None) -> int:
@@ -273,12 +286,14 @@ class GamePlay:
             # timekeepers abort the game then, as a game whose first move never
             # came (the join starts the clock afresh, lobby.py).
             lobby_ms = seating.open_until_ms - int(time.time() * 1000)
-            pending = replace(pending, deadline_ms=Linear(max(lobby_ms, 1), 1))
+            pending = pending._replace(deadline_ms=Linear(max(lobby_ms, 1), 1))
+        if bots != NO_BOTS and not self.bot_jobs.workers_seen():
+            raise BotsUnavailable()
         record, tokens = create_record(
             new_game(**setup),
             names,
             bots,
-            pending,
+            None,
             clock,
             players=(
                 None if holders[0] is None else holders[0].id,
@@ -304,21 +319,27 @@ class GamePlay:
                 player_hashes=(old.player_hashes[1], old.player_hashes[0]),
             )
             tokens = [None, None]
-        if bots != NO_BOTS and not self.bot_jobs.workers_seen():
-            raise BotsUnavailable()
-        view = compact(game_view(record, 1))
-        created_at = self.store.create_game(record.id, record.encode(), view, fill_of(pending))
+        at_ms = None if pending is None else self.store.now_ms()
+        for _attempt in range(CLOCK_ATTEMPTS):
+            if pending is not None and at_ms is not None:
+                record = replace(record, clock_now=pending.at(at_ms))
+            view = compact(game_view(record, 1))
+            created = self.store.create_game(
+                record.id, record.encode(), view, clock_check(record.clock_now), clock_log(record.clock_now)
+            )
+            if created.clock_refused is None:
+                break
+            at_ms = self.store.now_ms()  # its reckoning corrected by the refusal
+        else:
+            raise GameBusy()
         # After the game is stored: until this returns nobody knows its id,
         # so a crash or a store error here (the caller gets no 201) leaves a
         # game nobody waits for, never a stalled one. Its deadline is
         # indexed likewise: a game whose creator never heard of it may
         # outlive its first-move deadline until its TTL.
-        if pending is not None and created_at is not None:
-            view = fill(view, values_at(pending, created_at))
-            record = record.clock_at(created_at)
-            clock_now = record.clock_state
-            if clock_now is not None and clock_now.deadline_ms is not None:
-                self.deadlines.schedule(record.id, clock_now.deadline_ms)
+        clock_now = record.clock_state
+        if clock_now is not None and clock_now.deadline_ms is not None:
+            self.deadlines.schedule(record.id, clock_now.deadline_ms)
         self._hand_turn(record, 1, client)
         if self.notices is not None:
             self.notices.created(record)
@@ -380,10 +401,24 @@ class GamePlay:
             updated_at=updated_at,
             state=past,
             move_times=times[: version - 1],
-            clock_now=record.clock_of_version(version),
-            clock_past=record.clock_past[: version - 1],
+            clock_now=self._clock_of_version(game_id, record, version),
+            clock_past=(),
         )
         return current, compact(game_view(then, version))
+
+    def _clock_of_version(self, game_id: str, record: GameRecord, version: int) -> ClockState | None:
+        """The clock as of `version` of the game whose record (the current version's) this is."""
+        if record.clock_now is None:
+            return None
+        if record.clock_past:
+            # A record from before the store kept the log holds it, until its next move.
+            entries: list[Any] = [*record.clock_past, record.clock_now.log]
+        else:
+            log = self.store.load_clock_log(game_id)
+            entries = [] if log is None else parse(log)
+        if version - 1 < len(entries):
+            return ClockState.from_log(list(entries[version - 1]))
+        return record.clock_now
 
     def played(self, game_id: str) -> tuple[GameRecord, GameState, list[Move]]:
         """(the game as stored, its state before the first move, every move of its history)."""
@@ -712,74 +747,83 @@ class GamePlay:
     ) -> Committed | _NotStored:
         """Store the move: Committed, or the game as stored now when it had moved on (or the clock refused it).
 
-        With a clock, the texts carry markers for the values that depend on
-        the commit's time (clock.py), filled in by the commit in the store
-        and here, the same way, once it returns that time. The deadline
-        index is lowered first, when the new deadline may come sooner, to the earliest it can be: the
-        store's time only moves on from the version's own.
+        With a clock, its values are taken at the store's time as this
+        process reckons it (storage/store_time.py), never before the
+        version's own: the commit refuses a reckoning too far from the
+        store's clock ("skew": the texts are written again here for the
+        corrected one), and judges the deadline itself. The deadline index is
+        lowered first when the new deadline may come sooner than the version's.
         """
-        record = game.record.advanced(state, clock)
-        if self.ratings is not None and record.rated and state.result is not None:
-            # Decided with the result, in this commit (rated.py).
-            record = self.ratings.settled(record)
-        version = game.version + 1
-        number = state.moves_played
-        game_body = game_view(record, version)
-        view = compact(game_body)
-        committed = Committed(game_id, version, number, view)
-        entry = history_entry(number, seat, move, move_outcome(game.record.state, state, seat))
-        # The event goes into the same atomic commit: no move without its event.
-        result_body = game_body["result"]
-        event = NewEvent(
-            compact({"move": Fragment(entry), "game": Fragment(view)}),
-            compact(result_body) if result_body is not None else None,
-        )
-        self._hand_turn(record, version, client)
         previous = game.record.clock_state
-        hint = None
-        if clock is not None and clock.deadline_ms is not None and previous is not None:
-            earliest = clock.deadline_ms.base + clock.deadline_ms.per_now * previous.since_ms
-            # The index holds no later than the version's deadline: only a
-            # deadline that may come sooner needs it lowered (the mover had
-            # more time than the seat that gets the turn). A seat moving on
-            # or a correspondence move only pushes the deadline back.
-            if previous.deadline_ms is None or earliest < previous.deadline_ms:
-                hint = earliest
-        text = record.encode()
-        answer = (
-            IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
-            if key is not None
-            else None
-        )
-        result = self.store.commit_move(
-            Commit(
-                game_id=game_id,
-                version=game.version,
-                revision=game.revision,
-                state=text,
-                view=view,
-                move=entry,
-                event=event,
-                answer=answer,
-                clock=fill_of(clock),
-                deadline_hint=hint,
+        reckoned = None if clock is None or previous is None else self.store.now_ms()
+        for _attempt in range(CLOCK_ATTEMPTS):
+            ticking = None
+            if clock is not None and previous is not None and reckoned is not None:
+                ticking = clock.at(max(reckoned, previous.since_ms))
+            record = game.record.advanced(state, ticking)
+            if self.ratings is not None and record.rated and state.result is not None:
+                # Decided with the result, in this commit (rated.py).
+                record = self.ratings.settled(record)
+            version = game.version + 1
+            number = state.moves_played
+            game_body = game_view(record, version)
+            view = compact(game_body)
+            entry = history_entry(number, seat, move, move_outcome(game.record.state, state, seat))
+            # The event goes into the same atomic commit: no move without its event.
+            result_body = game_body["result"]
+            event = NewEvent(
+                compact({"move": Fragment(entry), "game": Fragment(view)}),
+                compact(result_body) if result_body is not None else None,
             )
-        )
-        if result.revision is not None:  # committed
-            if clock is not None and result.now_ms is not None:
-                values = values_at(clock, result.now_ms)
-                record, text = record.clock_at(result.now_ms), fill(text, values)
-                committed = Committed(game_id, version, number, fill(view, values), result.now_ms)
-            self.kept.put(game_id, GameCopy(version, result.revision, record), text)
-            if self.ratings is not None and record.settlement is not None:
-                self.ratings.apply(record)
-            if self.notices is not None:
-                self.notices.committed(game.record, record, version, result_body)
-            return committed
-        if result.current is None:
-            self.kept.drop(game_id)
-            raise GameNotFound(game_id)
-        return _NotStored(GameCopy.of(result.current), result.clock_refused)
+            self._hand_turn(record, version, client)
+            # The index holds no later than the version's deadline: only a
+            # deadline that comes sooner needs it lowered (the mover had more time
+            # than the seat that gets the turn). A seat moving on or a
+            # correspondence move only pushes the deadline back.
+            new_deadline = None if ticking is None else ticking.deadline_ms
+            sooner = previous is not None and (
+                previous.deadline_ms is None or (new_deadline or 0) < previous.deadline_ms
+            )
+            hint = new_deadline if new_deadline is not None and sooner else None
+            text = record.encode()
+            answer = (
+                IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
+                if key is not None
+                else None
+            )
+            result = self.store.commit_move(
+                Commit(
+                    game_id=game_id,
+                    version=game.version,
+                    revision=game.revision,
+                    state=text,
+                    view=view,
+                    move=entry,
+                    event=event,
+                    answer=answer,
+                    clock=clock_check(ticking, "" if clock is None else clock.must_be),
+                    clock_log=clock_log(ticking, game.record),
+                    deadline_hint=hint,
+                )
+            )
+            if result.clock_refused == "skew":
+                reckoned = self.store.now_ms()  # its reckoning corrected by the refusal
+                continue
+            if result.revision is not None:  # committed
+                self.kept.put(game_id, GameCopy(version, result.revision, record), text)
+                if self.ratings is not None and record.settlement is not None:
+                    self.ratings.apply(record)
+                if self.notices is not None:
+                    self.notices.committed(game.record, record, version, result_body)
+                at_ms = result.now_ms
+                if at_ms is not None and ticking is not None:
+                    at_ms = max(at_ms, ticking.since_ms)  # the time the store's check counted it at
+                return Committed(game_id, version, number, view, at_ms)
+            if result.current is None:
+                self.kept.drop(game_id)
+                raise GameNotFound(game_id)
+            return _NotStored(GameCopy.of(result.current), result.clock_refused)
+        raise GameBusy()
 
     def _hand_turn(self, record: GameRecord, version: int, client: str) -> None:
         """Queue the job of the bot in turn in `record` at `version`, if a bot is in turn, in `client`'s share.

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from service.engine import GameState, state_from_dict, state_to_dict
 
-from .clock import ClockSettings, ClockState, PendingClock, log_entry
+from .clock import ClockSettings, ClockState
 from .jsontext import compact, parse
 from .ratings import Settlement
 
@@ -78,36 +78,19 @@ class GameRecord:
     move_times: tuple[str | None, ...] = ()
     # Each seat's bot level id, None for a person.
     bots: tuple[str | None, str | None] = NO_BOTS
-    # The time control (None: no clock); the clock as of this version (only a
-    # record about to be committed holds a PendingClock, replaced once the
-    # commit's time is known); and each earlier version's clock, oldest first,
-    # in the record's form (ClockState.log): only a past view reads them, and
-    # every move stores them again, so they stay as stored.
+    # The time control (None: no clock) and the clock as of this version. The
+    # earlier versions' clocks are the store's clock log (GameStore.load_clock_log),
+    # which only a past view reads; `clock_past` holds them, oldest first in
+    # the record's form (ClockState.log), only in a record stored before the
+    # log moved out of it, until its next move hands them to the store.
     clock: ClockSettings | None = None
-    clock_now: ClockState | PendingClock | None = None
+    clock_now: ClockState | None = None
     clock_past: tuple[Sequence[int | None], ...] = ()
 
     @property
     def clock_state(self) -> ClockState | None:
         """The clock as of this version (None without one)."""
-        clock = self.clock_now
-        assert not isinstance(clock, PendingClock), "a pending clock is read only once committed"
-        return clock
-
-    def clock_of_version(self, version: int) -> ClockState | None:
-        """The clock as of `version` (1 = the creation), this version's or an earlier one's."""
-        if self.clock_now is None:
-            return None
-        if version - 1 < len(self.clock_past):
-            return ClockState.from_log(list(self.clock_past[version - 1]))
-        return self.clock_state
-
-    def clock_at(self, now_ms: int) -> GameRecord:
-        """This record once the commit that stores it happened at `now_ms`: its pending clock made a ClockState."""
-        pending = self.clock_now
-        if not isinstance(pending, PendingClock):
-            return self
-        return _with_clock(self, pending.at(now_ms), self.clock_past)
+        return self.clock_now
 
     # The player (games/players.py) holding each seat, None for none, and the
     # hash of that player's token, so the player token acts for the seat.
@@ -155,7 +138,7 @@ class GameRecord:
         """Whether a person plays at least one seat."""
         return None in self.bots
 
-    def advanced(self, state: GameState, clock: PendingClock | None = None) -> GameRecord:
+    def advanced(self, state: GameState, clock: ClockState | None = None) -> GameRecord:
         """The record after a move produced `state` (and, with a clock, left it as `clock` says)."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
         now = now_rfc3339()
@@ -173,7 +156,8 @@ class GameRecord:
             bots=self.bots,
             clock=self.clock,
             clock_now=self.clock_now if clock is None else clock,
-            clock_past=self.clock_past if clock is None else self.clock_past + (_log_of(self.clock_now),),
+            # With a clock, the commit hands the earlier clocks to the store's log (play.py).
+            clock_past=self.clock_past if clock is None else (),
             player_ids=self.player_ids,
             player_hashes=self.player_hashes,
             open_seats=self.open_seats,
@@ -203,7 +187,7 @@ class GameRecord:
                 **(
                     {
                         "clock": self.clock.to_json(),
-                        "clock_log": [*self.clock_past, log_entry(self.clock_now)],
+                        "clock_log": [*self.clock_past, self.clock_now.log],
                     }
                     if self.clock is not None and self.clock_now is not None
                     else {}
@@ -266,43 +250,11 @@ def _clock_of(log: list[list[int | None]] | None) -> dict[str, Any]:
     return {"clock_now": ClockState.from_log(log[-1]), "clock_past": tuple(log[:-1])}
 
 
-def _log_of(clock: ClockState | PendingClock | None) -> Sequence[int | None]:
-    assert isinstance(clock, ClockState), "a committed version's clock is known"
-    return clock.log
-
-
-def _with_clock(
-    record: GameRecord, clock: ClockState | PendingClock, past: tuple[Sequence[int | None], ...]
-) -> GameRecord:
-    return GameRecord(
-        id=record.id,
-        names=record.names,
-        token_hashes=record.token_hashes,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        state=record.state,
-        patch_order=record.patch_order,
-        move_times=record.move_times,
-        bots=record.bots,
-        clock=record.clock,
-        clock_now=clock,
-        clock_past=past,
-        player_ids=record.player_ids,
-        player_hashes=record.player_hashes,
-        open_seats=record.open_seats,
-        listed=record.listed,
-        open_until_ms=record.open_until_ms,
-        rated=record.rated,
-        settlement=record.settlement,
-        next_game=record.next_game,
-    )
-
-
 def create_record(
     state: GameState,
     names: tuple[str, str],
     bots: tuple[str | None, str | None] = NO_BOTS,
-    clock: PendingClock | None = None,
+    clock: ClockState | None = None,
     settings: ClockSettings | None = None,
     *,
     players: tuple[str | None, str | None] = NO_PLAYERS,
@@ -315,7 +267,7 @@ def create_record(
 ) -> tuple[GameRecord, list[str | None]]:
     """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat and an open one.
 
-    With a clock: its `settings` and its `clock` at the creation (clock.start).
+    With a clock: its `settings` and its `clock` at the creation (clock.start, at its time).
     `players`, `player_hashes`: the player holding each seat and its token's
     hash; `open_seats`: the seats left for a joiner, until `open_until_ms`.
     `game_id`: the id chosen beforehand (a seek's pairing names its game), else a new one.

@@ -10,7 +10,8 @@ from .ratings import RatingBook
 from .request_counter import RequestCounter
 from .seeks import Pairing, SeekPool, StoredSeek
 from .store import (
-    ClockFill,
+    ClockCheck,
+    ClockLog,
     Commit,
     CommitResult,
     EventSlice,
@@ -31,7 +32,8 @@ __all__ = [
     "Analyses",
     "BotJob",
     "BotJobs",
-    "ClockFill",
+    "ClockCheck",
+    "ClockLog",
     "Commit",
     "CommitResult",
     "Deadlines",

@@ -9,6 +9,7 @@ interleave inside a move. Adding an operation is a method on the interface
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,8 @@ from .connections import RedisLink
 from .deadlines import Deadlines
 from .keys import GameKeys
 from .store import (
-    ClockFill,
+    ClockCheck,
+    ClockLog,
     Commit,
     CommitResult,
     EventSlice,
@@ -29,6 +31,7 @@ from .store import (
     StoredEvent,
     StoredGame,
 )
+from .store_time import StoreTime
 from .wakeups import Wakeups
 
 # An answer is replayed for 24 h (docs/api-guide.md#idempotency). A record keeps this expiry from
@@ -67,12 +70,6 @@ def _record(answer: IdempotencyAnswer) -> str:
     return f"{answer.fingerprint}\n{answer.answer}"
 
 
-def _at_first_marker(text: str) -> tuple[str, str]:
-    """(the text before its first clock marker, the rest): the script searches only the rest."""
-    at = text.find("\x01")
-    return (text, "") if at < 0 else (text[:at], text[at:])
-
-
 def _parse_record(record: str) -> IdempotencyRecord:
     fingerprint, answered, answer = record.partition("\n")
     return IdempotencyRecord(not answered, fingerprint, answer if answered else None)
@@ -109,22 +106,54 @@ class RedisGameStore(GameStore):
         self._ttl_ms = int(ttl_seconds * 1000)  # PEXPIRE takes whole milliseconds
         self.events_channel = f"{self._prefix}events"
         self.wakeups = Wakeups(subscribe, self.events_channel) if subscribe is not None else None
+        self._time = StoreTime(self._read_time)
+
+    def _read_time(self) -> int:
+        seconds, micros = self._link.command("time", "TIME")
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    def now_ms(self) -> int:
+        """The store's clock as this process reckons it (store_time.py)."""
+        return self._time.now_ms()
+
+    def _clocked(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        """Run a clocked script: each answer but `moved` ends with the store's time, which corrects this
+        process's reckoning of it (a creation's is the time itself)."""
+        sent = time.time()
+        found = self._link.script(name, keys, args)
+        if isinstance(found, list) and found[0] != "moved" and len(found) > 1:
+            self._time.observe(int(found[-1]), sent)
+        elif isinstance(found, int) and found > 1:
+            self._time.observe(found, sent)
+        return found
 
     def _keys(self, game_id: str) -> GameKeys:
         return GameKeys(self._prefix, game_id)
 
-    def create_game(self, game_id: str, state: str, view: str, clock: ClockFill | None = None) -> int | None:
-        """Store a new game at version 1 and start the TTL of its keys; with a clock, the time of its creation."""
+    def create_game(
+        self,
+        game_id: str,
+        state: str,
+        view: str,
+        clock: ClockCheck | None = None,
+        clock_log: ClockLog | None = None,
+    ) -> CommitResult:
+        """Store a new game at version 1 and start the TTL of its keys; with a clock, checked against the store's."""
         keys = self._keys(game_id)
+        revision = _new_revision()
+        args: list[Any] = [state, view, self._ttl_ms, revision]
         if clock is None:
-            args: list[Any] = [state, view, self._ttl_ms, _new_revision()]
+            created = self._link.script("create_game", [keys.game, keys.moves, keys.events], args)
         else:
-            (state, state_rest), (view, view_rest) = _at_first_marker(state), _at_first_marker(view)
-            args = [state, view, self._ttl_ms, _new_revision(), clock.spec(), state_rest, view_rest]
-        created = self._link.script("create_game", [keys.game, keys.moves, keys.events], args)
+            entry = clock_log.entry if clock_log is not None else "null"
+            created = self._clocked(
+                "create_game", [keys.game, keys.moves, keys.events], [*args, clock.spec(), entry]
+            )
         if not created:
             raise GameExists(f"a game with id {game_id!r} already exists")
-        return int(created) if clock is not None else None
+        if isinstance(created, list):
+            return CommitResult(now_ms=int(created[1]), clock_refused=created[0])
+        return CommitResult(revision=revision, now_ms=int(created) if clock is not None else None)
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None when there is none (one round trip)."""
@@ -135,6 +164,11 @@ class RedisGameStore(GameStore):
         if version is None:
             return None
         return StoredGame(int(version), state, revision or "")
+
+    def load_clock_log(self, game_id: str) -> str | None:
+        """The game's clock log as a JSON array (its entries are stored joined by commas)."""
+        log = self._link.command("load_clock_log", "HGET", self._keys(game_id).game, "clocks")
+        return None if log is None else f"[{log}]"
 
     def load_view(self, game_id: str) -> tuple[int, str] | None:
         """(version, view) for the read path, or None (one round trip)."""
@@ -169,21 +203,16 @@ class RedisGameStore(GameStore):
         script_keys = [keys.game, keys.moves, keys.events]
         revision = _new_revision()
         event = commit.event
-        state, view, event_data = commit.state, commit.view, event.data if event else ""
-        if commit.clock is not None:
-            # The script fills in only what follows each text's first marker (lua/lib/clock.lua).
-            (state, state_rest), (view, view_rest) = _at_first_marker(state), _at_first_marker(view)
-            event_data, event_rest = _at_first_marker(event_data)
         args: list[Any] = [
             commit.version,
             # '*': any revision; '' is the revision of a game stored before they existed.
             "*" if commit.revision is None else commit.revision,
             revision,
-            state,
-            view,
+            commit.state,
+            commit.view,
             commit.move,
             self._ttl_ms,
-            event_data,
+            event.data if event else "",
             (event.end or "") if event else "",
             FINISHED_EVENTS_TTL_MS if event and event.end else self._ttl_ms,
             self.events_channel,
@@ -204,41 +233,41 @@ class RedisGameStore(GameStore):
                 # One round trip: the commit lowers the game's index entry itself.
                 script_keys.append(self._deadlines.shard_of(commit.game_id))
             lowered_here = hint is not None and not self._cluster
-            args += [hint if lowered_here else "", commit.game_id, state_rest, view_rest, event_rest]
-        found = self._link.script("commit_move", script_keys, args)
+            log = commit.clock_log or ClockLog("null")
+            args += [hint if lowered_here else "", commit.game_id, log.entry, log.earlier]
+            found = self._clocked("commit_move", script_keys, args)
+        else:
+            found = self._link.script("commit_move", script_keys, args)
         if found is None:
             return CommitResult()
         if found[0] == "stored":
             return CommitResult(revision=revision, now_ms=int(found[1]) if len(found) > 1 else None)
-        refused_by = None if found[0] == "moved" else found[0]
-        return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]), clock_refused=refused_by)
+        if found[0] == "moved":
+            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+        return CommitResult(
+            current=StoredGame(int(found[1]), found[3], found[2]),
+            now_ms=int(found[4]),
+            clock_refused=found[0],
+        )
 
     def take_seat(self, seat: SeatChange) -> CommitResult:
         """Compare-and-set on version and revision, before the lobby's time is up: store the game with a seat taken."""
         revision = _new_revision()
-        state, view = seat.state, seat.view
+        args: list[Any] = [seat.version, seat.revision, revision, seat.state, seat.view, seat.open_until_ms]
+        keys = [self._keys(seat.game_id).game]
         if seat.clock is None:
-            args: list[Any] = [seat.version, seat.revision, revision, state, view, seat.open_until_ms]
+            found = self._link.script("take_seat", keys, args)
         else:
-            (state, state_rest), (view, view_rest) = _at_first_marker(state), _at_first_marker(view)
-            args = [
-                seat.version,
-                seat.revision,
-                revision,
-                state,
-                view,
-                seat.open_until_ms,
-                seat.clock.spec(),
-                state_rest,
-                view_rest,
-            ]
-        found = self._link.script("take_seat", [self._keys(seat.game_id).game], args)
+            entry = seat.clock_log.entry if seat.clock_log is not None else "null"
+            found = self._clocked("take_seat", keys, [*args, seat.clock.spec(), entry])
         if found is None:
             return CommitResult()
         if found[0] == "moved":
             return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
         if found[0] == "expired":
             return CommitResult(seat_expired=True)
+        if found[0] == "skew":
+            return CommitResult(now_ms=int(found[1]), clock_refused="skew")
         return CommitResult(revision=revision, now_ms=int(found[1]))
 
     def amend(self, game_id: str, version: int, revision: str, state: str, view: str) -> CommitResult:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .store_time import TOLERANCE_MS
 
 
 class StorageError(Exception):
@@ -59,10 +62,11 @@ class CommitResult:
 
     revision: str | None = None  # stored: the game's new revision
     current: StoredGame | None = None  # not stored: the game as it is now (None: there is none)
-    # Stored with a clock: the store's time of the commit (Unix ms), which its values were filled in for.
+    # With a clock: the store's time of the commit (Unix ms).
     now_ms: int | None = None
     # Not stored for the clock, the game unchanged: "expired" (a move at or after the
-    # game's deadline) or "early" (a timeout before it).
+    # game's deadline), "early" (a timeout before it) or "skew" (the texts were
+    # written for a time too far from the store's: write them again).
     clock_refused: str | None = None
     seat_expired: bool = False  # not stored: the open seat's time in the lobby was up (take_seat)
 
@@ -128,28 +132,40 @@ class IdempotencyAnswer:
     answer: str
 
 
-@dataclass(frozen=True, slots=True)
-class ClockFill:
-    """A game clock's values that depend on the store's time of the commit, and what the commit checks.
+class ClockCheck(NamedTuple):
+    """What a clocked commit asks of the store's clock (store_time.py).
 
-    The texts to store carry markers (service/games/clock.py): `\x01A\x01`
-    and `\x01B\x01` for each seat's time left, `\x01N\x01` for the commit's
-    time, `\x01D\x01` and `\x01T\x01` for the deadline in milliseconds and as
-    RFC 3339 text (null without one). Each value is base + per_now x the
-    commit's time, read by the store inside the commit: one clock for every
-    instance. The commit is refused unless it falls on the `must_be` side of
-    the game's stored deadline ("before": a move; "after": a timeout).
+    `at_ms`: the commit's time as the caller reckoned the store's clock
+    (`GameStore.now_ms`), which its texts are written for. The commit is
+    refused ("skew", with the store's time) when that is more than
+    TOLERANCE_MS from the store's own clock, and unless the later of the two
+    falls on the `must_be` side of the game's stored deadline ("before": a
+    move; "after": a timeout; "" at a creation or a join, which have none
+    to meet). `deadline_ms` is the game's deadline after the commit (None: none).
     """
 
+    at_ms: int
     must_be: str
-    remaining: tuple[tuple[int, int], tuple[int, int]]  # (base, per_now) per seat
-    deadline: tuple[int, int] | None  # (base, per_now), None: no deadline after the commit
+    deadline_ms: int | None
 
     def spec(self) -> str:
         """The form the scripts read (lua/lib/clock.lua)."""
-        (a, a_k), (b, b_k) = self.remaining
-        d, d_k = self.deadline if self.deadline is not None else ("-", 0)
-        return f"{self.must_be} {a} {a_k} {b} {b_k} {d} {d_k}"
+        deadline = "-" if self.deadline_ms is None else self.deadline_ms
+        return f"{self.must_be or '-'} {self.at_ms} {TOLERANCE_MS} {deadline}"
+
+
+class ClockLog(NamedTuple):
+    """A clocked write's part of the game's clock log: each version's clock, oldest first (`load_clock_log`).
+
+    Kept beside the game, not in its state text: only a past version's view
+    reads it, and in the text every move would carry (and every read
+    decode) the whole game's log again.
+    """
+
+    entry: str  # the clock of the version written, as JSON
+    # The versions' before it, JSON values joined by commas, for a store that
+    # holds no log of the game yet (one stored before the store kept it); '' for none.
+    earlier: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -165,9 +181,10 @@ class Commit:
     move: str  # the history entry to append
     event: NewEvent | None = None  # the event to append to the game's stream
     answer: IdempotencyAnswer | None = None  # the answer to record with the move
-    clock: ClockFill | None = None  # the game's clock: its texts' time-dependent values
-    # The earliest the game's new deadline can be (Unix ms): the store's deadline
-    # index is lowered to it first (storage/deadlines.py), when it is not lower already.
+    clock: ClockCheck | None = None  # the game's clock: what the commit checks of its time
+    clock_log: ClockLog | None = None  # with a clock: the new version's entry in the clock log
+    # The game's new deadline (Unix ms) when it may come sooner than the one
+    # indexed: the store's deadline index is lowered to it first (storage/deadlines.py).
     deadline_hint: int | None = None
 
 
@@ -181,8 +198,10 @@ class SeatChange:
     state: str  # the caller's state text with the seat taken
     view: str
     open_until_ms: int  # epoch ms, on the store's clock: no seat is taken from then on
-    # The game's clock, started by the take (the last seat taken): its texts carry the markers.
-    clock: ClockFill | None = None
+    # The game's clock, started by the take (the last seat taken), its texts written for its time,
+    # and its first entry, which starts the game's clock log afresh.
+    clock: ClockCheck | None = None
+    clock_log: ClockLog | None = None
 
 
 class EventWatch(ABC):
@@ -221,16 +240,32 @@ class GameStore(ABC):
     """
 
     @abstractmethod
-    def create_game(self, game_id: str, state: str, view: str, clock: ClockFill | None = None) -> int | None:
-        """Store a new game at version 1 and start the TTL of its keys.
+    def create_game(
+        self,
+        game_id: str,
+        state: str,
+        view: str,
+        clock: ClockCheck | None = None,
+        clock_log: ClockLog | None = None,
+    ) -> CommitResult:
+        """Store a new game at version 1 and start the TTL of its keys: `revision` set.
 
-        With a clock, the texts' time-dependent values are filled in for the
-        store's time of the creation, which is returned (else None).
+        GameExists when a game lives under the id. With a clock, `now_ms` is
+        the store's time of the creation, and a reckoning of it too far off
+        is refused (`clock_refused` "skew", nothing stored).
         """
+
+    @abstractmethod
+    def now_ms(self) -> int:
+        """The store's clock in Unix ms, as this process reckons it (store_time.py): what clocked texts are written for."""
 
     @abstractmethod
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None when there is none (one round trip)."""
+
+    @abstractmethod
+    def load_clock_log(self, game_id: str) -> str | None:
+        """The game's clock log as a JSON array, each version's clock oldest first; None when none is kept."""
 
     @abstractmethod
     def load_view(self, game_id: str) -> tuple[int, str] | None:
@@ -272,7 +307,7 @@ class GameStore(ABC):
         revision, so a second joiner who read the same copy is refused and
         given the game as stored now (`current`). `seat_expired` when the time was up.
         With `seat.clock` the game's clock starts at the take, as at a creation
-        (`now_ms`: the store's time of it).
+        (`now_ms`: the store's time of it; `clock_refused` "skew" as there).
         """
 
     @abstractmethod

@@ -87,15 +87,15 @@ def test_a_retried_move_on_a_clocked_game_replays_the_first_answer_byte_for_byte
     first = client.post(f"/games/{game_id}/moves", json={"action": "advance"}, headers=headers)
     again = client.post(f"/games/{game_id}/moves", json={"action": "advance"}, headers=headers)
     assert first.status_code == again.status_code == 201
-    # The recorded answer had its clock filled in by the same commit as the game.
+    # The recorded answer's clock is the game's: written for the same time, in the same commit.
     assert again.get_data() == first.get_data()
     assert "\\u0001" not in again.get_data(as_text=True) and "\x01" not in again.get_data(as_text=True)
     assert again.get_json() == client.get(f"/games/{game_id}").get_json()
 
 
-def test_names_that_look_like_the_commits_markers_stay_as_given(client):
-    # \x01A\x01 is how a marker of seat 0's time stands in the texts the core stores: a
-    # name may hold control characters, which JSON escapes, so it is never taken for one.
+def test_names_with_control_characters_stay_as_given_in_a_clocked_game(client):
+    # A name may hold control characters, which JSON escapes: whatever the commit does
+    # with a clocked game's texts, a name reads back as it was given.
     names = ["\x01A\x01", "\\u0001B\\u0001"]
     created = client.post(
         "/games", json={"players": [{"name": names[0]}, {"name": names[1]}], "clock": BLITZ}

@@ -16,13 +16,10 @@ from service.games.clock import (
     ClockState,
     after_move,
     at_deadline,
-    fill,
     rfc3339_ms,
     start,
-    values_at,
     view_of,
 )
-from service.games.jsontext import compact
 
 BLITZ = ClockSettings(initial_s=60, increment_s=2)
 
@@ -89,11 +86,14 @@ def test_rfc3339_with_milliseconds_across_calendar_edges():
     assert rfc3339_ms(4_107_542_399_999) == "2100-02-28T23:59:59.999Z"  # 2100 is no leap year
 
 
-def test_the_texts_markers_filled_in_read_as_the_clock_at_the_commits_time():
-    pending = after_move(BLITZ, ClockState((62_000, 59_000), 1, 8_000, 67_000), 1, 0)
-    at = 10_000
-    filled = fill(compact({"clock": view_of(BLITZ, pending)}), values_at(pending, at))
-    assert filled == compact({"clock": view_of(BLITZ, pending.at(at))})
-    # A client's own control characters are escaped in JSON text: never taken for a marker.
-    named = compact({"name": "\x01A\x01", "clock": view_of(BLITZ, pending)})
-    assert fill(named, values_at(pending, at)).startswith('{"name":"\\u0001A\\u0001"')
+def test_the_clock_as_game_clock_shows_it():
+    running = ClockState((62_000, 59_000), 1, 8_000, 67_000)
+    assert view_of(BLITZ, running) == {
+        "initial_s": 60,
+        "increment_s": 2,
+        "first_move_s": 60,
+        "remaining_ms": [62_000, 59_000],
+        "running": 1,
+        "deadline": "1970-01-01T00:01:07.000Z",
+    }
+    assert view_of(BLITZ, ClockState((54_000, 59_000), None, 20_000, None))["deadline"] is None

@@ -1,23 +1,25 @@
 -- include: clock
 -- KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision[, clock spec,
--- the rest of state and view from their first marker on (ARGV 1 and 2 then
--- hold the part before it)].
+-- the first entry of the game's clock log].
 -- Returns 0 when a game already lives under the id (nothing changed); else
--- 1, or with a clock spec the time of the creation (lib/clock.lua: the texts'
--- markers are filled in, and the game's deadline kept beside them).
+-- 1, or with a clock spec (lib/clock.lua) the store's time of the creation,
+-- the game's deadline kept beside its texts; {'skew', now} (nothing
+-- changed) when the texts were written for a time too far from it.
 if redis.call('EXISTS', KEYS[1]) == 1 then
     return 0
 end
-local state, view = ARGV[1], ARGV[2]
 local now, deadline = nil, nil
 if ARGV[5] then
-    now = clock_now()
-    local _, values
-    _, values, deadline = clock_values(ARGV[5], now)
-    state = clock_fill(state, ARGV[6], values)
-    view = clock_fill(view, ARGV[7], values)
+    local refused
+    refused, now, deadline = clock_check(ARGV[5], nil)
+    if refused then
+        return {refused, now}
+    end
 end
-redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', state, 'view', view)
+redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', ARGV[1], 'view', ARGV[2])
+if now then
+    redis.call('HSET', KEYS[1], 'clocks', ARGV[6])
+end
 if deadline then
     redis.call('HSET', KEYS[1], 'deadline', string.format('%d', deadline))
 end

@@ -1,16 +1,17 @@
 -- include: clock
 -- KEYS: game. ARGV: version, revision, new revision, state, view, open until
--- (epoch ms)[, clock spec, the rest of state and view from their first
--- marker on (ARGV 4 and 5 then hold the part before it), as create_game.lua].
+-- (epoch ms)[, clock spec, the first entry of the game's clock log].
 -- Stores the game with a seat taken (the caller's new state and view) when it
 -- is still at that version and revision and the lobby's time (the store's
 -- clock) is not up: returns {'taken', now}. With a clock spec the game's
 -- clock starts at this moment (its first-move deadline from now: a clock
--- does not run while a seat waits): the texts' markers are filled in and the
--- deadline kept beside them (lib/clock.lua), as at a game's creation. Else
--- nothing changes: {'expired'}, or {'moved', version, revision, state} (the
--- caller judges the join again on them), or nil when there is no game. The
--- version stays: a join is not a move.
+-- does not run while a seat waits), its texts written for the caller's
+-- reckoning of this clock (lib/clock.lua), and the deadline is kept beside
+-- them, as at a game's creation. Else nothing changes: {'expired', now},
+-- {'skew', now} (the texts were written for a time too far from this
+-- clock's), or {'moved', version, revision, state} (the caller judges the
+-- join again on them), or nil when there is no game. The version stays: a
+-- join is not a move.
 local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
 if not found[1] then
     return nil
@@ -20,16 +21,21 @@ if tonumber(found[1]) ~= tonumber(ARGV[1]) or (found[2] or '') ~= ARGV[2] then
 end
 local now = clock_now()
 if now >= tonumber(ARGV[6]) then
-    return {'expired'}
+    return {'expired', now}
 end
-local state, view, deadline = ARGV[4], ARGV[5], nil
+local deadline = nil
 if ARGV[7] then
-    local _, values
-    _, values, deadline = clock_values(ARGV[7], now)
-    state = clock_fill(state, ARGV[8], values)
-    view = clock_fill(view, ARGV[9], values)
+    local refused
+    refused, now, deadline = clock_check(ARGV[7], nil)
+    if refused then
+        return {refused, now}
+    end
 end
-redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', state, 'view', view)
+redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5])
+if ARGV[7] then
+    -- The clock starts afresh: so does its log.
+    redis.call('HSET', KEYS[1], 'clocks', ARGV[8])
+end
 if deadline then
     redis.call('HSET', KEYS[1], 'deadline', string.format('%d', deadline))
 end
