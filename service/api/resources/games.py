@@ -43,7 +43,7 @@ def create_game():
         )
     except InvalidSetup as err:
         detail = Text(err.message, err.values)
-        raise invalid_request(detail, [{"pointer": "/patch_order", "message": str(err)}]) from None
+        raise invalid_request(detail, [{"pointer": "/patch_order", "message": detail}]) from None
     text = compact({"game": Fragment(created.view), "tokens": created.tokens})
     return json_response(text, 201, version=1, location=f"/games/{created.game_id}")
 
