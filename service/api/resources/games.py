@@ -80,6 +80,16 @@ def get_seat(game_id: str):
     return json_response(compact({"seat": seat}))
 
 
+@bp.post("/games/<game_id>/seat")
+def name_seat(game_id: str):
+    """Name the bearer token's seat (the guest of an invite link chooses its own name): the seat and the game."""
+    body = read_json_object(required=True)
+    check_headers("nameSeat")
+    check_body("nameSeat", body)
+    named = services().seat_names.name(game_id, bearer_token(), body["name"])
+    return json_response(compact({"seat": named.seat, "game": Fragment(named.view)}))
+
+
 @bp.get("/games/<game_id>/legal-moves")
 def list_legal_moves(game_id: str):
     """Every legal move of the seat in turn, optionally of one patch."""
