@@ -1,7 +1,8 @@
 """The message catalogues: `./dev messages` extracts, merges and compiles them; the tests check them.
 
 Messages are marked in the code (`Text(...)`, `N_(...)`, the engine's rule
-errors, and `t(...)` in /play's scripts) with English text as the msgid.
+errors, and `t(...)` in /play's scripts) with English text as the msgid; the
+spec's `x-error-messages` are messages too.
 `./dev messages` extracts them all into service/languages/locale/messages.pot,
 merges that into each language's messages.po (new messages arrive empty,
 for a translator to write), and compiles each .po into the messages.mo the
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVICE = ROOT / "service"
 LOCALE = SERVICE / "languages" / "locale"
 TEMPLATE = LOCALE / "messages.pot"
+SPEC = ROOT / "openapi.yaml"
 TRANSLATED = ("es", "pt", "fr")
 # What the extractor reads: the service's Python and /play's scripts.
 METHODS = [
@@ -58,14 +60,37 @@ def extract_page_texts(fileobj, keywords, comment_tags, options):
             yield number, None, html.unescape(text), []
 
 
+def spec_messages() -> list[tuple[int, str]]:
+    """openapi.yaml's `x-error-messages` (a validation fault's message, in place of the generic one),
+    with their lines: the service shows them in errors[] in the request's language."""
+    import yaml
+
+    text = SPEC.read_text(encoding="utf-8")
+    found: list[str] = []
+    pending = [yaml.safe_load(text)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            found += [m for m in node.get("x-error-messages", {}).values() if isinstance(m, str)]
+            pending += node.values()
+        elif isinstance(node, list):
+            pending += node
+    lines = text.splitlines()
+    return [
+        (next((n for n, line in enumerate(lines, 1) if message in line), 0), message) for message in found
+    ]
+
+
 def extract() -> Catalog:
-    """Every marked message of the code, with where it is used."""
+    """Every marked message of the code and of the spec, with where it is used."""
     template = Catalog(project="patchwork-service", fuzzy=False)
     for path, line, message, comments, _context in extract_from_dir(
         str(SERVICE), METHODS, keywords=keywords(), comment_tags=("Translators:",), strip_comment_tags=True
     ):
         if isinstance(message, str) and message:
             template.add(message, locations=[(f"service/{path}", line)], auto_comments=comments)
+    for line, message in sorted(spec_messages()):
+        template.add(message, locations=[(SPEC.name, line)])
     return template
 
 

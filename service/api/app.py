@@ -11,6 +11,7 @@ from service.games.lobby import Lobby, Players
 from service.games.notices import PlayerNotices
 from service.games.rated import RatedGames
 from service.games.rematch import Rematches
+from service.games.seat_names import SeatNames
 from service.games.seeks import Seeks
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds),
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds),
         rematches=Rematches(play),
+        seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
     )

@@ -12,6 +12,7 @@ from service.config import Settings
 from service.games import GamePlay
 from service.games.lobby import Lobby, Players
 from service.games.rematch import Rematches
+from service.games.seat_names import SeatNames
 from service.games.seeks import Seeks
 from service.storage import GameStore, RequestCounter
 
@@ -39,6 +40,8 @@ class Services:
     lobby: Lobby
     seeks: Seeks
     rematches: Rematches
+    # A seat's holder naming it (the guest of an invite link).
+    seat_names: SeatNames
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).

@@ -106,7 +106,12 @@ def read_json_object(*, required: bool) -> dict | None:
     if not isinstance(doc, dict):
         raise invalid_request(
             Text("The body must be a JSON object."),
-            [{"pointer": "", "message": f"expected an object, got {type(doc).__name__}"}],
+            [
+                {
+                    "pointer": "",
+                    "message": Text("expected an object, got {type}", {"type": type(doc).__name__}),
+                }
+            ],
         )
     return doc
 

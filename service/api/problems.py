@@ -90,7 +90,7 @@ class ApiProblem(Exception):
             "code": self.code,
         }
         if self.errors is not None:
-            doc["errors"] = self.errors
+            doc["errors"] = [_error_in(error, language) for error in self.errors]
         return doc
 
     def text(self, public_url: str = "", language: str = DEFAULT_LANGUAGE) -> str:
@@ -109,6 +109,13 @@ class ApiProblem(Exception):
         resp = problem_response(self.status, self.text(_public_url(), language), self.headers)
         speaks(resp, language)
         return resp
+
+
+def _error_in(error: dict, language: str) -> dict:
+    """One `errors` item in `language`: its message a catalogue `Text` (plain text stays as it is)."""
+    return {
+        key: value.in_language(language) if isinstance(value, Text) else value for key, value in error.items()
+    }
 
 
 def problem_slug(code: str) -> str:

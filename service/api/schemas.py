@@ -117,19 +117,24 @@ def _check_same_cells(patch_id: int, placement: Placement) -> None:
     if placement.cells == covered:  # both sorted row-major
         return
     given = placement.cells
-    twice = " (a cell named twice)" if len(set(given)) < len(given) else ""
+    values = {
+        "patch": patch_id,
+        "placement": describe_placement(placement),
+        "covered": _cells_text(covered),
+        "given": _cells_text(given),
+    }
+    if len(set(given)) < len(given):
+        message = Text(
+            "patch {patch} at {placement} covers {covered}, not {given} (a cell named twice)", values
+        )
+    else:
+        message = Text("patch {patch} at {placement} covers {covered}, not {given}", values)
     raise invalid_request(
         Text(
             "The placement gives both forms and they name different cells: "
             "send the cells its orientation covers, or one form alone."
         ),
-        [
-            {
-                "pointer": "/placement/cells",
-                "message": f"patch {patch_id} at {describe_placement(placement)} covers "
-                f"{_cells_text(covered)}, not {_cells_text(given)}{twice}",
-            }
-        ],
+        [{"pointer": "/placement/cells", "message": message}],
     )
 
 

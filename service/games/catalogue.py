@@ -192,6 +192,19 @@ _ENTRIES = (
         what_to_do=N_("Pick another game from `GET /games?status=open`, or seek a game with `POST /seeks`."),
     ),
     ProblemType(
+        code="name_fixed",
+        status=409,
+        title=N_("Seat's name cannot change"),
+        when=N_(
+            "`POST /games/{id}/seat` for a seat a player holds (it bears the player's own name), or in a "
+            "game that is over."
+        ),
+        what_to_do=N_(
+            "Nothing to fix: a player's name is the one it chose with `POST /players`, and a finished "
+            "game keeps the names it was played under."
+        ),
+    ),
+    ProblemType(
         code="idempotency_key_in_use",
         status=409,
         title=N_("Idempotency key in use"),

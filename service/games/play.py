@@ -202,7 +202,7 @@ def clock_log(clock: ClockState | None, before: GameRecord | None = None) -> Clo
 CLOCK_ATTEMPTS = 2
 
 
-def _seat_of_token(record: GameRecord, token: str | None) -> int:
+def seat_of_token(record: GameRecord, token: str | None) -> int:
     """The seat `token` belongs to, or the refusal: no token, or not one of this game's."""
     if token is None:
         raise MissingToken()
@@ -466,7 +466,7 @@ class GamePlay:
 
     def seat_of(self, game_id: str, token: str | None) -> int:
         """The seat whose token this is (MissingToken, InvalidToken, GameNotFound otherwise)."""
-        return _seat_of_token(self.load(game_id).record, token)
+        return seat_of_token(self.load(game_id).record, token)
 
     # --- moves ------------------------------------------------------------
 
@@ -724,7 +724,7 @@ class GamePlay:
         game: GameCopy, move: Move, token: str | None, condition: VersionCondition | None
     ) -> tuple[int, GameState]:
         """(seat, state after the move), in the API's order: token, expected version, the move."""
-        seat = _seat_of_token(game.record, token)
+        seat = seat_of_token(game.record, token)
         if game.record.open_seat is not None:
             raise GameNotStarted()
         if condition is not None and not condition.holds(game.version):

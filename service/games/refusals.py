@@ -229,3 +229,9 @@ class NoAnalysis(Refusal):
                 {"game_id": repr(game_id), "path": game_id},
             )
         )
+
+
+class NameFixed(Refusal):
+    """A seat's name asked to change where it cannot: a player's seat, or a finished game."""
+
+    code = "name_fixed"

@@ -34,7 +34,10 @@ graceful_timeout, and loses no request it has read:
 gunicorn answers requests it cannot parse itself, with an HTML page that
 repeats the offending text (a header line may hold a bearer token). Here
 they get problem+json with a fixed message per kind of error, and the log
-names the kind, never the request's text.
+names the kind, never the request's text. The message speaks the language
+the request's Accept-Language asks for when gunicorn read the whole head
+before the fault (a malformed chunked body, a body too slow); a request
+refused while its head was read is answered in English, its headers unknown.
 """
 
 from __future__ import annotations
@@ -61,34 +64,35 @@ from service.api.middleware.request_ids import new_request_id
 from service.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from service.api.responses import json_body
 from service.config import Settings
+from service.languages import DEFAULT_LANGUAGE, Text, negotiate
 from service.storage.wakeups import close_all_wakeups
 from service.telemetry.logs import current_request_id
 
-_LINE = "The request line is malformed."
-_HEADER = "A header line is malformed."
-_CHUNKS = "The chunked body is malformed."
+_LINE = Text("The request line is malformed.")
+_HEADER = Text("A header line is malformed.")
+_CHUNKS = Text("The chunked body is malformed.")
 # First match wins: (error class, code, detail); the status is the code's
 # (service/games/catalogue.py). The detail is fixed: the exception's text quotes the request.
-_REFUSALS: tuple[tuple[type[Exception], str, str], ...] = (
-    (errors.LimitRequestLine, "uri_too_long", "The request line is over 4094 bytes."),
+_REFUSALS: tuple[tuple[type[Exception], str, Text], ...] = (
+    (errors.LimitRequestLine, "uri_too_long", Text("The request line is over 4094 bytes.")),
     (
         errors.LimitRequestHeaders,
         "headers_too_large",
-        "The request has over 50 headers, or a header line over 8190 bytes.",
+        Text("The request has over 50 headers, or a header line over 8190 bytes."),
     ),
     (
         errors.ExpectationFailed,
         "expectation_failed",
-        "The only expectation this server meets is Expect: 100-continue.",
+        Text("The only expectation this server meets is Expect: 100-continue."),
     ),
     (
         errors.UnsupportedTransferCoding,
         "unsupported_transfer_coding",
-        "The only transfer coding this server reads is chunked.",
+        Text("The only transfer coding this server reads is chunked."),
     ),
     (errors.InvalidRequestLine, "invalid_request", _LINE),
     (errors.InvalidRequestMethod, "invalid_request", _LINE),
-    (errors.InvalidHTTPVersion, "invalid_request", "The HTTP version is not 1.0 or 1.1."),
+    (errors.InvalidHTTPVersion, "invalid_request", Text("The HTTP version is not 1.0 or 1.1.")),
     (errors.InvalidHeaderName, "invalid_request", _HEADER),
     (errors.InvalidHeader, "invalid_request", _HEADER),
     (errors.ObsoleteFolding, "invalid_request", _HEADER),
@@ -96,9 +100,9 @@ _REFUSALS: tuple[tuple[type[Exception], str, str], ...] = (
     (errors.ChunkMissingTerminator, "invalid_request", _CHUNKS),
     (errors.InvalidChunkExtension, "invalid_request", _CHUNKS),
 )
-_NOT_VALID_HTTP = ("invalid_request", "The request is not valid HTTP.")
-_SERVER_FAULT = ("internal_error", "The server failed; the error was logged.")
-_BODY_TOO_SLOW = ApiProblem.of("request_timeout", "The request body did not arrive in time.")
+_NOT_VALID_HTTP = ("invalid_request", Text("The request is not valid HTTP."))
+_SERVER_FAULT = ("internal_error", Text("The server failed; the error was logged."))
+_BODY_TOO_SLOW = ApiProblem.of("request_timeout", Text("The request body did not arrive in time."))
 
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
@@ -132,14 +136,24 @@ def problem_for_error(exc: BaseException) -> ApiProblem:
     return ApiProblem.of(code, detail, errors=[] if code == "invalid_request" else None)
 
 
-def encode_problem_response(problem: ApiProblem, request_id: str) -> bytes:
-    """A whole HTTP/1.1 response carrying `problem`, closing the connection."""
-    body = json_body(problem.text()).encode("utf-8")
+def language_of(req) -> str:
+    """The language to refuse `req` in: its Accept-Language's when gunicorn read its head, else English."""
+    if req is None:
+        return DEFAULT_LANGUAGE
+    asked = next((value for name, value in req.headers if name == "ACCEPT-LANGUAGE"), None)
+    return negotiate(asked)
+
+
+def encode_problem_response(problem: ApiProblem, request_id: str, language: str = DEFAULT_LANGUAGE) -> bytes:
+    """A whole HTTP/1.1 response carrying `problem` in `language`, closing the connection."""
+    body = json_body(problem.text(language=language)).encode("utf-8")
     head = (
         f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
         f"Connection: close\r\n"
         f"{REQUEST_ID_HEADER}: {request_id}\r\n"
         f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
+        f"Content-Language: {language}\r\n"
+        f"Vary: Accept-Language\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
     )
     return head.encode("latin-1") + body
@@ -265,7 +279,9 @@ class ProblemJsonGeventWorker(GeventWorker):
         self._serving[current] = req
         try:
             if not self._read_body(req, sock):
-                write_nonblock(sock, encode_problem_response(_BODY_TOO_SLOW, self._new_request_id()))
+                write_nonblock(
+                    sock, encode_problem_response(_BODY_TOO_SLOW, self._new_request_id(), language_of(req))
+                )
                 raise StopIteration()  # gunicorn closes the connection
             return super().handle_request(listener_name, req, sock, addr)
         finally:
@@ -313,6 +329,6 @@ class ProblemJsonGeventWorker(GeventWorker):
             # The kind of error, never its text: that quotes the request.
             self.log.warning("Invalid request from ip=%s: %s (%s)", peer, problem.detail, type(exc).__name__)
         try:
-            write_nonblock(client, encode_problem_response(problem, request_id))
+            write_nonblock(client, encode_problem_response(problem, request_id, language_of(req)))
         except OSError:
             self.log.debug("Failed to send error message.")

@@ -149,7 +149,7 @@ def _check_response(
             assert not rules.required, f"{where}: required header {name!r} is missing"
             continue
         faults = schema_errors(rules.validator, coerce_parameter(headers[name], rules.types))
-        messages = "; ".join(fault["message"] for fault in faults)
+        messages = "; ".join(str(fault["message"]) for fault in faults)
         assert not faults, f"{where}: header {name}: {headers[name]!r}: {messages}"
     if not read_body:
         return

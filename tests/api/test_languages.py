@@ -62,6 +62,51 @@ def test_every_kind_of_problem_is_translated_not_only_the_rules(client):
     assert resp.headers["Content-Language"] == "es"
 
 
+def test_a_malformed_body_says_what_is_wrong_with_each_field_in_the_language_asked_for(client):
+    body = {
+        "colour": "red",
+        "players": [{"name": ""}, {"name": "Bob", "bot": 7}],
+        "seed": 1,
+        "patch_order": [1],
+    }
+    resp = client.post("/games", json=body, headers={"Accept-Language": "fr-CH, en;q=0.3"})
+    assert resp.status_code == 400 and resp.headers["Content-Language"] == "fr"
+    problem = resp.get_json()
+    assert problem["detail"] == "Le corps ne respecte pas l'API : voyez errors."
+    # The client's own values and the field names stay as sent; the words around them are French.
+    assert {error["pointer"]: error["message"] for error in problem["errors"]} == {
+        "/colour": "champ inconnu 'colour'",
+        "/players/0/name": "'' est trop court (au moins 1 caractère)",
+        "/players/1/bot": "7 n'est pas du type 'string' ou 'null'",
+        "/patch_order": "a 1 élément, exactement 33 attendus",
+        "/patch_order/0": "la pièce 1x2 (id 1) doit être la dernière de patch_order",
+        "": "seed et patch_order ne peuvent pas être donnés ensemble",
+    }
+    # Without Accept-Language, the same faults in English.
+    english = client.post("/games", json=body).get_json()["errors"]
+    assert {error["pointer"]: error["message"] for error in english}["/colour"] == "unknown field 'colour'"
+
+
+def test_every_kind_of_field_fault_is_translated(table, client):
+    t = table()
+    # A oneOf whose forms are put in words: Spanish joins them with its own "y" and "o".
+    resp = t.move({"action": "buy", "patch_id": 7, "placement": {}}, headers={"Accept-Language": "es"})
+    assert resp.get_json()["errors"] == [
+        {"pointer": "/placement", "message": "indica 'row' y 'col', o 'cells'"}
+    ]
+    # A query parameter, and a header, in Portuguese.
+    resp = client.get(f"/games/{t.id}/legal-moves?patch_id=34", headers={"Accept-Language": "pt"})
+    assert resp.get_json()["errors"] == [{"parameter": "patch_id", "message": "34 é maior que o máximo, 33"}]
+    resp = t.move({"action": "advance"}, headers={"Accept-Language": "pt", "If-Match": "3"})
+    assert resp.get_json()["errors"][0]["header"] == "If-Match"
+    assert resp.get_json()["errors"][0]["message"].startswith("deve ser * ou uma lista")
+    # A placement whose two forms disagree (the move loader's own check), in French.
+    placement = {"row": 0, "col": 0, "rotation": 0, "flipped": False, "cells": [[5, 5], [5, 6]]}
+    resp = t.move({"action": "buy", "patch_id": 1, "placement": placement}, headers={"Accept-Language": "fr"})
+    assert resp.status_code == 400
+    assert resp.get_json()["errors"][0]["message"].startswith("la pièce 1 en row 0, col 0, rotation 0")
+
+
 def test_a_replayed_refusal_is_its_first_answer_whatever_the_retry_asks(table):
     t = table()
     t.play({"action": "advance"})

@@ -56,9 +56,34 @@ ORDER_1X2_LAST = [
 ]
 
 
+class EnglishValidator:
+    """RequestValidator with each fault's message in English (the validator gives catalogue Texts)."""
+
+    def __init__(self, validator: RequestValidator):
+        self._validator = validator
+
+    def body_errors(self, operation_id, body):
+        return english(self._validator.body_errors(operation_id, body))
+
+    def query_errors(self, operation_id, args):
+        values, errors = self._validator.query_errors(operation_id, args)
+        return values, english(errors)
+
+    def path_errors(self, operation_id, values):
+        coerced, errors = self._validator.path_errors(operation_id, values)
+        return coerced, english(errors)
+
+    def header_errors(self, operation_id, headers):
+        return english(self._validator.header_errors(operation_id, headers))
+
+
+def english(errors: list[dict]) -> list[dict]:
+    return [{**error, "message": str(error["message"])} for error in errors]
+
+
 @pytest.fixture(scope="module")
-def validator() -> RequestValidator:
-    return RequestValidator(load_spec())
+def validator() -> EnglishValidator:
+    return EnglishValidator(RequestValidator(load_spec()))
 
 
 def buy(placement, patch_id=7):

@@ -93,3 +93,43 @@ def test_neighbouring_patches_are_outlined(browser, play_backend):
         f"{base}/play/draw.js",
     )
     assert seams == "M0 0h20M0 20h20M0 0v20M20 0v20" + "M20 0h20M20 20h20M20 0v20M40 0v20"
+
+
+def test_the_guest_of_an_invite_link_chooses_their_own_name(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    Select(setup_form(browser)).select_by_value("")
+    friend = browser.find_element(By.ID, "friend-name")
+    friend.clear()
+    friend.send_keys("Zoé")
+    browser.find_element(By.ID, "start").click()
+    wait_for_version(browser, 1)
+    invite = browser.find_element(By.ID, "invite-link").get_attribute("value")
+    game_id = invite.split("#game=")[1].split("&")[0]
+    # The friend opens the link: asked for their name, the host's suggestion offered.
+    browser.get("about:blank")
+    browser.get(invite)
+    wait(
+        browser, lambda d: d.find_element(By.ID, "guest").is_displayed(), "the guest was not asked for a name"
+    )
+    assert not browser.find_element(By.ID, "game").is_displayed()
+    name = browser.find_element(By.ID, "guest-name")
+    assert name.get_attribute("value") == "Zoé"
+    name.clear()
+    name.send_keys("Zoë Martin")
+    browser.find_element(By.ID, "guest-join").click()
+    wait_for_version(browser, 1)
+    wait(
+        browser,
+        lambda d: "Zoë Martin" in _text(d, "quilts"),
+        "the guest's quilt does not show the chosen name",
+    )
+    assert not browser.find_element(By.ID, "guest").is_displayed()
+    game = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    assert [player["name"] for player in game["players"]] == ["Player 1", "Zoë Martin"]
+    # The page's address is now the seat's own: a reload plays on without asking again.
+    assert "invite" not in browser.current_url
+    browser.refresh()
+    wait_for_version(browser, 1)
+    assert not browser.find_element(By.ID, "guest").is_displayed()
+    assert console_errors(browser) == []

@@ -131,3 +131,29 @@ def test_refusals_never_echo_or_log_request_text(live, request_text):
     assert json.loads(body)["status"] == status
     assert SECRET.encode() not in body
     assert SECRET not in live.log()[logged_before:]
+
+
+def test_a_refusal_after_the_head_speaks_the_requests_language(live):
+    # gunicorn read the whole head before the body's fault: its Accept-Language counts.
+    status, headers, body = raw_exchange(
+        live.url,
+        b"POST /games HTTP/1.1\r\nHost: x\r\nAccept-Language: fr-CA, en;q=0.5\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+    )
+    assert status == 400
+    assert headers["Content-Type"] == "application/problem+json"
+    assert headers["Content-Language"] == "fr" and headers["Vary"] == "Accept-Language"
+    problem = json.loads(body)
+    assert problem["code"] == "invalid_request"
+    assert problem["title"] == "La requête ne respecte pas l'API"
+    assert problem["detail"] == "Le corps découpé (chunked) est mal formé."
+
+
+def test_a_refusal_before_the_head_was_read_is_english(live):
+    # The request line is refused before any header is read: no language is known.
+    status, headers, body = raw_exchange(
+        live.url, f"GET /games?{'a' * 5000} HTTP/1.1\r\nHost: x\r\nAccept-Language: es\r\n\r\n".encode()
+    )
+    assert status == 414
+    assert headers["Content-Language"] == "en"
+    assert json.loads(body)["detail"] == "The request line is over 4094 bytes."

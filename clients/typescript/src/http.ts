@@ -15,6 +15,7 @@ import type {
   LegalMoves,
   MoveRecord,
   MoveRequest,
+  NameSeatRequest,
   Seat,
 } from "./types.js";
 import { ProblemError, problemOf, retryAfterMs, sleep } from "./answers.js";
@@ -102,6 +103,16 @@ export class PatchworkClient {
   async seat(gameId: string, token: string): Promise<Seat> {
     const path = `/games/${encodeURIComponent(gameId)}/seat`;
     return (await this.send<{ seat: Seat }>("GET", path, { token })).body.seat;
+  }
+
+  /**
+   * POST /games/{id}/seat with the seat's token: the seat names itself (the guest of an
+   * invite link choosing its own name). Sending the same name again changes nothing.
+   */
+  async nameSeat(gameId: string, token: string, name: NameSeatRequest["name"]): Promise<{ seat: Seat; game: Game }> {
+    const path = `/games/${encodeURIComponent(gameId)}/seat`;
+    const body: NameSeatRequest = { name };
+    return (await this.send<{ seat: Seat; game: Game }>("POST", path, { body, token })).body;
   }
 
   /** Every event of the game, in version order, each once, across reconnects: see follow.ts. */

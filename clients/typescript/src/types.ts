@@ -10,6 +10,7 @@ export type PlayerSetup = Schemas["PlayerSetup"];
 export type MoveRequest = Schemas["MoveRequest"];
 export type Placement = Schemas["Placement"];
 export type Cell = Schemas["Cell"];
+export type NameSeatRequest = Schemas["NameSeatRequest"];
 
 // Answers.
 export type Game = Schemas["Game"];

@@ -133,6 +133,16 @@ describe("against the live service", () => {
     assert.ok(posts.length >= 2, "the lost answer was not retried");
     assert.equal(posts[0]?.headers["idempotency-key"], posts[1]?.headers["idempotency-key"]);
   });
+
+  test("the guest of an invite names its own seat, and the game shows the name", async () => {
+    const { game, tokens } = await direct.createGame({ players: [{ name: "Ann" }, { name: "Player 2" }] });
+    const guest = tokens[1];
+    assert.ok(guest);
+    const named = await direct.nameSeat(game.id, guest, "Zoé");
+    assert.equal(named.seat, 1);
+    assert.deepEqual(named.game.players.map((player) => player.name), ["Ann", "Zoé"]);
+    assert.equal((await direct.game(game.id)).players[1]?.name, "Zoé");
+  });
 });
 
 describe("against the rate-limited service", () => {

@@ -5,16 +5,24 @@ of a 400 problem ({"pointer", "message"}), picks the branch of a oneOf the
 client meant, and keeps the cost of explaining a refusal bounded: a 64 KiB
 body can break a rule thousands of times, and no refusal may cost more for
 more garbage.
+
+Each message is a `Text` of the catalogues (service/languages), shown in the
+request's language when the problem is written: the values it quotes (the
+client's own JSON, the schema's numbers and names) stay as sent. The spec's
+own `x-error-messages` are catalogue messages too (tools/messages.py
+extracts them from openapi.yaml).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from jsonschema.protocols import Validator
+
+from service.languages import Text
 
 from .schema_validator import SchemaValidator, unknown_fields
 from .spec import inline_refs
@@ -52,24 +60,25 @@ def compile_schema(spec: dict, schema: dict) -> Validator:
 
 def schema_errors(validator: Validator, instance: Any) -> list[dict]:
     """Each way `instance` breaks the validator's schema, as {"pointer", "message"} items."""
-    found: list[tuple[str, str, str]] = []
+    found: list[tuple[str, Text, str]] = []
     try:
         # Stop early: past a few times MAX_ERRORS, more faults only cost time.
         faults = cast("Iterator[_Fault]", validator.iter_errors(instance))
         _explain(itertools.islice(faults, 4 * MAX_ERRORS), found)
     except RecursionError:
-        return [{"pointer": "", "message": "nested too deeply"}]
+        return [{"pointer": "", "message": Text("nested too deeply")}]
     # A value of the wrong type breaks its other keywords too; its type error says it all.
     mistyped = {pointer for pointer, _, keyword in found if keyword == "type"}
-    unique = dict.fromkeys(
-        (pointer, message)
+    # The same fault found twice (by two branches) is one, told apart by its English words.
+    unique = {
+        (pointer, str(message)): message
         for pointer, message, keyword in found
         if keyword == "type" or pointer not in mistyped
-    )
-    return [{"pointer": pointer, "message": message} for pointer, message in unique][:MAX_ERRORS]
+    }
+    return [{"pointer": pointer, "message": message} for (pointer, _), message in unique.items()][:MAX_ERRORS]
 
 
-def _explain(errors: Iterable[_Fault], found: list[tuple[str, str, str]]) -> None:
+def _explain(errors: Iterable[_Fault], found: list[tuple[str, Text, str]]) -> None:
     for error in errors:
         pointer = _pointer(error.absolute_path)
         keyword = error.validator
@@ -90,18 +99,26 @@ def _explain(errors: Iterable[_Fault], found: list[tuple[str, str, str]]) -> Non
                 found.append((child_pointer(pointer, field) if field else pointer, message, keyword))
         elif keyword == "additionalProperties" and error.validator_value is False:
             for name in itertools.islice(unknown_fields(error.instance, error.schema), MAX_ERRORS):
-                found.append((child_pointer(pointer, name), f"unknown field {show(name)}", keyword))
+                found.append(
+                    (
+                        child_pointer(pointer, name),
+                        Text("unknown field {name}", {"name": show(name)}),
+                        keyword,
+                    )
+                )
         elif keyword == "required":
             for name in error.validator_value:
                 if name not in error.instance:
-                    found.append(
-                        (child_pointer(pointer, name), f"missing required field {show(name)}", keyword)
-                    )
+                    found.append((child_pointer(pointer, name), _missing(name), keyword))
         else:
             found.append((pointer, describe(error), keyword))
 
 
-def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str, str]:
+def _missing(name: str) -> Text:
+    return Text("missing required field {name}", {"name": show(name)})
+
+
+def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str, Text]:
     """The index of the oneOf branch `instance` is meant for, or (field, message) saying why none is."""
     branches = schema["oneOf"]
     discriminator = schema.get("discriminator")
@@ -109,11 +126,11 @@ def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str,
         name = discriminator["propertyName"]
         values = [branch.get("properties", {}).get(name, {}).get("const") for branch in branches]
         if name not in instance:
-            return name, f"missing required field {show(name)}"
+            return name, _missing(name)
         value = instance[name]
         if isinstance(value, str) and value in values:
             return values.index(value)
-        return name, f"{show(value)} is not one of {', '.join(show(v) for v in values)}"
+        return name, _not_one_of(value, values)
     # Without a discriminator the branch is the form that owns every field the
     # instance gives (unknown ones aside), the narrowest such form when forms
     # share fields (a placement's orientation may carry its cells too).
@@ -123,14 +140,26 @@ def choose_branch(schema: Mapping[str, Any], instance: dict) -> int | tuple[str,
     if fitting:
         return min(fitting, key=lambda index: len(owned[index]))
     # The forms an object may take (a branch that allows only null is none of them).
-    forms = ", or ".join(
-        " and ".join(show(name) for name in branch["required"])
-        for branch in branches
-        if branch.get("required")
-    )
+    forms = _either([_all_of(branch["required"]) for branch in branches if branch.get("required")])
     if given:
-        return "", f"give either {forms}, not both"
-    return "", f"give either {forms}"
+        return "", Text("give either {forms}, not both", {"forms": forms})
+    return "", Text("give either {forms}", {"forms": forms})
+
+
+def _all_of(names: Sequence[str]) -> Text | str:
+    """The fields of one form, "'row' and 'col'", its joining word in the reader's language."""
+    shown = [show(name) for name in names]
+    if len(shown) == 1:
+        return shown[0]
+    return Text("{first} and {last}", {"first": ", ".join(shown[:-1]), "last": shown[-1]})
+
+
+def _either(forms: Sequence[Text | str]) -> Text | str:
+    """The forms an object may take, "A, or B", each "or" in the reader's language."""
+    chosen = forms[0]
+    for form in forms[1:]:
+        chosen = Text("{first}, or {second}", {"first": chosen, "second": form})
+    return chosen
 
 
 def _own_fields(branch: dict) -> set[str]:
@@ -170,46 +199,82 @@ def show(value: Any, nested: bool = False) -> str:
     return opening + ", ".join(inner) + closing
 
 
-def _item_count(error: _Fault) -> str:
+def _item_count(error: _Fault) -> Text:
     size, low, high = len(error.instance), error.schema.get("minItems"), error.schema.get("maxItems")
+    values = {"size": size, "wanted": low if error.validator == "minItems" else high}
+    # One message per form, so each language words its own plural.
     if low is not None and low == high:
-        wanted = f"exactly {low}"
-    elif error.validator == "minItems":
-        wanted = f"at least {low}"
-    else:
-        wanted = f"at most {high}"
-    return f"has {size} item{'' if size == 1 else 's'}, expected {wanted}"
+        if size == 1:
+            return Text("has 1 item, expected exactly {wanted}", values)
+        return Text("has {size} items, expected exactly {wanted}", values)
+    if error.validator == "minItems":
+        if size == 1:
+            return Text("has 1 item, expected at least {wanted}", values)
+        return Text("has {size} items, expected at least {wanted}", values)
+    if size == 1:
+        return Text("has 1 item, expected at most {wanted}", values)
+    return Text("has {size} items, expected at most {wanted}", values)
 
 
-def _characters(count: int) -> str:
-    return f"{count} character{'' if count == 1 else 's'}"
+def _length(error: _Fault) -> Text:
+    values = _bounded(error)
+    if error.validator == "minLength":
+        if error.validator_value == 1:
+            return Text("{value} is too short (at least 1 character)", values)
+        return Text("{value} is too short (at least {limit} characters)", values)
+    if error.validator_value == 1:
+        return Text("{value} is too long (at most 1 character)", values)
+    return Text("{value} is too long (at most {limit} characters)", values)
 
 
-def _types(declared: str | list[str]) -> str:
-    return " or ".join(repr(name) for name in ([declared] if isinstance(declared, str) else declared))
+def _types(declared: str | list[str]) -> Text | str:
+    """The JSON types a value may have, "'string' or 'null'", the "or" in the reader's language."""
+    names = [repr(name) for name in ([declared] if isinstance(declared, str) else declared)]
+    chosen: Text | str = names[0]
+    for name in names[1:]:
+        chosen = Text("{first} or {second}", {"first": chosen, "second": name})
+    return chosen
+
+
+def _not_one_of(value: Any, allowed: Iterable[Any]) -> Text:
+    return Text(
+        "{value} is not one of {allowed}",
+        {"value": show(value), "allowed": ", ".join(show(v) for v in allowed)},
+    )
+
+
+def _bounded(e: _Fault) -> dict[str, Any]:
+    return {"value": show(e.instance), "limit": e.validator_value}
 
 
 # Messages by keyword, for people who write JSON rather than read jsonschema's Python reprs.
-_MESSAGES = {
-    "type": lambda e: f"{show(e.instance)} is not of type {_types(e.validator_value)}",
-    "enum": lambda e: f"{show(e.instance)} is not one of {', '.join(show(v) for v in e.validator_value)}",
-    "const": lambda e: f"{show(e.instance)} is not {show(e.validator_value)}",
-    "minimum": lambda e: f"{show(e.instance)} is less than the minimum of {e.validator_value}",
-    "maximum": lambda e: f"{show(e.instance)} is greater than the maximum of {e.validator_value}",
-    "minLength": lambda e: f"{show(e.instance)} is too short (at least {_characters(e.validator_value)})",
-    "maxLength": lambda e: f"{show(e.instance)} is too long (at most {_characters(e.validator_value)})",
+_MESSAGES: dict[str, Callable[[_Fault], Text]] = {
+    "type": lambda e: Text(
+        "{value} is not of type {types}", {"value": show(e.instance), "types": _types(e.validator_value)}
+    ),
+    "enum": lambda e: _not_one_of(e.instance, e.validator_value),
+    "const": lambda e: Text(
+        "{value} is not {wanted}", {"value": show(e.instance), "wanted": show(e.validator_value)}
+    ),
+    "minimum": lambda e: Text("{value} is less than the minimum of {limit}", _bounded(e)),
+    "maximum": lambda e: Text("{value} is greater than the maximum of {limit}", _bounded(e)),
+    "minLength": _length,
+    "maxLength": _length,
     "minItems": _item_count,
     "maxItems": _item_count,
-    "uniqueItems": lambda e: "has repeated items",
-    "pattern": lambda e: f"{show(e.instance)} does not match {e.validator_value!r}",
-    "not": lambda e: "is not allowed here",
+    "uniqueItems": lambda e: Text("has repeated items"),
+    "pattern": lambda e: Text(
+        "{value} does not match {pattern}", {"value": show(e.instance), "pattern": repr(e.validator_value)}
+    ),
+    "not": lambda e: Text("is not allowed here"),
 }
 
 
-def describe(error: _Fault) -> str:
+def describe(error: _Fault) -> Text:
     """The message for one jsonschema error: the schema's own (x-error-messages), else one for people."""
     custom = error.schema.get("x-error-messages", {}) if isinstance(error.schema, dict) else {}
     if error.validator in custom:
-        return custom[error.validator]
+        return Text(custom[error.validator])
     message = _MESSAGES.get(error.validator)
-    return message(error) if message is not None else error.message
+    # A keyword the spec does not use today: jsonschema's English, as it words it.
+    return message(error) if message is not None else Text(error.message)

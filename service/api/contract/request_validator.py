@@ -18,6 +18,8 @@ from typing import Any, Protocol
 # A compiled Draft 2020-12 validator (Rust): only says valid or not, fast.
 import jsonschema_rs
 
+from service.languages import Text
+
 from .faults import child_pointer, choose_branch, schema_errors
 from .schema_validator import SchemaValidator
 from .spec import HTTP_METHODS, inline_refs
@@ -96,7 +98,7 @@ class _Parameter:
     validator: SchemaValidator
     quick: Callable[[Any], bool]
 
-    def messages(self, value: Any) -> list[str]:
+    def messages(self, value: Any) -> list[Text]:
         if self.quick(value):
             return []
         return [error["message"] for error in schema_errors(self.validator, value)]
@@ -213,10 +215,10 @@ def _check_texts(parameters: list[_Parameter], lookup, key: str) -> tuple[dict, 
         texts = lookup(parameter.name)
         if not texts:
             if parameter.required:
-                errors.append({key: parameter.name, "message": "is required"})
+                errors.append({key: parameter.name, "message": Text("is required")})
             continue
         if len(texts) > 1:
-            errors.append({key: parameter.name, "message": "must be given at most once"})
+            errors.append({key: parameter.name, "message": Text("must be given at most once")})
             continue
         value = coerce_parameter(texts[0], parameter.types)
         messages = parameter.messages(value)

@@ -43,7 +43,7 @@ def create_game():
         )
     except InvalidSetup as err:
         detail = Text(err.message, err.values)
-        raise invalid_request(detail, [{"pointer": "/patch_order", "message": str(err)}]) from None
+        raise invalid_request(detail, [{"pointer": "/patch_order", "message": detail}]) from None
     text = compact({"game": Fragment(created.view), "tokens": created.tokens})
     return json_response(text, 201, version=1, location=f"/games/{created.game_id}")
 
@@ -78,6 +78,16 @@ def get_seat(game_id: str):
     check_headers("getSeat")
     seat = services().play.seat_of(game_id, bearer_token())
     return json_response(compact({"seat": seat}))
+
+
+@bp.post("/games/<game_id>/seat")
+def name_seat(game_id: str):
+    """Name the bearer token's seat (the guest of an invite link chooses its own name): the seat and the game."""
+    body = read_json_object(required=True)
+    check_headers("nameSeat")
+    check_body("nameSeat", body)
+    named = services().seat_names.name(game_id, bearer_token(), body["name"])
+    return json_response(compact({"seat": named.seat, "game": Fragment(named.view)}))
 
 
 @bp.get("/games/<game_id>/legal-moves")

@@ -78,7 +78,7 @@ def _hint_level(level_id: str) -> bots.Level:
         )
     raise invalid_request(
         Text("The query parameter level is not a hint level: {reason}.", {"reason": reason}),
-        [{"parameter": "level", "message": str(reason)}],
+        [{"parameter": "level", "message": reason}],
     )
 
 

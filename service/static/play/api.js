@@ -53,6 +53,8 @@ export const api = {
   seatOf: (gameId, token) =>
     fetch(`${gamePath(gameId)}/seat`, { headers: { Authorization: `Bearer ${token}`, "Accept-Language": language() } })
       .then(answer).then((body) => body.seat),
+  /** {seat, game}: the token's seat named `name` (the guest of an invite link choosing its own). */
+  nameSeat: (gameId, token, name) => send(`${gamePath(gameId)}/seat`, token, { name }),
   /** {version, turn, phase, moves}: the seat in turn's moves, narrowed to one patch when given. */
   legalMoves: (gameId, patchId = null) =>
     read(`${gamePath(gameId)}/legal-moves${patchId === null ? "" : `?patch_id=${patchId}`}`),

@@ -5,7 +5,8 @@
 //
 // Which game the page shows lives in the URL's fragment, #game=<id>&token=<seat token>:
 // browsers never send a fragment to a server, so the token stays on this machine.
-// Without a token the page just watches the game.
+// Without a token the page just watches the game. An invite link adds &invite: the
+// friend who opens it first chooses the name their seat shows.
 
 import { api, ApiError } from "./api.js";
 import { follow } from "./follow.js";
@@ -41,9 +42,11 @@ async function start() {
       for (const patch of await api.patches()) page.patches.set(patch.id, patch);
     }
     $("lobby").hidden = true;
+    $("guest").hidden = true;
     page.asPlayer = fragment.get("as") === "player";
     const token = page.asPlayer ? playerToken() : fragment.get("token");
-    if (fragment.has("game")) await openGame(fragment.get("game"), token);
+    if (fragment.has("game") && token && fragment.has("invite")) await askGuestName(fragment.get("game"), token);
+    else if (fragment.has("game")) await openGame(fragment.get("game"), token);
     else if (fragment.has("lobby")) await showLobby(showMessage);
     else await showSetup();
   } catch (error) {
@@ -90,9 +93,41 @@ async function createGame(event) {
 
 function showInvite(gameId, token) {
   const link = new URL(location.href);
-  link.hash = `game=${gameId}&token=${token}`;
+  link.hash = `game=${gameId}&token=${token}&invite`;
   $("invite-link").value = link.href;
   $("invite").hidden = false;
+}
+
+/** The guest of an invite link names their seat (the host's name for it offered), then plays. */
+async function askGuestName(gameId, token) {
+  $("setup").hidden = true;
+  $("game").hidden = true;
+  const [game, seat] = await Promise.all([api.game(gameId), api.seatOf(gameId, token)]);
+  const player = game.players[seat];
+  // A player's seat bears the player's name, and a finished game keeps its names: nothing to ask.
+  if (game.status === "finished" || player.player_id) return joinAsGuest(gameId, token);
+  $("guest-name").value = player.name;
+  $("guest").hidden = false;
+  $("guest").onsubmit = async (event) => {
+    event.preventDefault();
+    $("guest-join").disabled = true;
+    try {
+      await api.nameSeat(gameId, token, $("guest-name").value.trim() || player.name);
+      await joinAsGuest(gameId, token);
+    } catch (error) {
+      showMessage(error);
+    } finally {
+      $("guest-join").disabled = false;
+    }
+  };
+}
+
+/** The game, from now on without asking for a name: a reload of this page goes straight to it. */
+async function joinAsGuest(gameId, token) {
+  history.replaceState(null, "", `#game=${gameId}&token=${token}`);
+  $("guest").hidden = true;
+  showMessage(null);
+  await openGame(gameId, token);
 }
 
 async function openGame(gameId, token) {

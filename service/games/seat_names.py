@@ -1,0 +1,62 @@
+"""A seat choosing its own name: the guest of an invite link names itself when it opens the link.
+
+The host of a game with a friend types a name for the friend's seat (or
+none: `Player 2`), but the friend is the one who knows it: the holder of a
+seat's token may name that seat with `POST /games/{id}/seat` while the game
+is played. A player's seat bears the player's own name (its profile), so it
+is not renamed here. The name is stored with one compare-and-set on the game
+(GameStore.amend, as a rematch's claim is): its version stays, as a join's
+does, and the next version's answers and events show the name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from service.languages import Text
+
+from .jsontext import compact
+from .kept import GameCopy
+from .play import MAX_COMMIT_ATTEMPTS, GamePlay, seat_of_token
+from .refusals import GameBusy, GameNotFound, NameFixed
+from .views import game_view
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """The seat named and the game's view with its new name."""
+
+    seat: int
+    view: str
+
+
+class SeatNames:
+    """Naming a seat by its holder."""
+
+    def __init__(self, play: GamePlay):
+        self.play = play
+
+    def name(self, game_id: str, token: str | None, name: str) -> Named:
+        """Name the seat of `token` (a seat's or its player's): NameFixed for a player's seat or a finished game."""
+        game = self.play.load(game_id)
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            record = game.record
+            seat = seat_of_token(record, token)
+            if record.player_ids[seat] is not None:
+                raise NameFixed(Text("This seat is a player's: it bears the name the player chose."))
+            if record.state.finished:
+                raise NameFixed(Text("The game is over: its seats' names are as they were played."))
+            if record.names[seat] == name:
+                return Named(seat, compact(game_view(record, game.version)))
+            names = (name, record.names[1]) if seat == 0 else (record.names[0], name)
+            named = replace(record, names=names)
+            text = named.encode()
+            view = compact(game_view(named, game.version))
+            result = self.play.store.amend(game_id, game.version, game.revision, text, view)
+            if result.revision is not None:
+                self.play.kept.put(game_id, GameCopy(game.version, result.revision, named), text)
+                return Named(seat, view)
+            if result.current is None:
+                raise GameNotFound(game_id)
+            game = GameCopy.of(result.current)
+        raise GameBusy()
