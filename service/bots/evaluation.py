@@ -8,10 +8,11 @@ weights tuned in greedy-against-greedy arenas (benchmarks/bots.py).
 """
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from service.engine import INCOME_SPACES, TRACK_END, GameState
+from service.engine import INCOME_SPACES, PATCHES, TRACK_END, GameState, Patch
 from service.engine.quilt import BOARD_SIZE, CELL_COUNT, FULL_QUILT
+from service.engine.state import MARKET_SIZE, PLACE_LEATHER
 
 _ALL = FULL_QUILT
 _COL_FIRST = sum(1 << (row * BOARD_SIZE) for row in range(BOARD_SIZE))
@@ -44,6 +45,11 @@ class Weights:
     hole: float = 1.5
     # Per leather patch won and not yet placed: a cell it will cover.
     pending_leather: float = 2.0
+    # Per point of the best buy open to the seat in turn (`buy_prospect`):
+    # the mover has that buy in hand, its opponent must wait for the market
+    # it leaves. 0 in the default weights (greedy and `search`); the `deep`
+    # level's evaluation has it (levels.py).
+    prospect: float = 0.0
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -85,19 +91,69 @@ def seat_value(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) 
     """What seat's position is worth in points: score now plus what is still to come."""
     player = state.players[seat]
     position = player.position
-    ahead = TRACK_END - position
     empty = CELL_COUNT - player.quilt.bit_count()
     value: float = player.buttons - 2 * empty + player.income * PAYDAYS_AHEAD[position]
     if state.bonus_owner == seat:
         value += 7
-    # The spaces ahead, each at its rate: the integral of the linear rate.
-    value += weights.time_early * ahead + (weights.time_late - weights.time_early) * (
-        TRACK_END * TRACK_END - position * position
-    ) / (2 * TRACK_END)
+    value += _time_value(position, weights)
     if empty:
         perimeter, holes = shape_terms(player.quilt)
         value -= weights.perimeter * perimeter + weights.hole * holes
     return value + weights.pending_leather * player.leather_to_place
+
+
+@cache
+def _buy_gains(weights: Weights) -> tuple[tuple[float, ...], ...]:
+    """_buy_gains(weights)[patch_id][position]: what buying the patch there adds to seat_value.
+
+    Its cells no longer count -2 each, its price is paid, its income comes on
+    every payday ahead (those the move passes pay at once: it is sewn on
+    first), and the spaces it takes are spent at the evaluation's rate. Where
+    it goes on the quilt is left out: the perimeter and holes of a placement
+    are the search's to find.
+    """
+
+    def gain(patch: Patch, position: int) -> float:
+        new = min(position + patch.time, TRACK_END)
+        spent = _time_value(position, weights) - _time_value(new, weights)
+        return 2 * patch.cells - patch.cost + patch.income * PAYDAYS_AHEAD[position] - spent
+
+    return tuple(
+        tuple(gain(PATCHES[patch_id], position) for position in range(TRACK_END + 1))
+        if patch_id in PATCHES
+        else ()
+        for patch_id in range(max(PATCHES) + 1)
+    )
+
+
+def _time_value(position: int, weights: Weights) -> float:
+    """What the spaces ahead of a token on position are worth: the integral of the linear rate."""
+    ahead = TRACK_END - position
+    return weights.time_early * ahead + (weights.time_late - weights.time_early) * (
+        TRACK_END * TRACK_END - position * position
+    ) / (2 * TRACK_END)
+
+
+def buy_prospect(state: GameState, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """The most the seat in turn gains by a buy it can afford now (0 if none gains), in points.
+
+    The static evaluation alone values a position the same whoever moves
+    next; at a search's horizon the mover still has its pick of the market,
+    and a search that stops there overlooks it.
+    """
+    seat = state.turn
+    if seat is None or state.phase == PLACE_LEATHER:
+        return 0.0
+    player = state.players[seat]
+    gains = _buy_gains(weights)
+    position, buttons = player.position, player.buttons
+    best = 0.0
+    for patch_id in state.circle[:MARKET_SIZE]:
+        if PATCHES[patch_id].cost <= buttons:
+            gain = gains[patch_id][position]
+            if gain > best:
+                best = gain
+    return best
 
 
 def evaluate(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
@@ -106,4 +162,8 @@ def evaluate(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) ->
     if result is not None:
         margin = result.scores[seat] - result.scores[1 - seat]
         return (WIN_VALUE if result.winner == seat else -WIN_VALUE) + margin
-    return seat_value(state, seat, weights) - seat_value(state, 1 - seat, weights)
+    value = seat_value(state, seat, weights) - seat_value(state, 1 - seat, weights)
+    if weights.prospect:
+        prospect = weights.prospect * buy_prospect(state, weights)
+        value += prospect if state.turn == seat else -prospect
+    return value

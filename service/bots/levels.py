@@ -18,6 +18,7 @@ from hashlib import blake2b
 
 from service.engine import GameFinished, GameState, Move
 
+from .evaluation import DEFAULT_WEIGHTS, Weights
 from .greedy import greedy_option
 from .options import to_move
 from .random_bot import random_move
@@ -32,8 +33,11 @@ NODES_PER_MS = 30
 # process again for a while after the cap fires, and the p99 promise is
 # think_ms + 10% (the arena measured p99 +9% with the cap at think_ms itself).
 CLOCK_CAP_SHARE = 0.95
-# The `deep` level's placements per patch at the root (search.py says why).
-DEEP_ROOT_PER_PATCH = 2
+# The `deep` level's evaluation: the default weights, and the buy the seat
+# in turn has in hand at the horizon (evaluation.buy_prospect) counted at
+# full value. The arena measured 71% against `search` at equal nodes with it
+# (benchmarks/README.md, "the strength ladder").
+DEEP_WEIGHTS = Weights(prospect=1.0)
 
 
 RANDOM, GREEDY, SEARCH, DEEP = "random", "greedy", "search", "deep"
@@ -83,7 +87,8 @@ LEVELS: tuple[Level, ...] = (
     Level("search", "Looks several moves ahead for about a second.", think_ms=1000, hint=False, kind=SEARCH),
     Level(
         "deep",
-        "Looks as far ahead as search in the same second, weighing two placements of each patch it may buy.",
+        "Looks as far ahead as search in the same second, and also counts the patch the player to move"
+        " could buy next where it stops looking.",
         think_ms=1000,
         hint=False,
         kind=DEEP,
@@ -135,5 +140,5 @@ def choose_move(
     budget_ms = chosen.think_ms if think_ms is None else think_ms
     deadline = time.perf_counter() + CLOCK_CAP_SHARE * budget_ms / 1000 if clock_cap else math.inf
     nodes = max(1, int(budget_ms * nodes_per_ms))
-    root_per_patch = DEEP_ROOT_PER_PATCH if chosen.kind == DEEP else None
-    return to_move(search_option(state, nodes, deadline, root_per_patch=root_per_patch).option)
+    weights = DEEP_WEIGHTS if chosen.kind == DEEP else DEFAULT_WEIGHTS
+    return to_move(search_option(state, nodes, deadline, weights).option)
