@@ -1,9 +1,10 @@
 """A finished game's analysis: for each move, what the strongest level thinks it was worth.
 
 Pure, like the levels: a function of the game's start, its moves and a node
-budget. For each move the `deep` level's search picks the best move in the
-position; then both the best move's and the played move's positions are
-valued by the same search from the mover's side, each with the same
+budget. For each move a search with the `deep` level's evaluation (and the
+two snuggest placements of each patch at its root) picks the best move in
+the position; then both the best move's and the played move's positions
+are valued by the same search from the mover's side, each with the same
 budget. The values are the expected final margin for the mover, in points:
 the evaluation is a margin estimate, and a finished game's exact margin
 (the search's win bonus taken off). `loss` is how much the played move gave
@@ -19,13 +20,14 @@ from dataclasses import dataclass
 
 from service.engine import Abort, GameState, Move, Resign, Timeout, apply_move, canonical_move
 
-from .evaluation import WIN_VALUE
+from .evaluation import DEEP_WEIGHTS, WIN_VALUE
 from .options import play, to_move
 from .search import position_value, search_option
 
 # Loss thresholds, in points of final margin (the spec states them).
 INACCURACY, MISTAKE, BLUNDER = 2.0, 5.0, 10.0
-# The `deep` level's placements per patch at the root.
+# Placements per patch at the root of the best-move search: the best move
+# shown is picked among more placements than a level's own move.
 _ROOT_PER_PATCH = 2
 
 
@@ -77,10 +79,16 @@ def analyse_move(state: GameState, move: Move, number: int, node_budget: int) ->
     """The analysis of `move` played in `state` (the seat in turn's)."""
     seat = state.turn
     assert seat is not None, "a finished game has no moves"
-    best_option = search_option(state, node_budget, math.inf, root_per_patch=_ROOT_PER_PATCH).option
+    best_option = search_option(
+        state, node_budget, math.inf, DEEP_WEIGHTS, root_per_patch=_ROOT_PER_PATCH
+    ).option
     best, move = to_move(best_option), canonical_move(move)
-    after = margin(position_value(apply_move(state, move, seat), seat, node_budget))
-    before = after if best == move else margin(position_value(play(state, best_option), seat, node_budget))
+    after = margin(position_value(apply_move(state, move, seat), seat, node_budget, DEEP_WEIGHTS))
+    before = (
+        after
+        if best == move
+        else margin(position_value(play(state, best_option), seat, node_budget, DEEP_WEIGHTS))
+    )
     if after > before:
         before, best = after, move
     loss = before - after

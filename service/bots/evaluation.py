@@ -47,12 +47,16 @@ class Weights:
     pending_leather: float = 2.0
     # Per point of the best buy open to the seat in turn (`buy_prospect`):
     # the mover has that buy in hand, its opponent must wait for the market
-    # it leaves. 0 in the default weights (greedy and `search`); the `deep`
-    # level's evaluation has it (levels.py).
+    # it leaves. 0 in the default weights (greedy and `search`).
     prospect: float = 0.0
 
 
 DEFAULT_WEIGHTS = Weights()
+# The `deep` level's (and the analysis's): the buy the seat in turn has in
+# hand at the horizon counted at its full value. 71 of 100 games against
+# `search` (the default weights) at equal nodes in the first arena
+# (benchmarks/README.md, "the strength ladder").
+DEEP_WEIGHTS = Weights(prospect=1.0)
 
 
 def blocked_sides(quilt: int) -> tuple[int, int, int, int]:

@@ -18,7 +18,7 @@ from hashlib import blake2b
 
 from service.engine import GameFinished, GameState, Move
 
-from .evaluation import DEFAULT_WEIGHTS, Weights
+from .evaluation import DEEP_WEIGHTS, DEFAULT_WEIGHTS
 from .greedy import greedy_option
 from .options import to_move
 from .random_bot import random_move
@@ -33,11 +33,6 @@ NODES_PER_MS = 30
 # process again for a while after the cap fires, and the p99 promise is
 # think_ms + 10% (the arena measured p99 +9% with the cap at think_ms itself).
 CLOCK_CAP_SHARE = 0.95
-# The `deep` level's evaluation: the default weights, and the buy the seat
-# in turn has in hand at the horizon (evaluation.buy_prospect) counted at
-# full value. The arena measured 71% against `search` at equal nodes with it
-# (benchmarks/README.md, "the strength ladder").
-DEEP_WEIGHTS = Weights(prospect=1.0)
 
 
 RANDOM, GREEDY, SEARCH, DEEP = "random", "greedy", "search", "deep"

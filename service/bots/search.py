@@ -11,7 +11,7 @@ than where exactly a patch goes). Placing a won leather patch is forced to
 its snuggest cell and costs no depth.
 
 The `deep` level searches the same tree with one more term in its
-evaluation (levels.DEEP_WEIGHTS): at the horizon the seat in turn still has
+evaluation (evaluation.DEEP_WEIGHTS): at the horizon the seat in turn still has
 its pick of the market, worth the best buy it can afford
 (evaluation.buy_prospect); a search that stops there without it sees a
 position as equal whoever moves next. Tried before and not stronger than
@@ -178,15 +178,17 @@ def search_option(
     return SearchResult(best, search.nodes, completed)
 
 
-def position_value(state: GameState, seat: int, node_budget: int) -> float:
+def position_value(
+    state: GameState, seat: int, node_budget: int, weights: Weights = DEFAULT_WEIGHTS
+) -> float:
     """The value of state for seat by the deepest search completed within node_budget (analysis.py).
 
     Deepening with a full window: the last completed depth's value. A
     finished game is its exact value; a budget too small for depth 1 gives
     the static evaluation.
     """
-    search = _Search(seat, node_budget, math.inf, DEFAULT_WEIGHTS, 1)
-    value = evaluate(state, seat, DEFAULT_WEIGHTS)
+    search = _Search(seat, node_budget, math.inf, weights, 1)
+    value = evaluate(state, seat, weights)
     if state.finished:
         return value
     for depth in range(1, _MAX_DEPTH):

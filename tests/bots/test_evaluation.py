@@ -2,7 +2,15 @@
 
 import pytest
 
-from service.bots.evaluation import PAYDAYS_AHEAD, WIN_VALUE, Weights, evaluate, seat_value, shape_terms
+from service.bots.evaluation import (
+    PAYDAYS_AHEAD,
+    WIN_VALUE,
+    Weights,
+    buy_prospect,
+    evaluate,
+    seat_value,
+    shape_terms,
+)
 from service.engine.quilt import FULL_QUILT
 from tests.engine.positions import EMPTY_ROW, position, quilt, seat
 
@@ -75,3 +83,45 @@ def test_a_finished_game_is_won_or_lost_by_its_margin():
     # seat 0: 20 points; seat 1: 12 - 2 x 81 = -150
     assert evaluate(done, 0) == WIN_VALUE + 170
     assert evaluate(done, 1) == -WIN_VALUE - 170
+
+
+# Patches of these tests (patches.json): id cost time income cells
+#   5: 3 2 1 4    6: 2 2 0 5    9: 6 5 2 4    10: 4 2 0 6
+def spaces_spent(old: int, new: int) -> float:
+    """WEIGHTS' time term over old..new: the rate 2 - s/53 integrated."""
+    return 2 * (new - old) - (new * new - old * old) / 106
+
+
+def test_the_prospect_is_the_best_buy_the_seat_in_turn_can_afford():
+    # Seat 0 is behind (0 against 1): its turn. With 5 buttons 5 and 6 are
+    # affordable, 9 is not.
+    state = position(seat(buttons=5), seat(position=1), circle=(6, 5, 9, 10, 2))
+    # patch 5: 4 cells no longer -2 each, 3 buttons paid, 1 on each of 9 paydays, spaces 0..2 spent
+    patch_5 = 2 * 4 - 3 + 1 * 9 - spaces_spent(0, 2)
+    assert 2 * 5 - 2 - spaces_spent(0, 2) < patch_5  # patch 6 gains less
+    assert buy_prospect(state, WEIGHTS) == pytest.approx(patch_5)
+    # One more button and patch 9 is in reach, and gains more.
+    richer = position(seat(buttons=6), seat(position=1), circle=(6, 5, 9, 10, 2))
+    assert buy_prospect(richer, WEIGHTS) == pytest.approx(2 * 4 - 6 + 2 * 9 - spaces_spent(0, 5))
+
+
+def test_a_payday_the_buy_passes_pays_its_income_at_once():
+    # From 3 to 5: the payday on 5 pays the patch just sewn on, so 9 paydays, not the 8 after 5.
+    state = position(seat(buttons=3, position=3), seat(position=4), circle=(5, 9, 10))
+    assert buy_prospect(state, WEIGHTS) == pytest.approx(2 * 4 - 3 + 1 * 9 - spaces_spent(3, 5))
+
+
+def test_no_prospect_without_an_affordable_gain_or_while_leather_waits():
+    broke = position(seat(buttons=0), seat(position=1), circle=(5, 9, 10))
+    assert buy_prospect(broke, WEIGHTS) == 0
+    placing = position(seat(buttons=9, leather_to_place=1), seat(position=1), circle=(5, 9, 10))
+    assert buy_prospect(placing, WEIGHTS) == 0
+
+
+def test_the_prospect_counts_for_the_mover_and_against_its_opponent():
+    with_prospect = Weights(time_early=2.0, time_late=1.0, perimeter=0.5, hole=1.0, prospect=0.5)
+    state = position(seat(buttons=5), seat(position=1), circle=(6, 5, 9, 10, 2))
+    prospect = 0.5 * buy_prospect(state, WEIGHTS)
+    assert prospect > 0
+    assert evaluate(state, 0, with_prospect) == pytest.approx(evaluate(state, 0, WEIGHTS) + prospect)
+    assert evaluate(state, 1, with_prospect) == pytest.approx(evaluate(state, 1, WEIGHTS) - prospect)
