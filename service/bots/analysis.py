@@ -21,7 +21,7 @@ from service.engine import Abort, GameState, Move, Resign, Timeout, apply_move, 
 
 from .evaluation import WIN_VALUE
 from .options import play, to_move
-from .search import position_value, search_option
+from .search import Interrupted, position_value, search_option
 
 # Loss thresholds, in points of final margin (the spec states them).
 INACCURACY, MISTAKE, BLUNDER = 2.0, 5.0, 10.0
@@ -73,14 +73,26 @@ def margin(value: float) -> float:
     return value
 
 
-def analyse_move(state: GameState, move: Move, number: int, node_budget: int) -> MoveAnalysis:
-    """The analysis of `move` played in `state` (the seat in turn's)."""
+def analyse_move(
+    state: GameState,
+    move: Move,
+    number: int,
+    node_budget: int,
+    interrupted: Callable[[], bool] | None = None,
+) -> MoveAnalysis:
+    """The analysis of `move` played in `state` (the seat in turn's); Interrupted when `interrupted` says so."""
     seat = state.turn
     assert seat is not None, "a finished game has no moves"
-    best_option = search_option(state, node_budget, math.inf, root_per_patch=_ROOT_PER_PATCH).option
+    best_option = search_option(
+        state, node_budget, math.inf, root_per_patch=_ROOT_PER_PATCH, interrupted=interrupted
+    ).option
     best, move = to_move(best_option), canonical_move(move)
-    after = margin(position_value(apply_move(state, move, seat), seat, node_budget))
-    before = after if best == move else margin(position_value(play(state, best_option), seat, node_budget))
+    after = margin(position_value(apply_move(state, move, seat), seat, node_budget, interrupted))
+    before = (
+        after
+        if best == move
+        else margin(position_value(play(state, best_option), seat, node_budget, interrupted))
+    )
     if after > before:
         before, best = after, move
     loss = before - after
@@ -92,19 +104,28 @@ def analyse_game(
     moves: Sequence[Move],
     node_budget: int,
     between: Callable[[], None] = lambda: None,
+    interrupted: Callable[[], bool] | None = None,
 ) -> list[MoveAnalysis]:
     """Every move of a game from `start` analysed (a resignation or timeout ends it unanalysed).
 
     `between` runs before each move's analysis: a bot worker plays the bot
-    moves that came meanwhile there, so an analysis never holds one back.
+    moves that came meanwhile there. And when `interrupted` says so during
+    a move's searches (a bot move has come), they are dropped, `between`
+    runs, and the move is analysed again from the start: its searches are
+    pure, so it comes out the same, and a bot move waits for no search.
     """
     analysed = []
     state = start
     for number, move in enumerate(moves, 1):
         if isinstance(move, Resign | Timeout | Abort) or state.finished:
             break
-        between()
-        analysed.append(analyse_move(state, move, number, node_budget))
+        while True:
+            between()
+            try:
+                analysed.append(analyse_move(state, move, number, node_budget, interrupted))
+                break
+            except Interrupted:
+                continue
         state = apply_move(state, move, state.turn)
     return analysed
 

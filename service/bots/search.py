@@ -22,11 +22,16 @@ Effort is counted in nodes (states played), not time: the result depends
 only on the position and the node budget, so the same budget gives the
 same move on any machine. A wall-clock deadline stops a search early when
 the machine is slower or busier than the budget assumed; only then can the
-move differ from run to run.
+move differ from run to run. A search may also be given `interrupted`, read
+as often as the clock: when it says yes the search is abandoned
+(`Interrupted`), with no result, so an analysis (which has no clock) gives
+way to a bot move at once and starts that search again afterwards, with the
+same result as if it had never stopped.
 """
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.engine import GameState
@@ -45,11 +50,24 @@ class _OutOfBudget(Exception):
     """The node budget or the deadline ran out inside an iteration."""
 
 
+class Interrupted(Exception):
+    """The caller's `interrupted` said to stop: the search was abandoned, with no result."""
+
+
 class _Search:
-    def __init__(self, seat: int, node_budget: int, deadline: float, weights: Weights, per_patch: int):
+    def __init__(
+        self,
+        seat: int,
+        node_budget: int,
+        deadline: float,
+        weights: Weights,
+        per_patch: int,
+        interrupted: Callable[[], bool] | None = None,
+    ):
         self.seat = seat
         self.node_budget = node_budget
         self.deadline = deadline
+        self.interrupted = interrupted
         self.weights = weights
         self.per_patch = per_patch
         self.nodes = 0
@@ -62,8 +80,11 @@ class _Search:
         self.nodes += 1
         if self.nodes >= self.node_budget:
             raise _OutOfBudget
-        if self.nodes % _CLOCK_EVERY == 0 and time.perf_counter() > self.deadline:
-            raise _OutOfBudget
+        if self.nodes % _CLOCK_EVERY == 0:
+            if time.perf_counter() > self.deadline:
+                raise _OutOfBudget
+            if self.interrupted is not None and self.interrupted():
+                raise Interrupted
 
     def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         """The minimax value of state for the root's seat, searched depth plies deep."""
@@ -140,13 +161,15 @@ def search_option(
     weights: Weights = DEFAULT_WEIGHTS,
     per_patch: int = 1,
     root_per_patch: int | None = None,
+    interrupted: Callable[[], bool] | None = None,
 ) -> SearchResult:
     """The best option found by deepening until node_budget or the deadline runs out.
 
     root_per_patch: placements per patch at the root (default: per_patch).
+    Raises Interrupted when `interrupted` says so.
     """
     assert state.turn is not None, "a finished game has no options"
-    search = _Search(state.turn, node_budget, deadline, weights, per_patch)
+    search = _Search(state.turn, node_budget, deadline, weights, per_patch, interrupted)
     # The root's options are always playable: reading them must not run out of budget.
     root = [(option, play(state, option)) for option in shortlist(state, root_per_patch or per_patch)]
     best, completed = root[0][0], 0
@@ -176,14 +199,16 @@ def search_option(
     return SearchResult(best, search.nodes, completed)
 
 
-def position_value(state: GameState, seat: int, node_budget: int) -> float:
+def position_value(
+    state: GameState, seat: int, node_budget: int, interrupted: Callable[[], bool] | None = None
+) -> float:
     """The value of state for seat by the deepest search completed within node_budget (analysis.py).
 
     Deepening with a full window: the last completed depth's value. A
     finished game is its exact value; a budget too small for depth 1 gives
-    the static evaluation.
+    the static evaluation. Raises Interrupted when `interrupted` says so.
     """
-    search = _Search(seat, node_budget, math.inf, DEFAULT_WEIGHTS, 1)
+    search = _Search(seat, node_budget, math.inf, DEFAULT_WEIGHTS, 1, interrupted)
     value = evaluate(state, seat, DEFAULT_WEIGHTS)
     if state.finished:
         return value

@@ -55,3 +55,25 @@ def test_the_summary_counts_each_seats_classes():
     ]
     after = apply_move(state, Advance())
     assert after.turn is not None  # the game goes on: the analysis stopped at the moves it was given
+
+
+def test_an_interrupted_move_is_analysed_again_after_between_and_comes_out_the_same():
+    """A bot move arriving mid-analysis stops the searches; `between` plays it; the move is analysed again."""
+    state = bonus_in_reach()
+    moves = [Advance(), Advance(), Advance()]
+    calls = {"asked": 0, "between": 0}
+    # Bot jobs come at these questions, in the middle of searches (a search of NODES asks about 90 times).
+    arrivals = {5, 60, 150, 151, 400}
+
+    def interrupted() -> bool:
+        calls["asked"] += 1
+        return calls["asked"] in arrivals
+
+    def between() -> None:
+        calls["between"] += 1
+
+    judged = analyse_game(state, moves, NODES, between, interrupted)
+    assert judged == analyse_game(state, moves, NODES)
+    assert calls["asked"] > max(arrivals), "the searches did not ask whether to give way as they went"
+    # Once before each move, and once more after each interruption.
+    assert calls["between"] == len(moves) + len(arrivals)
