@@ -21,7 +21,7 @@ from service.engine import Abort, GameState, Move, Resign, Timeout, apply_move, 
 
 from .evaluation import WIN_VALUE
 from .options import play, to_move
-from .search import Interrupted, position_value, search_option
+from .search import position_value, search_option
 
 # Loss thresholds, in points of final margin (the spec states them).
 INACCURACY, MISTAKE, BLUNDER = 2.0, 5.0, 10.0
@@ -78,20 +78,18 @@ def analyse_move(
     move: Move,
     number: int,
     node_budget: int,
-    interrupted: Callable[[], bool] | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> MoveAnalysis:
-    """The analysis of `move` played in `state` (the seat in turn's); Interrupted when `interrupted` says so."""
+    """The analysis of `move` played in `state` (the seat in turn's); `pause` runs inside its searches."""
     seat = state.turn
     assert seat is not None, "a finished game has no moves"
     best_option = search_option(
-        state, node_budget, math.inf, root_per_patch=_ROOT_PER_PATCH, interrupted=interrupted
+        state, node_budget, math.inf, root_per_patch=_ROOT_PER_PATCH, pause=pause
     ).option
     best, move = to_move(best_option), canonical_move(move)
-    after = margin(position_value(apply_move(state, move, seat), seat, node_budget, interrupted))
+    after = margin(position_value(apply_move(state, move, seat), seat, node_budget, pause))
     before = (
-        after
-        if best == move
-        else margin(position_value(play(state, best_option), seat, node_budget, interrupted))
+        after if best == move else margin(position_value(play(state, best_option), seat, node_budget, pause))
     )
     if after > before:
         before, best = after, move
@@ -104,28 +102,22 @@ def analyse_game(
     moves: Sequence[Move],
     node_budget: int,
     between: Callable[[], None] = lambda: None,
-    interrupted: Callable[[], bool] | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> list[MoveAnalysis]:
     """Every move of a game from `start` analysed (a resignation or timeout ends it unanalysed).
 
-    `between` runs before each move's analysis: a bot worker plays the bot
-    moves that came meanwhile there. And when `interrupted` says so during
-    a move's searches (a bot move has come), they are dropped, `between`
-    runs, and the move is analysed again from the start: its searches are
-    pure, so it comes out the same, and a bot move waits for no search.
+    `between` runs before each move's analysis, `pause` every few hundred
+    nodes of its searches (search.py): a bot worker plays the bot moves
+    that came meanwhile there, so a bot move waits for no search. The
+    searches go on afterwards where they were: the analysis is the same.
     """
     analysed = []
     state = start
     for number, move in enumerate(moves, 1):
         if isinstance(move, Resign | Timeout | Abort) or state.finished:
             break
-        while True:
-            between()
-            try:
-                analysed.append(analyse_move(state, move, number, node_budget, interrupted))
-                break
-            except Interrupted:
-                continue
+        between()
+        analysed.append(analyse_move(state, move, number, node_budget, pause))
         state = apply_move(state, move, state.turn)
     return analysed
 

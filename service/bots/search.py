@@ -22,11 +22,10 @@ Effort is counted in nodes (states played), not time: the result depends
 only on the position and the node budget, so the same budget gives the
 same move on any machine. A wall-clock deadline stops a search early when
 the machine is slower or busier than the budget assumed; only then can the
-move differ from run to run. A search may also be given `interrupted`, read
-as often as the clock: when it says yes the search is abandoned
-(`Interrupted`), with no result, so an analysis (which has no clock) gives
-way to a bot move at once and starts that search again afterwards, with the
-same result as if it had never stopped.
+move differ from run to run. A search may also be given `pause`, called as
+often as the clock is read: the caller does other work there (a bot worker
+plays the bot moves that came in while it analyses a game, whose searches
+have no clock), and the search goes on where it was, to the same result.
 """
 
 import math
@@ -50,10 +49,6 @@ class _OutOfBudget(Exception):
     """The node budget or the deadline ran out inside an iteration."""
 
 
-class Interrupted(Exception):
-    """The caller's `interrupted` said to stop: the search was abandoned, with no result."""
-
-
 class _Search:
     def __init__(
         self,
@@ -62,12 +57,12 @@ class _Search:
         deadline: float,
         weights: Weights,
         per_patch: int,
-        interrupted: Callable[[], bool] | None = None,
+        pause: Callable[[], None] | None = None,
     ):
         self.seat = seat
         self.node_budget = node_budget
         self.deadline = deadline
-        self.interrupted = interrupted
+        self.pause = pause
         self.weights = weights
         self.per_patch = per_patch
         self.nodes = 0
@@ -83,8 +78,8 @@ class _Search:
         if self.nodes % _CLOCK_EVERY == 0:
             if time.perf_counter() > self.deadline:
                 raise _OutOfBudget
-            if self.interrupted is not None and self.interrupted():
-                raise Interrupted
+            if self.pause is not None:
+                self.pause()
 
     def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         """The minimax value of state for the root's seat, searched depth plies deep."""
@@ -161,15 +156,15 @@ def search_option(
     weights: Weights = DEFAULT_WEIGHTS,
     per_patch: int = 1,
     root_per_patch: int | None = None,
-    interrupted: Callable[[], bool] | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> SearchResult:
     """The best option found by deepening until node_budget or the deadline runs out.
 
     root_per_patch: placements per patch at the root (default: per_patch).
-    Raises Interrupted when `interrupted` says so.
+    `pause` is called every _CLOCK_EVERY nodes (the module says why).
     """
     assert state.turn is not None, "a finished game has no options"
-    search = _Search(state.turn, node_budget, deadline, weights, per_patch, interrupted)
+    search = _Search(state.turn, node_budget, deadline, weights, per_patch, pause)
     # The root's options are always playable: reading them must not run out of budget.
     root = [(option, play(state, option)) for option in shortlist(state, root_per_patch or per_patch)]
     best, completed = root[0][0], 0
@@ -200,15 +195,15 @@ def search_option(
 
 
 def position_value(
-    state: GameState, seat: int, node_budget: int, interrupted: Callable[[], bool] | None = None
+    state: GameState, seat: int, node_budget: int, pause: Callable[[], None] | None = None
 ) -> float:
     """The value of state for seat by the deepest search completed within node_budget (analysis.py).
 
     Deepening with a full window: the last completed depth's value. A
     finished game is its exact value; a budget too small for depth 1 gives
-    the static evaluation. Raises Interrupted when `interrupted` says so.
+    the static evaluation. `pause` as for search_option.
     """
-    search = _Search(seat, node_budget, math.inf, DEFAULT_WEIGHTS, 1, interrupted)
+    search = _Search(seat, node_budget, math.inf, DEFAULT_WEIGHTS, 1, pause)
     value = evaluate(state, seat, DEFAULT_WEIGHTS)
     if state.finished:
         return value

@@ -65,8 +65,8 @@ _VERSION_POLL_MAX_SECONDS = 0.05
 BEAT_EVERY_SECONDS = 2.0
 RECLAIM_EVERY_SECONDS = 1.0
 # While it analyses, the worker asks whether a bot job waits at most this often
-# (one EXISTS): a bot move waits about this long for an analysis, and the
-# question costs the analysis well under 1% of its time.
+# (one EXISTS, from inside the searches): a bot move waits about this long for
+# an analysis, and the question costs the analysis well under 1% of its time.
 JOB_CHECK_SECONDS = 0.02
 # After a store error or an unexpected one, the loop waits this long, doubling up to the cap.
 _FIRST_BACKOFF_SECONDS = 0.2
@@ -170,7 +170,7 @@ class BotWorker:
         if not jobs and self.play.analyses is not None:
             # No bot move waits: the lower priority's turn (analyst.py).
             analyse_next(
-                self.play, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs, self.job_waiting
+                self.play, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs, self.give_way
             )
 
     def _beat(self, now: float) -> None:
@@ -180,23 +180,20 @@ class BotWorker:
             self.jobs.report(self.spent.report())
             self._next_beat = now + BEAT_EVERY_SECONDS
 
-    def job_waiting(self) -> bool:
-        """Whether a bot job waits to be taken (asked of Redis at most every JOB_CHECK_SECONDS; False between).
+    def give_way(self) -> None:
+        """Inside an analysis's searches: play the bot jobs waiting, if any (Redis asked every JOB_CHECK_SECONDS).
 
-        Called from inside an analysis's searches, it also keeps the
-        heartbeat beating through a long one. A store error says yes: the
-        searches stop, and the next read of the queue meets the error in
-        the loop, which handles it.
+        It also keeps the heartbeat beating through a long search. A store
+        error leaves the analysis (its lease runs out, and it is taken
+        again), and the loop handles the error.
         """
         now = time.monotonic()
         if now < self._next_job_check:
-            return False
+            return
         self._next_job_check = now + JOB_CHECK_SECONDS
-        try:
-            self._beat(now)
-            return self.jobs.waiting()
-        except StorageError:
-            return True
+        self._beat(now)
+        if self.jobs.waiting():
+            self.play_waiting_jobs()
 
     def play_waiting_jobs(self) -> None:
         """Play the bot jobs queued now, without waiting for more (between an analysis's moves)."""

@@ -2,6 +2,7 @@
 
 import pytest
 
+from service.bots import choose_move
 from service.bots.analysis import analyse_game, analyse_move, classify, margin, summary
 from service.engine import Advance, Buy, Placement, apply_move, canonical_move
 from tests.bots.test_choices import bonus_in_reach
@@ -57,23 +58,18 @@ def test_the_summary_counts_each_seats_classes():
     assert after.turn is not None  # the game goes on: the analysis stopped at the moves it was given
 
 
-def test_an_interrupted_move_is_analysed_again_after_between_and_comes_out_the_same():
-    """A bot move arriving mid-analysis stops the searches; `between` plays it; the move is analysed again."""
+def test_bot_moves_played_inside_an_analysiss_searches_leave_it_the_same():
+    """A bot worker plays the bot moves that come mid-analysis inside its searches (`pause`): other searches."""
     state = bonus_in_reach()
     moves = [Advance(), Advance(), Advance()]
-    calls = {"asked": 0, "between": 0}
-    # Bot jobs come at these questions, in the middle of searches (a search of NODES asks about 90 times).
-    arrivals = {5, 60, 150, 151, 400}
+    paused = []
 
-    def interrupted() -> bool:
-        calls["asked"] += 1
-        return calls["asked"] in arrivals
+    def pause() -> None:
+        paused.append(len(paused))
+        if len(paused) in (5, 60, 150):  # a bot's move to make, now: a search of its own
+            choose_move(apply_move(state, Advance()), "search", 1, think_ms=20, nodes_per_ms=50)
 
-    def between() -> None:
-        calls["between"] += 1
-
-    judged = analyse_game(state, moves, NODES, between, interrupted)
+    judged = analyse_game(state, moves, NODES, lambda: None, pause)
     assert judged == analyse_game(state, moves, NODES)
-    assert calls["asked"] > max(arrivals), "the searches did not ask whether to give way as they went"
-    # Once before each move, and once more after each interruption.
-    assert calls["between"] == len(moves) + len(arrivals)
+    # A search of NODES nodes pauses about 90 times: three moves' searches pause all the way through.
+    assert len(paused) > 150
