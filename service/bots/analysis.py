@@ -75,19 +75,25 @@ def margin(value: float) -> float:
     return value
 
 
-def analyse_move(state: GameState, move: Move, number: int, node_budget: int) -> MoveAnalysis:
-    """The analysis of `move` played in `state` (the seat in turn's)."""
+def analyse_move(
+    state: GameState,
+    move: Move,
+    number: int,
+    node_budget: int,
+    pause: Callable[[], None] | None = None,
+) -> MoveAnalysis:
+    """The analysis of `move` played in `state` (the seat in turn's); `pause` runs inside its searches."""
     seat = state.turn
     assert seat is not None, "a finished game has no moves"
     best_option = search_option(
-        state, node_budget, math.inf, DEEP_WEIGHTS, root_per_patch=_ROOT_PER_PATCH
+        state, node_budget, math.inf, DEEP_WEIGHTS, root_per_patch=_ROOT_PER_PATCH, pause=pause
     ).option
     best, move = to_move(best_option), canonical_move(move)
-    after = margin(position_value(apply_move(state, move, seat), seat, node_budget, DEEP_WEIGHTS))
+    after = margin(position_value(apply_move(state, move, seat), seat, node_budget, DEEP_WEIGHTS, pause))
     before = (
         after
         if best == move
-        else margin(position_value(play(state, best_option), seat, node_budget, DEEP_WEIGHTS))
+        else margin(position_value(play(state, best_option), seat, node_budget, DEEP_WEIGHTS, pause))
     )
     if after > before:
         before, best = after, move
@@ -100,11 +106,14 @@ def analyse_game(
     moves: Sequence[Move],
     node_budget: int,
     between: Callable[[], None] = lambda: None,
+    pause: Callable[[], None] | None = None,
 ) -> list[MoveAnalysis]:
     """Every move of a game from `start` analysed (a resignation or timeout ends it unanalysed).
 
-    `between` runs before each move's analysis: a bot worker plays the bot
-    moves that came meanwhile there, so an analysis never holds one back.
+    `between` runs before each move's analysis, `pause` every few hundred
+    nodes of its searches (search.py): a bot worker plays the bot moves
+    that came meanwhile there, so a bot move waits for no search. The
+    searches go on afterwards where they were: the analysis is the same.
     """
     analysed = []
     state = start
@@ -112,7 +121,7 @@ def analyse_game(
         if isinstance(move, Resign | Timeout | Abort) or state.finished:
             break
         between()
-        analysed.append(analyse_move(state, move, number, node_budget))
+        analysed.append(analyse_move(state, move, number, node_budget, pause))
         state = apply_move(state, move, state.turn)
     return analysed
 

@@ -24,11 +24,15 @@ Effort is counted in nodes (states played), not time: the result depends
 only on the position and the node budget, so the same budget gives the
 same move on any machine. A wall-clock deadline stops a search early when
 the machine is slower or busier than the budget assumed; only then can the
-move differ from run to run.
+move differ from run to run. A search may also be given `pause`, called as
+often as the clock is read: the caller does other work there (a bot worker
+plays the bot moves that came in while it analyses a game, whose searches
+have no clock), and the search goes on where it was, to the same result.
 """
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.engine import GameState
@@ -48,10 +52,19 @@ class _OutOfBudget(Exception):
 
 
 class _Search:
-    def __init__(self, seat: int, node_budget: int, deadline: float, weights: Weights, per_patch: int):
+    def __init__(
+        self,
+        seat: int,
+        node_budget: int,
+        deadline: float,
+        weights: Weights,
+        per_patch: int,
+        pause: Callable[[], None] | None = None,
+    ):
         self.seat = seat
         self.node_budget = node_budget
         self.deadline = deadline
+        self.pause = pause
         self.weights = weights
         self.per_patch = per_patch
         self.nodes = 0
@@ -64,8 +77,11 @@ class _Search:
         self.nodes += 1
         if self.nodes >= self.node_budget:
             raise _OutOfBudget
-        if self.nodes % _CLOCK_EVERY == 0 and time.perf_counter() > self.deadline:
-            raise _OutOfBudget
+        if self.nodes % _CLOCK_EVERY == 0:
+            if time.perf_counter() > self.deadline:
+                raise _OutOfBudget
+            if self.pause is not None:
+                self.pause()
 
     def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         """The minimax value of state for the root's seat, searched depth plies deep."""
@@ -142,13 +158,15 @@ def search_option(
     weights: Weights = DEFAULT_WEIGHTS,
     per_patch: int = 1,
     root_per_patch: int | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> SearchResult:
     """The best option found by deepening until node_budget or the deadline runs out.
 
     root_per_patch: placements per patch at the root (default: per_patch).
+    `pause` is called every _CLOCK_EVERY nodes (the module says why).
     """
     assert state.turn is not None, "a finished game has no options"
-    search = _Search(state.turn, node_budget, deadline, weights, per_patch)
+    search = _Search(state.turn, node_budget, deadline, weights, per_patch, pause)
     # The root's options are always playable: reading them must not run out of budget.
     root = [(option, play(state, option)) for option in shortlist(state, root_per_patch or per_patch)]
     best, completed = root[0][0], 0
@@ -179,15 +197,19 @@ def search_option(
 
 
 def position_value(
-    state: GameState, seat: int, node_budget: int, weights: Weights = DEFAULT_WEIGHTS
+    state: GameState,
+    seat: int,
+    node_budget: int,
+    weights: Weights = DEFAULT_WEIGHTS,
+    pause: Callable[[], None] | None = None,
 ) -> float:
     """The value of state for seat by the deepest search completed within node_budget (analysis.py).
 
     Deepening with a full window: the last completed depth's value. A
     finished game is its exact value; a budget too small for depth 1 gives
-    the static evaluation.
+    the static evaluation. `pause` as for search_option.
     """
-    search = _Search(seat, node_budget, math.inf, weights, 1)
+    search = _Search(seat, node_budget, math.inf, weights, 1, pause)
     value = evaluate(state, seat, weights)
     if state.finished:
         return value

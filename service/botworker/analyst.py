@@ -1,10 +1,13 @@
 """Computing a finished game's analysis in a bot worker, when no bot move waits.
 
 The worker's loop calls `analyse_next` only after a read of the bot queue
-found no job, so an analysis never goes ahead of a bot's move; and before
-each move's searches (two at the `deep` level's budget) the worker plays
-every bot job that came meanwhile (`between`), so a bot move waits at most
-one analysed move's searches for a busy worker. The job is leased (storage/analyses.py): a worker
+found no job, so an analysis never goes ahead of a bot's move; before each
+move's searches (two or three at the `deep` level's budget) the worker
+plays every bot job that came meanwhile (`between`); and inside them it
+asks, every few milliseconds, whether a bot job waits (`pause`): if one
+does, it is played there, and the searches go on where they were
+(bots/search.py). So a bot move waits for no analysis, only for that
+question's interval, and no analysis work is lost to it. The job is leased (storage/analyses.py): a worker
 killed mid-analysis leaves it to another once the lease ends, and the
 result is stored once whoever finishes.
 """
@@ -41,9 +44,16 @@ def analysis_text(game_version: int, moves: list, node_budget: int) -> str:
 
 
 def analyse_next(
-    play: GamePlay, nodes_per_ms: int, think_ms: int | None, between: Callable[[], None]
+    play: GamePlay,
+    nodes_per_ms: int,
+    think_ms: int | None,
+    between: Callable[[], None],
+    pause: Callable[[], None] | None = None,
 ) -> bool:
-    """Take one queued analysis, compute and store it (`between` each move); False when none waits."""
+    """Take one queued analysis, compute and store it; False when none waits.
+
+    `between` runs before each move's searches, `pause` inside them.
+    """
     analyses = play.analyses
     assert analyses is not None, "a bot worker has the analysis queue"
     game_id = analyses.take()
@@ -63,7 +73,7 @@ def analyse_next(
         between()
         analyses.renew(game_id)  # just before the move's searches, after any bot moves
 
-    analysed = analyse_game(start, moves, node_budget, next_move)
+    analysed = analyse_game(start, moves, node_budget, next_move, pause)
     version = record.state.moves_played + 1
     stored = analyses.store(game_id, analysis_text(version, analysed, node_budget))
     log.info(

@@ -64,6 +64,10 @@ _VERSION_POLL_MAX_SECONDS = 0.05
 # The heartbeat's TTL is storage/bot_jobs.HEARTBEAT_TTL_MS (10 s): a few beats fit in it.
 BEAT_EVERY_SECONDS = 2.0
 RECLAIM_EVERY_SECONDS = 1.0
+# While it analyses, the worker asks whether a bot job waits at most this often
+# (one EXISTS, from inside the searches): a bot move waits about this long for
+# an analysis, and the question costs the analysis well under 1% of its time.
+JOB_CHECK_SECONDS = 0.02
 # After a store error or an unexpected one, the loop waits this long, doubling up to the cap.
 _FIRST_BACKOFF_SECONDS = 0.2
 _MAX_BACKOFF_SECONDS = 2.0
@@ -121,6 +125,7 @@ class BotWorker:
         self._stopping = False
         self._next_beat = 0.0
         self._next_reclaim = 0.0
+        self._next_job_check = 0.0
 
     def stop(self) -> None:
         """Finish the jobs in hand, then leave run() (safe to call from a signal handler)."""
@@ -164,7 +169,9 @@ class BotWorker:
             self.play_job(job)
         if not jobs and self.play.analyses is not None:
             # No bot move waits: the lower priority's turn (analyst.py).
-            analyse_next(self.play, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs)
+            analyse_next(
+                self.play, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs, self.give_way
+            )
 
     def _beat(self, now: float) -> None:
         """Refresh the heartbeat and the report when due (also in the middle of an analysis)."""
@@ -172,6 +179,21 @@ class BotWorker:
             self.jobs.beat(self.name)
             self.jobs.report(self.spent.report())
             self._next_beat = now + BEAT_EVERY_SECONDS
+
+    def give_way(self) -> None:
+        """Inside an analysis's searches: play the bot jobs waiting, if any (Redis asked every JOB_CHECK_SECONDS).
+
+        It also keeps the heartbeat beating through a long search. A store
+        error leaves the analysis (its lease runs out, and it is taken
+        again), and the loop handles the error.
+        """
+        now = time.monotonic()
+        if now < self._next_job_check:
+            return
+        self._next_job_check = now + JOB_CHECK_SECONDS
+        self._beat(now)
+        if self.jobs.waiting():
+            self.play_waiting_jobs()
 
     def play_waiting_jobs(self) -> None:
         """Play the bot jobs queued now, without waiting for more (between an analysis's moves)."""

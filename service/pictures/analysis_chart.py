@@ -1,13 +1,17 @@
 """A game's analysis as a chart: seat 0's expected final margin after each move, the classed moves marked.
 
-A pure function of the analysis body (GET /games/{id}/analysis) and the
-players' names; the names are the only text from outside and go through
-`svg_text`, like board.svg's.
+A pure function of the analysis body (GET /games/{id}/analysis), the
+players' names and a language: its title, axis labels, legend and the
+marks' tooltips are in that language, like board.svg's labels. The names
+are the only text from outside and go through `svg_text`, like board.svg's;
+the translations are escaped too (one may hold an ampersand).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from service.languages import DEFAULT_LANGUAGE, N_, translate
 
 from .safe_text import clipped, svg_text
 from .svg_document import TEXT_COLOUR, svg_document
@@ -15,7 +19,14 @@ from .svg_document import TEXT_COLOUR, svg_document
 WIDTH, HEIGHT = 640, 280
 _LEFT, _RIGHT, _TOP, _BOTTOM = 48, 16, 40, 32
 _MARK_COLOURS = {"inaccuracy": "#e0a400", "mistake": "#e06c00", "blunder": "#c0262d"}
+# The classes as the legend and the marks' tooltips name them.
+_CLASS_NAMES = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+_AHEAD_UP, _AHEAD_DOWN = N_("{name} ahead ↑"), N_("{name} ahead ↓")
+_MOVES_AXIS, _POINTS_AXIS = N_("move number →"), N_("margin (points)")
+_MARK_TITLE = N_("move {number}: {kind}, {loss} points lost")
+_TITLE = N_("Analysis: {first} against {second}")
 _NAME_CHARS = 24
+_LEGEND_STEP = 96
 
 
 def _margin_for_seat0(move: Mapping) -> float:
@@ -23,8 +34,13 @@ def _margin_for_seat0(move: Mapping) -> float:
     return after if move["seat"] == 0 else -after
 
 
-def analysis_svg(analysis: Mapping, names: Sequence[str]) -> str:
-    """The chart as a standalone SVG document."""
+def _say(language: str, message: str, **values: object) -> str:
+    """`message` in `language`, escaped for SVG; `values` (already SVG-safe) filled in after translation."""
+    return svg_text(translate(language, message)).format_map(values)
+
+
+def analysis_svg(analysis: Mapping, names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> str:
+    """The chart as a standalone SVG document, labelled in `language`."""
     moves = list(analysis["moves"])
     values = [_margin_for_seat0(m) for m in moves] or [0.0]
     top = max(10.0, max(abs(v) for v in values))
@@ -41,17 +57,44 @@ def analysis_svg(analysis: Mapping, names: Sequence[str]) -> str:
     points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     marks = "".join(
         f'<circle cx="{x(i):.1f}" cy="{y(values[i]):.1f}" r="4" fill="{_MARK_COLOURS[m["class"]]}">'
-        f"<title>move {int(m['number'])}: {m['class']}, {float(m['loss']):.1f} points lost</title></circle>"
+        "<title>"
+        + _say(
+            language,
+            _MARK_TITLE,
+            number=int(m["number"]),
+            kind=_say(language, _CLASS_NAMES[m["class"]]),
+            loss=f"{float(m['loss']):.1f}",
+        )
+        + "</title></circle>"
         for i, m in enumerate(moves)
         if m["class"] in _MARK_COLOURS
     )
     body = (
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf8f2"/>'
-        f'<text x="{_LEFT}" y="16" font-size="13" fill="{TEXT_COLOUR}">{first} ahead ↑</text>'
-        f'<text x="{_LEFT}" y="{HEIGHT - 8}" font-size="13" fill="{TEXT_COLOUR}">{second} ahead ↓</text>'
+        f'<text x="{_LEFT}" y="16" font-size="13" fill="{TEXT_COLOUR}">'
+        f"{_say(language, _AHEAD_UP, name=first)}</text>"
+        f'<text x="{_LEFT}" y="{HEIGHT - 8}" font-size="13" fill="{TEXT_COLOUR}">'
+        f"{_say(language, _AHEAD_DOWN, name=second)}</text>"
+        f'<text x="{WIDTH - _RIGHT}" y="{HEIGHT - 8}" font-size="11" text-anchor="end" fill="{TEXT_COLOUR}">'
+        f"{_say(language, _MOVES_AXIS)}</text>"
         f'<line x1="{_LEFT}" y1="{middle:.1f}" x2="{WIDTH - _RIGHT}" y2="{middle:.1f}" stroke="#999"/>'
         f'<text x="4" y="{_TOP + 4}" font-size="11" fill="{TEXT_COLOUR}">+{top:.0f}</text>'
+        f'<text transform="translate(16 {middle:.1f}) rotate(-90)" font-size="11" text-anchor="middle" '
+        f'fill="{TEXT_COLOUR}">{_say(language, _POINTS_AXIS)}</text>'
         f'<text x="4" y="{HEIGHT - _BOTTOM}" font-size="11" fill="{TEXT_COLOUR}">-{top:.0f}</text>'
         f'<polyline points="{points}" fill="none" stroke="#3a5f8f" stroke-width="2"/>{marks}'
+        f"{_legend(language)}"
     )
-    return svg_document(WIDTH, HEIGHT, f"Analysis: {first} against {second}", body)
+    title = _say(language, _TITLE, first=first, second=second)
+    return svg_document(WIDTH, HEIGHT, title, body)
+
+
+def _legend(language: str) -> str:
+    """The marks' colours and the classes they stand for, top right."""
+    left = WIDTH - _RIGHT - _LEGEND_STEP * len(_MARK_COLOURS)
+    return "".join(
+        f'<circle cx="{left + i * _LEGEND_STEP + 4}" cy="12" r="4" fill="{colour}"/>'
+        f'<text x="{left + i * _LEGEND_STEP + 12}" y="16" font-size="11" fill="{TEXT_COLOUR}">'
+        f"{_say(language, _CLASS_NAMES[kind])}</text>"
+        for i, (kind, colour) in enumerate(_MARK_COLOURS.items())
+    )

@@ -162,6 +162,10 @@ class BotJobs:
         keys = [self.rings[PERSON], self.rings[BOTS], self.taken_key]
         return int(self._link.script("bot_queued", keys, [self.lists[PERSON], self.lists[BOTS]]))
 
+    def waiting(self) -> bool:
+        """Whether a job waits to be taken: a ring holds a client only while its list has jobs."""
+        return bool(self._command("EXISTS", self.rings[PERSON], self.rings[BOTS]))
+
     def taken(self) -> int:
         """Jobs a worker has taken and not yet done."""
         return int(self._command("ZCARD", self.taken_key))

@@ -109,3 +109,46 @@ def test_a_worker_plays_a_waiting_bot_move_before_any_analysis(client, app, tabl
     assert client.get(f"/games/{t.id}/analysis").status_code == 202
     worker.turn()  # no bot job: now the analysis
     assert client.get(f"/games/{t.id}/analysis").status_code == 200
+
+
+# The chart's legend and title in each language (the catalogues' translations of its labels).
+CHART_WORDS = {
+    "en": ("Analysis: Ann against Bob", "inaccuracy", "mistake", "blunder", "Ann ahead ↑", "move number"),
+    "es": (
+        "Análisis: Ann contra Bob",
+        "imprecisión",
+        "error",
+        "error grave",
+        "Ann por delante ↑",
+        "número de jugada",
+    ),
+    "pt": (
+        "Análise: Ann contra Bob",
+        "imprecisão",
+        "erro",
+        "erro grave",
+        "Ann à frente ↑",
+        "número da jogada",
+    ),
+    "fr": ("Analyse : Ann contre Bob", "imprécision", "erreur", "gaffe", "Ann en tête ↑", "numéro du coup"),
+}
+
+
+def test_the_chart_speaks_the_language_asked_for_like_board_svg(client, app, table):
+    t = table({"seed": 8, "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    play_to_the_end(t)
+    client.post(f"/games/{t.id}/analysis")
+    compute(app)
+    charts = {}
+    for language, header in [("en", "en"), ("es", "es-ES"), ("pt", "pt-BR"), ("fr", "fr;q=0.9, en;q=0.1")]:
+        resp = client.get(f"/games/{t.id}/analysis.svg", headers={"Accept-Language": header})
+        assert resp.status_code == 200
+        assert resp.headers["Content-Language"] == language
+        assert "accept-language" in {v.strip().lower() for v in resp.headers["Vary"].split(",")}
+        body = charts[language] = resp.get_data(as_text=True)
+        for word in CHART_WORDS[language]:
+            assert word in body, (language, word)
+    assert len(set(charts.values())) == 4
+    # No header: English, said so.
+    resp = client.get(f"/games/{t.id}/analysis.svg")
+    assert resp.headers["Content-Language"] == "en" and resp.get_data(as_text=True) == charts["en"]

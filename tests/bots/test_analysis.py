@@ -2,6 +2,7 @@
 
 import pytest
 
+from service.bots import choose_move
 from service.bots.analysis import analyse_game, analyse_move, classify, margin, summary
 from service.engine import Advance, Buy, Placement, apply_move, canonical_move
 from tests.bots.test_choices import bonus_in_reach
@@ -55,3 +56,20 @@ def test_the_summary_counts_each_seats_classes():
     ]
     after = apply_move(state, Advance())
     assert after.turn is not None  # the game goes on: the analysis stopped at the moves it was given
+
+
+def test_bot_moves_played_inside_an_analysiss_searches_leave_it_the_same():
+    """A bot worker plays the bot moves that come mid-analysis inside its searches (`pause`): other searches."""
+    state = bonus_in_reach()
+    moves = [Advance(), Advance(), Advance()]
+    paused = []
+
+    def pause() -> None:
+        paused.append(len(paused))
+        if len(paused) in (5, 60, 150):  # a bot's move to make, now: a search of its own
+            choose_move(apply_move(state, Advance()), "search", 1, think_ms=20, nodes_per_ms=50)
+
+    judged = analyse_game(state, moves, NODES, lambda: None, pause)
+    assert judged == analyse_game(state, moves, NODES)
+    # A search of NODES nodes pauses about 90 times: three moves' searches pause all the way through.
+    assert len(paused) > 150

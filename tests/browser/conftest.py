@@ -84,11 +84,15 @@ class PlayBackend:
 
 
 @pytest.fixture
-def play_backend(tmp_path: Path) -> Iterator[PlayBackend]:
-    """What /play needs: the web and a bot worker (bots think 20 ms), the worker seen alive."""
+def play_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[PlayBackend]:
+    """What /play needs: the web and a bot worker (bots think 20 ms), the worker seen alive.
+
+    Parametrized indirectly, its parameter is more of the web's environment (a rate limit, say).
+    """
+    web_env = {"BOT_THINK_MS": "20", **getattr(request, "param", {})}
     with (
         ThrowawayRedis(tmp_path / "redis") as redis,
-        LiveService(redis.url, tmp_path / "web.log", env={"BOT_THINK_MS": "20"}) as web,
+        LiveService(redis.url, tmp_path / "web.log", env=web_env) as web,
         BotWorkerProcess(redis.url, tmp_path / "worker.log", think_ms="20") as worker,
     ):
         backend = PlayBackend(redis, web, worker, tmp_path)

@@ -418,6 +418,26 @@ def test_a_worker_calibrates_itself_at_start_and_bots_shows_what_it_spent(tmp_pa
         assert requests.get(f"{web.url}/games/{game['game']['id']}", timeout=10).json()["turn"] == 0
 
 
+def analysis_taken(redis_url: str, base: str, play: GamePlay, worker: BotWorkerProcess, seed: int) -> str:
+    """A random-vs-random game played to its end by `worker`, its analysis asked for and taken by it: the game's id."""
+    wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+    game_id = create(base, [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}], seed=seed)[
+        "game"
+    ]["id"]
+    wait_for(
+        lambda: requests.get(f"{base}/games/{game_id}", timeout=10).json()["status"] == "finished",
+        BOT_MOVE_BOUND * 4,
+        f"the bot game did not end:\n{worker.log()}",
+    )
+    resp = requests.post(f"{base}/games/{game_id}/analysis", timeout=10)
+    assert resp.status_code == 202 and resp.headers["Location"] == f"/games/{game_id}/analysis"
+    analyses = play.analyses
+    assert analyses is not None
+    taken = Redis.from_url(redis_url)
+    wait_for(lambda: taken.zcard(analyses.taken_key) == 1, 20, f"the worker did not take it:\n{worker.log()}")
+    return game_id
+
+
 def test_an_analysis_survives_its_worker_killed_mid_computation_and_is_stored_once(tmp_path):
     with (
         ThrowawayRedis(tmp_path / "redis") as server,
@@ -426,23 +446,10 @@ def test_an_analysis_survives_its_worker_killed_mid_computation_and_is_stored_on
         # Random bots ignore think_ms: the game ends at once, its analysis takes long.
         BotWorkerProcess(server.url, tmp_path / "slow.log", think_ms=LONG_THINK_MS) as slow,
     ):
-        wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{slow.log()}")
-        game_id = create(web.url, [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}], seed=4)[
-            "game"
-        ]["id"]
-        wait_for(
-            lambda: requests.get(f"{web.url}/games/{game_id}", timeout=10).json()["status"] == "finished",
-            BOT_MOVE_BOUND * 4,
-            f"the bot game did not end:\n{slow.log()}",
-        )
-        resp = requests.post(f"{web.url}/games/{game_id}/analysis", timeout=10)
-        assert resp.status_code == 202 and resp.headers["Location"] == f"/games/{game_id}/analysis"
+        game_id = analysis_taken(server.url, web.url, play, slow, seed=4)
         analyses = play.analyses
         assert analyses is not None
         taken = Redis.from_url(server.url)
-        wait_for(
-            lambda: taken.zcard(analyses.taken_key) == 1, 20, f"the worker did not take it:\n{slow.log()}"
-        )
         slow.kill()
         assert requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 202
         with BotWorkerProcess(server.url, tmp_path / "fast.log") as fast:
@@ -459,3 +466,27 @@ def test_an_analysis_survives_its_worker_killed_mid_computation_and_is_stored_on
         assert f"analysed game {game_id}" not in slow.log()
         analysis = requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).json()
         assert analysis["moves"] and analysis["moves"][0]["number"] == 1
+
+
+# What an analysed move's searches take at this think time, on any machine this runs on: minutes.
+HUGE_THINK_MS = "300000"
+
+
+def test_a_bot_move_that_comes_during_an_analysis_does_not_wait_for_its_searches(tmp_path):
+    with (
+        ThrowawayRedis(tmp_path / "redis") as server,
+        game_play(server.url, False) as play,
+        LiveService(server.url, tmp_path / "web.log", workers=1) as web,
+        # Random bots ignore think_ms: their moves are instant, the analysis's searches endless.
+        BotWorkerProcess(server.url, tmp_path / "worker.log", think_ms=HUGE_THINK_MS) as worker,
+    ):
+        game_id = analysis_taken(server.url, web.url, play, worker, seed=5)
+        # The worker is inside the first move's searches: a person's game with the bot to move first.
+        live = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], first_player=1, seed=6)
+        live_id = live["game"]["id"]
+        wait_for(
+            lambda: requests.get(f"{web.url}/games/{live_id}", timeout=10).json()["turn"] == 0,
+            BOT_MOVE_BOUND,
+            f"the bot's move waited for the analysis:\n{worker.log()}",
+        )
+        assert requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 202

@@ -3,7 +3,9 @@
 The core (GamePlay.request_analysis / analysis) queues it once per game and
 reads it; bot workers compute it only when no bot move waits
 (service/botworker/analyst.py). The chart is drawn by service.pictures,
-served like board.svg (nosniff, a CSP under which it runs nothing).
+served like board.svg (nosniff, a CSP under which it runs nothing) and,
+like board.svg, labelled in the request's language (Accept-Language,
+declared by Content-Language and Vary).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from service.pictures import analysis_svg
 
 from ..context import services
 from ..incoming import check_headers
+from ..languages import request_language, speaks
 from ..responses import json_response
 from .pictures import SVG_MIMETYPE, picture_response
 
@@ -58,5 +61,6 @@ def analysis_picture(game_id: str):
     found = play.analysis(game_id)
     if found is None:
         return _pending(game_id)
-    names = parse(play.view(game_id)[1])["players"]
-    return picture_response(analysis_svg(parse(found), [player["name"] for player in names]), SVG_MIMETYPE)
+    names = [player["name"] for player in parse(play.view(game_id)[1])["players"]]
+    language = request_language()
+    return speaks(picture_response(analysis_svg(parse(found), names, language), SVG_MIMETYPE), language)

@@ -62,6 +62,7 @@ _ASSET_TYPES = {
         "clocks.js": _JS,
         "lobby.js": _JS,
         "i18n.js": _JS,
+        "analysis.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },

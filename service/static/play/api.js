@@ -7,19 +7,29 @@ import { language } from "./i18n.js";
 
 import { noteServerDate } from "./clocks.js";
 
-/** An answer that was not a success: `problem` is the service's problem+json body. */
+/**
+ * An answer that was not a success: `problem` is the service's problem+json body,
+ * `retryAfter` its Retry-After in seconds (a 429's or 503's), null when it has none.
+ */
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super(problem?.detail || `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** Retry-After in seconds (the service sends it as a number), null when absent. */
+export function retryAfterOf(response) {
+  const seconds = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+  return Number.isFinite(seconds) ? seconds : null;
 }
 
 async function answer(response) {
   noteServerDate(response);
   const body = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, body);
+  if (!response.ok) throw new ApiError(response.status, body, retryAfterOf(response));
   return body;
 }
 
@@ -61,6 +71,29 @@ export const api = {
   /** The Game after `move` (a request body: advance, buy or place_leather). */
   move: (gameId, token, move) => send(`${gamePath(gameId)}/moves`, token, move),
   resign: (gameId, token) => send(`${gamePath(gameId)}/resign`, token, {}),
+  /** The game's history: [{number, seat, action, patch_id?, placement?, outcome}, ...], oldest first. */
+  history: (gameId) => read(`${gamePath(gameId)}/moves`).then((body) => body.moves),
+  /** The game as it was at `version` (1: as created): the position before move `version`. */
+  gameAt: (gameId, version) => read(`${gamePath(gameId)}?version=${version}`),
+  /** Ask for a finished game's analysis (once per game; a per-client limit, 429 past it). */
+  requestAnalysis: (gameId) =>
+    fetch(`${gamePath(gameId)}/analysis`, { method: "POST", headers: { "Accept-Language": language() } }).then(answer),
+  /**
+   * The analysis: {analysis} once computed, {pending: true, retryAfter} while it is
+   * (202); an ApiError 404 analysis_not_requested when nobody asked for it yet.
+   */
+  analysis: (gameId) =>
+    fetch(`${gamePath(gameId)}/analysis`, { cache: "no-cache", headers: { "Accept-Language": language() } })
+      .then(async (response) => (response.status === 202
+        ? { pending: true, retryAfter: retryAfterOf(response) }
+        : { analysis: await answer(response) })),
+  /** The analysis chart (SVG text), labelled in the page's language. */
+  analysisChart: (gameId) =>
+    fetch(`${gamePath(gameId)}/analysis.svg`, { cache: "no-cache", headers: { "Accept-Language": language() } })
+      .then(async (response) => {
+        if (!response.ok) return answer(response);
+        return response.text();
+      }),
   eventsUrl: (gameId, lastEventId) =>
     `${gamePath(gameId)}/events${lastEventId === null ? "" : `?last_event_id=${encodeURIComponent(lastEventId)}`}`,
 };

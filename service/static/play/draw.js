@@ -122,3 +122,18 @@ export function drawTrack(game) {
   });
   return element;
 }
+
+/**
+ * Cells [[row, col], ...] drawn over a quilt of drawQuilt (its `element`), each
+ * a square of `classes`: the analysis shows a move played and the best one so,
+ * over the position they were chosen in.
+ */
+export function drawCellsOver(quilt, cells, classes, id = null) {
+  const group = svg("g", id === null ? {} : { "data-patch-id": id }, classes);
+  for (const [row, col] of cells) {
+    group.append(svg("rect", { x: col * CELL + 1.5, y: row * CELL + 1.5, width: CELL - 3, height: CELL - 3,
+                               "data-row": row, "data-col": col }));
+  }
+  quilt.append(group);
+  return group;
+}

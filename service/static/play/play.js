@@ -14,6 +14,7 @@ import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } fro
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, rematch, showLobby, wireLobby } from "./lobby.js";
 import { LANGUAGE_NAMES, LANGUAGES, language, startingLanguage, t, useLanguage } from "./i18n.js";
+import { renderAnalysis, wireAnalysis } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -197,6 +198,7 @@ function render() {
   $("track").replaceChildren(drawTrack(game));
   renderMarket(game);
   renderControls(game);
+  renderAnalysis(game);
 }
 
 function statusText(game) {
@@ -443,6 +445,7 @@ function showMessage(error) {
 
 $("setup").addEventListener("submit", createGame);
 wireLobby(showMessage);
+wireAnalysis();
 $("rematch").addEventListener("click", () =>
   rematch(page.gameId, page.token, page.asPlayer).then((fragment) => { location.hash = fragment; }).catch(showMessage));
 $("advance").addEventListener("click", () => submit(() => api.move(page.gameId, page.token, { action: "advance" })));
