@@ -185,15 +185,21 @@ def clock_check(clock: ClockState | None, must_be: str = "") -> ClockCheck | Non
     return ClockCheck(clock.since_ms, must_be, clock.deadline_ms)
 
 
-def clock_log(clock: ClockState | None, before: GameRecord | None = None) -> ClockLog | None:
-    """The store's clock-log entry of a version whose clock is `clock`, after the version `before` (None: the first)."""
+def clock_log(clock: ClockState | None, before: GameCopy | None = None) -> ClockLog | None:
+    """The store's clock-log entry of a version whose clock is `clock`, after the copy `before` (None: the first)."""
     if clock is None:
         return None
-    if before is None or before.clock_now is None:
-        return ClockLog(compact(clock.log))
-    # The earlier versions' clocks, for a store that keeps no log of this game yet.
-    earlier = ",".join(compact(entry) for entry in (*before.clock_past, before.clock_now.log))
-    return ClockLog(compact(clock.log), earlier)
+    entry = compact(clock.log)
+    past = None if before is None else before.record
+    if (
+        past is None
+        or past.clock_now is None
+        or (before is not None and before.version > 1 and not past.clock_past)
+    ):
+        # The store keeps this game's log already: its creation, or a move since, wrote it.
+        return ClockLog(entry)
+    # A game stored before the store kept the log: the earlier versions' clocks, for the store to start it with.
+    return ClockLog(entry, ",".join(compact(logged) for logged in (*past.clock_past, past.clock_now.log)))
 
 
 # A commit whose reckoning of the store's time was too far from the store's
@@ -802,7 +808,7 @@ class GamePlay:
                     event=event,
                     answer=answer,
                     clock=clock_check(ticking, "" if clock is None else clock.must_be),
-                    clock_log=clock_log(ticking, game.record),
+                    clock_log=clock_log(ticking, game),
                     deadline_hint=hint,
                 )
             )
