@@ -124,6 +124,11 @@ def test_two_tabs_play_each_other_and_see_each_others_moves(browser, play_backen
     browser.switch_to.new_window("tab")
     browser.get(invite)
     second = browser.current_window_handle
+    # The guest is asked for a name first (the host's suggestion prefilled) and keeps it.
+    wait(
+        browser, lambda d: d.find_element(By.ID, "guest").is_displayed(), "the guest was not asked for a name"
+    )
+    browser.find_element(By.ID, "guest-join").click()
     wait_for_version(browser, 1)
     rng = random.Random(3)
     tabs = {0: first, 1: second}
