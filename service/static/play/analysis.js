@@ -39,8 +39,11 @@ export function renderAnalysis(game) {
   }
   section.hidden = false;
   if (state.gameId !== game.id) {
+    // Offered, not looked up: a GET before anyone asked is a 404, which the
+    // browser logs as an error on a page that did nothing wrong. The button's
+    // POST answers at once for an analysis already made.
     reset(game);
-    lookUp();
+    $("analyse").hidden = false;
     return;
   }
   state.game = game;
