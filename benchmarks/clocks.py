@@ -120,11 +120,11 @@ def main() -> None:
             unexpired = 0
             for game_id in game_ids:
                 # Each version's clock, from the store's clock log: the creation's, then the abort's.
-                log = json.loads(storage.games.load_clock_log(game_id) or "[]")
-                if len(log) < 2:
+                created, aborted = (storage.games.load_clock(game_id, version) for version in (1, 2))
+                if created is None or aborted is None:
                     unexpired += 1
                     continue
-                fallen, ended = ClockState.from_log(log[-2]), ClockState.from_log(log[-1])
+                fallen, ended = (ClockState.from_log(json.loads(entry)) for entry in (created, aborted))
                 assert fallen.deadline_ms is not None
                 lags.append((ended.since_ms - fallen.deadline_ms) / 1000)
             storage.close()

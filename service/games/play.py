@@ -199,7 +199,7 @@ def clock_log(clock: ClockState | None, before: GameCopy | None = None) -> Clock
         # The store keeps this game's log already: its creation, or a move since, wrote it.
         return ClockLog(entry)
     # A game stored before the store kept the log: the earlier versions' clocks, for the store to start it with.
-    return ClockLog(entry, ",".join(compact(logged) for logged in (*past.clock_past, past.clock_now.log)))
+    return ClockLog(entry, tuple(compact(logged) for logged in (*past.clock_past, past.clock_now.log)))
 
 
 # A commit whose reckoning of the store's time was too far from the store's
@@ -419,12 +419,13 @@ class GamePlay:
         if record.clock_past:
             # A record from before the store kept the log holds it, until its next move.
             entries: list[Any] = [*record.clock_past, record.clock_now.log]
-        else:
-            log = self.store.load_clock_log(game_id)
-            entries = [] if log is None else parse(log)
-        if version - 1 < len(entries):
-            return ClockState.from_log(list(entries[version - 1]))
-        return record.clock_now
+            return (
+                ClockState.from_log(list(entries[version - 1]))
+                if version <= len(entries)
+                else record.clock_now
+            )
+        entry = self.store.load_clock(game_id, version)
+        return record.clock_now if entry is None else ClockState.from_log(parse(entry))
 
     def played(self, game_id: str) -> tuple[GameRecord, GameState, list[Move]]:
         """(the game as stored, its state before the first move, every move of its history)."""

@@ -79,7 +79,7 @@ class GameRecord:
     # Each seat's bot level id, None for a person.
     bots: tuple[str | None, str | None] = NO_BOTS
     # The time control (None: no clock) and the clock as of this version. The
-    # earlier versions' clocks are the store's clock log (GameStore.load_clock_log),
+    # earlier versions' clocks are the store's clock log (GameStore.load_clock),
     # which only a past view reads; `clock_past` holds them, oldest first in
     # the record's form (ClockState.log), only in a record stored before the
     # log moved out of it, until its next move hands them to the store.

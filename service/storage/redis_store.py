@@ -8,6 +8,7 @@ interleave inside a move. Adding an operation is a method on the interface
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Callable
@@ -147,7 +148,7 @@ class RedisGameStore(GameStore):
         else:
             entry = clock_log.entry if clock_log is not None else "null"
             created = self._clocked(
-                "create_game", [keys.game, keys.moves, keys.events], [*args, clock.spec(), entry]
+                "create_game", [keys.game, keys.moves, keys.events], [*args, *clock.args(), entry]
             )
         if not created:
             raise GameExists(f"a game with id {game_id!r} already exists")
@@ -165,10 +166,19 @@ class RedisGameStore(GameStore):
             return None
         return StoredGame(int(version), state, revision or "")
 
-    def load_clock_log(self, game_id: str) -> str | None:
-        """The game's clock log as a JSON array (its entries are stored joined by commas)."""
-        log = self._link.command("load_clock_log", "HGET", self._keys(game_id).game, "clocks")
-        return None if log is None else f"[{log}]"
+    def load_clock(self, game_id: str, version: int) -> str | None:
+        """The game's clock as of `version`: its field in the game's hash (lua/commit_move.lua).
+
+        A game stored while the log was one field (`clocks`, its entries
+        joined by commas) keeps its first versions' clocks there.
+        """
+        entry, joined = self._link.command(
+            "load_clock", "HMGET", self._keys(game_id).game, f"clock:{version}", "clocks"
+        )
+        if entry is not None or joined is None or version < 1:
+            return entry
+        entries = json.loads(f"[{joined}]")
+        return json.dumps(entries[version - 1], separators=(",", ":")) if version <= len(entries) else None
 
     def load_view(self, game_id: str) -> tuple[int, str] | None:
         """(version, view) for the read path, or None (one round trip)."""
@@ -218,7 +228,7 @@ class RedisGameStore(GameStore):
             self.events_channel,
             f"{commit.game_id} {commit.version + 1}",
             EVENTS_MAXLEN,
-            commit.clock.spec() if commit.clock is not None else "",
+            *(commit.clock.args() if commit.clock is not None else ("",)),
         ]
         if commit.answer is not None:
             script_keys.append(keys.idempotency(commit.answer.key))
@@ -234,7 +244,7 @@ class RedisGameStore(GameStore):
                 script_keys.append(self._deadlines.shard_of(commit.game_id))
             lowered_here = hint is not None and not self._cluster
             log = commit.clock_log or ClockLog("null")
-            args += [hint if lowered_here else "", commit.game_id, log.entry, log.earlier]
+            args += [hint if lowered_here else "", commit.game_id, log.entry, *log.earlier]
             found = self._clocked("commit_move", script_keys, args)
         else:
             found = self._link.script("commit_move", script_keys, args)
@@ -259,7 +269,7 @@ class RedisGameStore(GameStore):
             found = self._link.script("take_seat", keys, args)
         else:
             entry = seat.clock_log.entry if seat.clock_log is not None else "null"
-            found = self._clocked("take_seat", keys, [*args, seat.clock.spec(), entry])
+            found = self._clocked("take_seat", keys, [*args, *seat.clock.args(), entry])
         if found is None:
             return CommitResult()
         if found[0] == "moved":

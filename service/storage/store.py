@@ -148,14 +148,18 @@ class ClockCheck(NamedTuple):
     must_be: str
     deadline_ms: int | None
 
-    def spec(self) -> str:
-        """The form the scripts read (lua/lib/clock.lua)."""
-        deadline = "-" if self.deadline_ms is None else self.deadline_ms
-        return f"{self.must_be or '-'} {self.at_ms} {TOLERANCE_MS} {deadline}"
+    def args(self) -> tuple[str, int, int, int | str]:
+        """The four script arguments the scripts read (lua/lib/clock.lua)."""
+        return (
+            self.must_be or "-",
+            self.at_ms,
+            TOLERANCE_MS,
+            "-" if self.deadline_ms is None else self.deadline_ms,
+        )
 
 
 class ClockLog(NamedTuple):
-    """A clocked write's part of the game's clock log: each version's clock, oldest first (`load_clock_log`).
+    """A clocked write's part of the game's clock log: each version's clock (`load_clock`).
 
     Kept beside the game, not in its state text: only a past version's view
     reads it, and in the text every move would carry (and every read
@@ -163,9 +167,10 @@ class ClockLog(NamedTuple):
     """
 
     entry: str  # the clock of the version written, as JSON
-    # The versions' before it, JSON values joined by commas, for a store that
-    # holds no log of the game yet (one stored before the store kept it); '' for none.
-    earlier: str = ""
+    # The clocks of the versions before it, from version 1 on (JSON each),
+    # for a store that holds no log of the game yet (one stored before the
+    # store kept it); () for none.
+    earlier: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -264,8 +269,8 @@ class GameStore(ABC):
         """The stored game, or None when there is none (one round trip)."""
 
     @abstractmethod
-    def load_clock_log(self, game_id: str) -> str | None:
-        """The game's clock log as a JSON array, each version's clock oldest first; None when none is kept."""
+    def load_clock(self, game_id: str, version: int) -> str | None:
+        """The game's clock as of `version`, as its log keeps it (JSON); None when the log has none for it."""
 
     @abstractmethod
     def load_view(self, game_id: str) -> tuple[int, str] | None:

@@ -2,11 +2,11 @@
 -- KEYS: game, moves, events[, record]. ARGV: expected_version,
 -- expected_revision ('*' = any; '' = none stored), new_revision, state, view, move, ttl_ms,
 -- event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
--- wake-up message, events_maxlen, clock spec ('' = no clock)[, record_ttl_ms, record].
--- With a clock spec the record's two are always there ('' '' = none), then the
+-- wake-up message, then either '' (no clock)[, record_ttl_ms, record] or the
+-- clock check's four (lib/clock.lua), the record's two ('' '' = none), the
 -- deadline hint ('' = none), the game id, the new version's clock-log entry
--- and the earlier entries for a game with no log kept yet (store.ClockLog);
--- with a hint, the last of KEYS is
+-- and, for a game with no log kept yet, the earlier versions' entries from
+-- version 1 on (store.ClockLog); with a hint, the last of KEYS is
 -- the game's shard of the deadline index (a single Redis only: on a Cluster
 -- it lives in another slot, and the store lowers it itself).
 -- Returns nil when there is no game, and {'moved', version, revision, state}
@@ -14,7 +14,7 @@
 -- either case); {'stored'} otherwise. A fixed number of commands whatever the
 -- game's history: records keep their own expiry and are not touched here.
 --
--- With a clock spec (lib/clock.lua) the texts were written for the caller's
+-- With a clock check (lib/clock.lua) the texts were written for the caller's
 -- reckoning of this clock, which is checked here: a commit too far from it
 -- is refused, {'skew', version, revision, state, now}, as is a move at or
 -- after the game's stored deadline, {'expired', ...}, and a timeout before
@@ -28,8 +28,8 @@
 -- moves and the game reached the version again), it is dropped first: its
 -- events describe moves that no longer exist. The PUBLISH only wakes
 -- listeners; a lost one costs nothing, as readers re-read the stream.
--- The deadline and the clock log are read with them: only a clocked commit looks at those.
-local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'deadline', 'clocks')
+-- The deadline is read with them: only a clocked commit looks at it.
+local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'deadline')
 if not found[1] then
     return nil
 end
@@ -39,25 +39,35 @@ if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '*' and revision ~= ARGV[2]) then
     return {'moved', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
 end
 local now, deadline = nil, nil
+local record_at = 15
 if ARGV[14] ~= '' then
     local refused
-    refused, now, deadline = clock_check(ARGV[14], tonumber(found[3] or ''))
+    refused, now, deadline = clock_check(14, tonumber(found[3] or ''))
     if refused then
         return {refused, found[1], revision, redis.call('HGET', KEYS[1], 'state'), now}
     end
-    if ARGV[17] ~= '' then
+    if ARGV[20] ~= '' then
         -- Lowered first (ZADD grows memory: at maxmemory the script stops here, nothing changed).
-        redis.call('ZADD', KEYS[#KEYS], 'LT', ARGV[17], ARGV[18])
+        redis.call('ZADD', KEYS[#KEYS], 'LT', ARGV[20], ARGV[21])
     end
+    record_at = 18
 end
 if now then
-    local log = found[4] or ARGV[20]
-    log = log == '' and ARGV[19] or (log .. ',' .. ARGV[19])
-    redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5],
-        'clocks', log)
+    -- Each version's clock is a field of its own ('clock:<version>'): written
+    -- once, never read here, so a clocked commit costs the same at move 40 as
+    -- at move 1 (a log in one field was copied whole by every move).
+    local write = {'HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4],
+        'view', ARGV[5], 'clock:' .. (version + 1), ARGV[22]}
+    for earlier = 23, #ARGV do
+        table.insert(write, 'clock:' .. (earlier - 22))
+        table.insert(write, ARGV[earlier])
+    end
     if deadline then
-        redis.call('HSET', KEYS[1], 'deadline', string.format('%d', deadline))
-    elseif found[3] then
+        table.insert(write, 'deadline')
+        table.insert(write, deadline)
+    end
+    redis.call(unpack(write))
+    if not deadline and found[3] then
         redis.call('HDEL', KEYS[1], 'deadline')
     end
 else
@@ -80,8 +90,8 @@ if ARGV[8] ~= '' then
     redis.call('PEXPIRE', KEYS[3], ARGV[10])
     redis.call('PUBLISH', ARGV[11], ARGV[12])
 end
-if ARGV[16] and ARGV[16] ~= '' then
-    redis.call('SET', KEYS[4], ARGV[16], 'PX', ARGV[15])
+if ARGV[record_at + 1] and ARGV[record_at + 1] ~= '' then
+    redis.call('SET', KEYS[4], ARGV[record_at + 1], 'PX', ARGV[record_at])
 end
 if now then
     return {'stored', now}

@@ -1,8 +1,8 @@
 -- include: clock
--- KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision[, clock spec,
--- the first entry of the game's clock log].
+-- KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision[, the clock
+-- check's four (lib/clock.lua), the first entry of the game's clock log].
 -- Returns 0 when a game already lives under the id (nothing changed); else
--- 1, or with a clock spec (lib/clock.lua) the store's time of the creation,
+-- 1, or with a clock check (lib/clock.lua) the store's time of the creation,
 -- the game's deadline kept beside its texts; {'skew', now} (nothing
 -- changed) when the texts were written for a time too far from it.
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -11,17 +11,18 @@ end
 local now, deadline = nil, nil
 if ARGV[5] then
     local refused
-    refused, now, deadline = clock_check(ARGV[5], nil)
+    refused, now, deadline = clock_check(5, nil)
     if refused then
         return {refused, now}
     end
 end
 redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', ARGV[1], 'view', ARGV[2])
 if now then
-    redis.call('HSET', KEYS[1], 'clocks', ARGV[6])
+    -- The clock log's first entry (lua/commit_move.lua says why one field a version).
+    redis.call('HSET', KEYS[1], 'clock:1', ARGV[9])
 end
 if deadline then
-    redis.call('HSET', KEYS[1], 'deadline', string.format('%d', deadline))
+    redis.call('HSET', KEYS[1], 'deadline', deadline)
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 -- a history or events left by an expired game of the same id must not leak into this one

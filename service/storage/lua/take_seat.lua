@@ -1,9 +1,10 @@
 -- include: clock
 -- KEYS: game. ARGV: version, revision, new revision, state, view, open until
--- (epoch ms)[, clock spec, the first entry of the game's clock log].
+-- (epoch ms)[, the clock check's four (lib/clock.lua), the first entry of the
+-- game's clock log].
 -- Stores the game with a seat taken (the caller's new state and view) when it
 -- is still at that version and revision and the lobby's time (the store's
--- clock) is not up: returns {'taken', now}. With a clock spec the game's
+-- clock) is not up: returns {'taken', now}. With a clock check the game's
 -- clock starts at this moment (its first-move deadline from now: a clock
 -- does not run while a seat waits), its texts written for the caller's
 -- reckoning of this clock (lib/clock.lua), and the deadline is kept beside
@@ -26,17 +27,17 @@ end
 local deadline = nil
 if ARGV[7] then
     local refused
-    refused, now, deadline = clock_check(ARGV[7], nil)
+    refused, now, deadline = clock_check(7, nil)
     if refused then
         return {refused, now}
     end
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5])
 if ARGV[7] then
-    -- The clock starts afresh: so does its log.
-    redis.call('HSET', KEYS[1], 'clocks', ARGV[8])
+    -- The clock starts afresh: so does this version's entry in its log.
+    redis.call('HSET', KEYS[1], 'clock:' .. ARGV[1], ARGV[11])
 end
 if deadline then
-    redis.call('HSET', KEYS[1], 'deadline', string.format('%d', deadline))
+    redis.call('HSET', KEYS[1], 'deadline', deadline)
 end
 return {'taken', now}

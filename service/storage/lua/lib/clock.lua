@@ -1,10 +1,11 @@
 -- A clocked commit's check of the time its texts were written for
 -- (storage/store_time.py). The caller reckoned the store's clock and wrote
--- every text for that time; a clock spec is "must_be at tolerance deadline":
--- must_be is the side of the game's stored deadline the commit must fall on
--- ("before" a move, "after" a timeout, '-' none: a creation or a join), at
--- the caller's time, tolerance how far it may be from this clock, deadline
--- the game's deadline after the commit ('-': none).
+-- every text for that time; a clock check is four ARGV (store.ClockCheck):
+-- must_be, the side of the game's stored deadline the commit must fall on
+-- ("before" a move, "after" a timeout, '-' none: a creation or a join), at,
+-- the caller's time, tolerance, how far it may be from this clock, and the
+-- game's deadline after the commit ('-': none). Four arguments, not one text
+-- to take apart: Lua's pattern matching cost more than the rest of the check.
 local function clock_now()
     -- TIME in a script that then writes needs effects replication, which
     -- Redis 7 always uses and 6.2 must be asked for.
@@ -13,16 +14,16 @@ local function clock_now()
     return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
--- (refusal or nil, now, the deadline to keep or nil) for a clock spec and
--- the game's stored deadline (nil: none). The refusal is 'skew' when the
--- caller's time is too far from this clock's, else 'expired' (a move at or
--- after the stored deadline) or 'early' (a timeout before it), judged by
--- the later of the two times.
-local function clock_check(spec, stored)
-    local must_be, at, tolerance, deadline = string.match(spec, '^(%S+) (%d+) (%d+) (%S+)$')
+-- (refusal or nil, now, the deadline to keep or nil) for the clock check in
+-- ARGV[first] to ARGV[first + 3] and the game's stored deadline (nil: none).
+-- The refusal is 'skew' when the caller's time is too far from this clock's,
+-- else 'expired' (a move at or after the stored deadline) or 'early' (a
+-- timeout before it), judged by the later of the two times. The deadline
+-- to keep is the caller's text, stored as it came.
+local function clock_check(first, stored)
+    local must_be, at = ARGV[first], tonumber(ARGV[first + 1])
     local now = clock_now()
-    at = tonumber(at)
-    if math.abs(now - at) > tonumber(tolerance) then
+    if math.abs(now - at) > tonumber(ARGV[first + 2]) then
         return 'skew', now, nil
     end
     local expired = stored ~= nil and math.max(now, at) >= stored
@@ -32,5 +33,9 @@ local function clock_check(spec, stored)
     if must_be == 'after' and not expired then
         return 'early', now, nil
     end
-    return nil, now, tonumber(deadline)
+    local deadline = ARGV[first + 3]
+    if deadline == '-' then
+        return nil, now, nil
+    end
+    return nil, now, deadline
 end
