@@ -11,9 +11,9 @@ Two kinds (docs/api-guide.md#clocks):
 
 No bank runs before the game's first move; if it does not come within
 `first_move_s`, the game is aborted. A clock runs on the store's time, one
-clock for every instance: each action's values are a `Linear` in the time
-of its commit (`PendingClock`), made a `ClockState` at the store's time as
-this process reckons it (storage/store_time.py) just before the commit, and
+clock for every instance: each action's clock is a function of the time of
+its commit (`ClockAt`), taken at the store's time as this process reckons
+it (storage/store_time.py) just before the commit, and
 the commit itself holds that reckoning to the store's clock
 (storage/lua/lib/clock.lua): it refuses one that is off by more than the
 store's tolerance, and judges the deadline by the later of the two. The
@@ -23,7 +23,8 @@ texts to store are therefore written out whole before the commit.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -40,6 +41,16 @@ class ClockSettings:
     increment_s: int = 0  # real time
     days_per_move: int | None = None  # correspondence
     first_move_s: int | None = None  # None: the kind's default
+    # What every clocked move shows and stores: made once, with the settings.
+    _json: dict[str, Any] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.days_per_move is not None:
+            doc: dict[str, Any] = {"days_per_move": self.days_per_move}
+        else:
+            doc = {"initial_s": self.initial_s, "increment_s": self.increment_s}
+        doc["first_move_s"] = self.first_move_ms // 1000
+        object.__setattr__(self, "_json", doc)
 
     @property
     def realtime(self) -> bool:
@@ -61,26 +72,31 @@ class ClockSettings:
         return REALTIME_FIRST_MOVE_S * 1000 if self.realtime else self.allowance_ms
 
     def to_json(self) -> dict[str, Any]:
-        """The settings as Game.clock shows them (and a rematch or seek repeats them)."""
-        if self.days_per_move is not None:
-            doc: dict[str, Any] = {"days_per_move": self.days_per_move}
-        else:
-            doc = {"initial_s": self.initial_s, "increment_s": self.increment_s}
-        doc["first_move_s"] = self.first_move_ms // 1000
-        return doc
+        """The settings as Game.clock shows them (and a rematch or seek repeats them).
+
+        One dict per settings, shared: read it, do not change it.
+        """
+        return self._json
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> ClockSettings:
         """The settings a validated `clock` object names."""
-        first = doc.get("first_move_s")
-        first_move_s = None if first is None else int(first)
-        if doc.get("days_per_move") is not None:
-            return cls(days_per_move=int(doc["days_per_move"]), first_move_s=first_move_s)
-        return cls(
-            initial_s=int(doc["initial_s"]),
-            increment_s=int(doc.get("increment_s") or 0),
-            first_move_s=first_move_s,
-        )
+        return _settings_from(tuple(doc.items()))
+
+
+# Every read of a stored clocked game reads its settings, and games share few: each made once.
+@lru_cache(maxsize=256)
+def _settings_from(items: tuple[tuple[str, Any], ...]) -> ClockSettings:
+    doc = dict(items)
+    first = doc.get("first_move_s")
+    first_move_s = None if first is None else int(first)
+    if doc.get("days_per_move") is not None:
+        return ClockSettings(days_per_move=int(doc["days_per_move"]), first_move_s=first_move_s)
+    return ClockSettings(
+        initial_s=int(doc["initial_s"]),
+        increment_s=int(doc.get("increment_s") or 0),
+        first_move_s=first_move_s,
+    )
 
 
 class ClockState(NamedTuple):
@@ -89,8 +105,8 @@ class ClockState(NamedTuple):
     `since_ms` is the store's time (Unix milliseconds) of the action that made
     this version; `deadline_ms` is when the running seat's flag falls (before
     the first move: when the game is aborted); None once the game is over.
-    (Named tuples, this and the two below: every clocked move makes several,
-    and a frozen dataclass costs a few times more to make.)
+    (A named tuple: every clocked move makes one or two, and a frozen
+    dataclass costs a few times more to make.)
     """
 
     remaining_ms: tuple[int, int]
@@ -112,107 +128,93 @@ class ClockState(NamedTuple):
         return cls((first, second), running, since, deadline)
 
 
-class Linear(NamedTuple):
-    """A value that depends on the time of the commit: `base + per_now * now` (per_now is -1, 0 or 1)."""
-
-    base: int
-    per_now: int = 0
-
-    def at(self, now_ms: int) -> int:
-        return self.base + self.per_now * now_ms
+# The clock after an action, as a function of its commit's time (the store's,
+# as this process reckons it just before the commit): start, after_move and
+# at_deadline with all but that time given (functools.partial).
+ClockAt = Callable[[int], ClockState]
 
 
-class PendingClock(NamedTuple):
-    """The clock after an action, before its time is known: its values as `Linear`s in that time."""
-
-    remaining_ms: tuple[Linear, Linear]
-    running: int | None
-    deadline_ms: Linear | None
-    # Which side of the stored deadline the commit must fall on: a move must
-    # come before it ("before"), a timeout or an abort at or after it ("after").
-    must_be: str = "before"
-
-    def at(self, now_ms: int) -> ClockState:
-        """The clock once the commit's time is known."""
-        first, second = self.remaining_ms
-        deadline = self.deadline_ms
-        return ClockState(
-            (first.base + first.per_now * now_ms, second.base + second.per_now * now_ms),
-            self.running,
-            now_ms,
-            None if deadline is None else deadline.base + deadline.per_now * now_ms,
-        )
-
-
-def start(settings: ClockSettings) -> PendingClock:
-    """The clock of a new game, created at the commit's time: no bank runs; the first move is awaited."""
+def start(settings: ClockSettings, now_ms: int) -> ClockState:
+    """The clock of a new game created at now_ms: no bank runs; the first move is awaited."""
     allowance = settings.allowance_ms
-    return PendingClock((Linear(allowance), Linear(allowance)), None, Linear(settings.first_move_ms, 1))
+    return ClockState((allowance, allowance), None, now_ms, now_ms + settings.first_move_ms)
 
 
 def after_move(
-    settings: ClockSettings, clock: ClockState, mover: int, next_turn: int | None, *, increment: bool = True
-) -> PendingClock:
-    """The clock after `mover`'s move (or resignation) leaves `next_turn` in turn (None: the game is over).
+    settings: ClockSettings,
+    clock: ClockState,
+    mover: int,
+    next_turn: int | None,
+    now_ms: int,
+    *,
+    increment: bool = True,
+) -> ClockState:
+    """The clock after `mover`'s move (or resignation), committed at now_ms, leaves `next_turn` in turn.
 
-    Real time: the running seat is charged from `since_ms` to the commit; a
-    move by it adds the increment (`increment` False: a resignation, which
-    earns none; one out of turn charges the running seat all the same).
-    Correspondence: the seat that gets the turn has the whole allowance again.
+    (`next_turn` None: the game is over.) Real time: the running seat is
+    charged from `since_ms` to the commit; a move by it adds the increment
+    (`increment` False: a resignation, which earns none; one out of turn
+    charges the running seat all the same). Correspondence: the seat that
+    gets the turn has the whole allowance again.
     """
-    first, second = clock.remaining_ms
-    if not settings.realtime:
+    if settings.days_per_move is not None:
         if next_turn is None:
-            return PendingClock((Linear(first), Linear(second)), None, None)
+            return ClockState(clock.remaining_ms, None, now_ms, None)
         allowance = settings.allowance_ms
-        whole = Linear(allowance)
-        return PendingClock((whole, whole), next_turn, Linear(allowance, 1))
-    bases, slopes = [first, second], [0, 0]
+        return ClockState((allowance, allowance), next_turn, now_ms, now_ms + allowance)
+    remaining = list(clock.remaining_ms)
     running = clock.running
     if running is not None:
         # Its bank at the commit: what it had, less the time since this version began.
-        bases[running] += clock.since_ms
-        slopes[running] = -1
+        remaining[running] -= now_ms - clock.since_ms
     if increment and (mover == running or running is None):
-        bases[mover] += settings.increment_s * 1000
-    remaining = (Linear(bases[0], slopes[0]), Linear(bases[1], slopes[1]))
+        remaining[mover] += settings.increment_s * 1000
     if next_turn is None:
-        return PendingClock(remaining, None, None)
-    # Its flag falls when its bank is used up: the commit's time plus its bank.
-    return PendingClock(remaining, next_turn, Linear(bases[next_turn], slopes[next_turn] + 1))
+        return ClockState((remaining[0], remaining[1]), None, now_ms, None)
+    # Its flag falls when its bank is used up.
+    return ClockState((remaining[0], remaining[1]), next_turn, now_ms, now_ms + remaining[next_turn])
 
 
-def at_deadline(settings: ClockSettings, clock: ClockState) -> PendingClock:
-    """The clock of a game that ends at its deadline (lost on time, or aborted): nothing runs any more.
+def at_deadline(settings: ClockSettings, clock: ClockState, now_ms: int) -> ClockState:
+    """The clock of a game that ends at its deadline (lost on time, or aborted), committed at now_ms.
 
-    The running seat's real-time bank is empty; a correspondence seat's
-    allowance is used up. An abort before the first move leaves the banks whole.
+    Nothing runs any more. The running seat's real-time bank is empty; a
+    correspondence seat's allowance is used up. An abort before the first
+    move leaves the banks whole.
     """
     remaining = list(clock.remaining_ms)
     if clock.running is not None:
         remaining[clock.running] = 0
-    return PendingClock((Linear(remaining[0]), Linear(remaining[1])), None, None, must_be="after")
+    return ClockState((remaining[0], remaining[1]), None, now_ms, None)
 
 
 def rfc3339_ms(ms: int) -> str:
-    """Unix milliseconds as RFC 3339 UTC with milliseconds (`2026-12-01T12:00:00.250Z`)."""
-    day, of_day = divmod(ms, DAY_MS)
-    seconds, millis = divmod(of_day, 1000)
-    hours, seconds = divmod(seconds, 3600)
-    minutes, seconds = divmod(seconds, 60)
-    return f"{_date_of_day(day)}T{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
+    """Unix milliseconds as RFC 3339 UTC with milliseconds (`2026-12-01T12:00:00.250Z`).
+
+    Every clocked move shows a deadline: the text up to the minute is
+    cached, the rest is two table lookups.
+    """
+    minute, of_minute = divmod(ms, 60_000)
+    seconds, millis = divmod(of_minute, 1000)
+    return f"{_up_to_the_minute(minute)}{_TWO_DIGITS[seconds]}.{_THREE_DIGITS[millis]}Z"
 
 
-@lru_cache(maxsize=64)
-def _date_of_day(day: int) -> str:
-    """The calendar date of a day counted from 1970-01-01 (cached: deadlines fall on few days)."""
-    return time.strftime("%Y-%m-%d", time.gmtime(day * 86_400))
+_TWO_DIGITS = tuple(f"{n:02d}" for n in range(60))
+_THREE_DIGITS = tuple(f"{n:03d}" for n in range(1000))
+
+
+@lru_cache(maxsize=256)
+def _up_to_the_minute(minute: int) -> str:
+    """`2026-12-01T12:00:` for a minute counted from 1970-01-01T00:00 (deadlines fall in few minutes)."""
+    return time.strftime("%Y-%m-%dT%H:%M:", time.gmtime(minute * 60))
 
 
 def view_of(settings: ClockSettings, clock: ClockState) -> dict[str, Any]:
     """Game.clock: the settings, each seat's time left as of the version, whose time runs, and its deadline."""
-    doc = settings.to_json()
-    doc["remaining_ms"] = list(clock.remaining_ms)
-    doc["running"] = clock.running
-    doc["deadline"] = None if clock.deadline_ms is None else rfc3339_ms(clock.deadline_ms)
-    return doc
+    deadline = clock.deadline_ms
+    return {
+        **settings.to_json(),
+        "remaining_ms": list(clock.remaining_ms),
+        "running": clock.running,
+        "deadline": None if deadline is None else rfc3339_ms(deadline),
+    }

@@ -188,9 +188,10 @@ class Lobby:
                 None if player is None else player.token_hash,
             )
             # The clock starts when the last seat is taken, at the store's time of the take.
-            pending = start(after.clock) if after.clock is not None and after.open_seat is None else None
-            if pending is not None:
-                after = replace(after, clock_now=pending.at(self.play.store.now_ms()), clock_past=())
+            starting = after.clock is not None and after.open_seat is None
+            if starting:
+                assert after.clock is not None
+                after = replace(after, clock_now=start(after.clock, self.play.store.now_ms()), clock_past=())
             view = compact(game_view(after, game.version))
             text = after.encode()
             result = self.play.store.take_seat(
@@ -201,15 +202,15 @@ class Lobby:
                     state=text,
                     view=view,
                     open_until_ms=record.open_until_ms,
-                    clock=clock_check(after.clock_now) if pending is not None else None,
-                    clock_log=clock_log(after.clock_now) if pending is not None else None,
+                    clock=clock_check(after.clock_now) if starting else None,
+                    clock_log=clock_log(after.clock_now) if starting else None,
                 )
             )
             if result.clock_refused == "skew":
                 continue  # the same copy, written again for the store's time the refusal corrected
             if result.revision is not None:
                 clock_now = after.clock_state
-                if pending is not None and clock_now is not None and clock_now.deadline_ms is not None:
+                if starting and clock_now is not None and clock_now.deadline_ms is not None:
                     self.play.deadlines.schedule(game_id, clock_now.deadline_ms)
                 self.play.kept.put(game_id, GameCopy(game.version, result.revision, after), text)
                 if after.open_seat is None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from service.engine import (
@@ -50,7 +51,7 @@ from service.storage import (
 )
 
 from .answers import RecordedAnswer, decode, encode_accepted, encode_refused
-from .clock import ClockSettings, ClockState, Linear, PendingClock, after_move, at_deadline, start
+from .clock import ClockAt, ClockSettings, ClockState, after_move, at_deadline, start
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
@@ -286,13 +287,17 @@ class GamePlay:
             names[0] if holders[0] is None else holders[0].name,
             names[1] if holders[1] is None else holders[1].name,
         )
-        pending = None if clock is None else start(clock)
-        if pending is not None and True in seating.open_seats:
+        pending: ClockAt | None = None if clock is None else partial(start, clock)
+        if clock is not None and True in seating.open_seats:
             # While a seat waits, the clock's only deadline is the lobby's: the
             # timekeepers abort the game then, as a game whose first move never
             # came (the join starts the clock afresh, lobby.py).
-            lobby_ms = seating.open_until_ms - int(time.time() * 1000)
-            pending = pending._replace(deadline_ms=Linear(max(lobby_ms, 1), 1))
+            lobby_ms = max(seating.open_until_ms - int(time.time() * 1000), 1)
+            settings = clock
+
+            def pending(now_ms: int) -> ClockState:
+                return start(settings, now_ms)._replace(deadline_ms=now_ms + lobby_ms)
+
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
         record, tokens = create_record(
@@ -328,7 +333,7 @@ class GamePlay:
         at_ms = None if pending is None else self.store.now_ms()
         for _attempt in range(CLOCK_ATTEMPTS):
             if pending is not None and at_ms is not None:
-                record = replace(record, clock_now=pending.at(at_ms))
+                record = replace(record, clock_now=pending(at_ms))
             view = compact(game_view(record, 1))
             created = self.store.create_game(
                 record.id, record.encode(), view, clock_check(record.clock_now), clock_log(record.clock_now)
@@ -623,13 +628,15 @@ class GamePlay:
     # --- clocks -------------------------------------------------------------
 
     @staticmethod
-    def _clock_after(game: GameCopy, state: GameState, seat: int, move: Move) -> PendingClock | None:
+    def _clock_after(game: GameCopy, state: GameState, seat: int, move: Move) -> ClockAt | None:
         """The clock after `seat`'s `move` on `game` left `state` (None: the game has no clock)."""
         record = game.record
         clock = record.clock_state
         if record.clock is None or clock is None:
             return None
-        return after_move(record.clock, clock, seat, state.turn, increment=not isinstance(move, Resign))
+        return partial(
+            after_move, record.clock, clock, seat, state.turn, increment=not isinstance(move, Resign)
+        )
 
     def expire(self, game_id: str, now_ms: int) -> Expiry:
         """End the game at its deadline if it has come by `now_ms` (the store's time), through the same commit as a move.
@@ -657,8 +664,9 @@ class GamePlay:
             seat = record.state.turn
             assert seat is not None  # not finished
             state = apply_move(record.state, ending)
-            pending = at_deadline(record.clock, clock)
-            outcome = self._commit(game_id, game, state, seat, ending, None, "", pending)
+            # A timeout or an abort must come at or after the stored deadline.
+            ended = partial(at_deadline, record.clock, clock)
+            outcome = self._commit(game_id, game, state, seat, ending, None, "", ended, must_be="after")
             if isinstance(outcome, Committed):
                 lag = None if outcome.at_ms is None else outcome.at_ms - clock.deadline_ms
                 reason = "aborted" if isinstance(ending, Abort) else "timeout"
@@ -750,7 +758,8 @@ class GamePlay:
         move: Move,
         key: IdempotencyKey | None,
         client: str,
-        clock: PendingClock | None,
+        clock: ClockAt | None,
+        must_be: str = "before",
     ) -> Committed | _NotStored:
         """Store the move: Committed, or the game as stored now when it had moved on (or the clock refused it).
 
@@ -758,15 +767,17 @@ class GamePlay:
         process reckons it (storage/store_time.py), never before the
         version's own: the commit refuses a reckoning too far from the
         store's clock ("skew": the texts are written again here for the
-        corrected one), and judges the deadline itself. The deadline index is
-        lowered first when the new deadline may come sooner than the version's.
+        corrected one), and judges the deadline itself: `must_be` is the side
+        of the stored deadline the commit must fall on ("before": a move;
+        "after": a timeout or an abort). The deadline index is lowered first
+        when the new deadline may come sooner than the version's.
         """
         previous = game.record.clock_state
         reckoned = None if clock is None or previous is None else self.store.now_ms()
         for _attempt in range(CLOCK_ATTEMPTS):
             ticking = None
             if clock is not None and previous is not None and reckoned is not None:
-                ticking = clock.at(max(reckoned, previous.since_ms))
+                ticking = clock(max(reckoned, previous.since_ms))
             record = game.record.advanced(state, ticking)
             if self.ratings is not None and record.rated and state.result is not None:
                 # Decided with the result, in this commit (rated.py).
@@ -808,7 +819,7 @@ class GamePlay:
                     move=entry,
                     event=event,
                     answer=answer,
-                    clock=clock_check(ticking, "" if clock is None else clock.must_be),
+                    clock=clock_check(ticking, must_be),
                     clock_log=clock_log(ticking, game),
                     deadline_hint=hint,
                 )
