@@ -1,22 +1,26 @@
-"""What a clock costs a move in the game-play core: instructions per move, counted by valgrind, with and without one.
+"""What a clock costs a move: instructions per move, counted by valgrind, with and without one.
 
 CPU time per move on the shared 2-core machine moves by a tenth from run to
 run (`./dev bench http`), more than the 5% a clock may cost a move (issue
-19); the instructions a process executes do not. This plays the HTTP
-benchmark's scripted game (`httpbench/plans.py`) through the game-play core
-as two gunicorn workers would (two GamePlays sharing their copies, each
-move on either at random), against a throwaway Redis, under valgrind's
-callgrind: with and without a real-time clock, each with `--games` games and
-with none, so that the difference is the moves' own. It prints the core's
-instructions per move either way and their ratio, and the commit script's
-time in Redis (INFO commandstats, microseconds per call; not instructions,
-so noisier) from a run without valgrind.
+19); the instructions a process executes do not. Both ways play the HTTP
+benchmark's scripted game (`httpbench/plans.py`), with and without a
+real-time clock, under valgrind's callgrind:
 
-    ./dev bench clockcost [--games 10]      (valgrind: apt-get install valgrind)
+- a whole move: gunicorn as `patchwork-service` runs it (one worker, every
+  middleware, the contract's checks, the views, gunicorn's own parsing) and
+  its own redis-server, both under callgrind, driven over HTTP; their counts
+  are read (callgrind_control) after a game to warm up and again after
+  `--games` more. The kernel's part (sockets) is not counted: a move with a
+  clock makes the same round trips as one without.
+- the game-play core alone, as before the whole move was counted: two
+  GamePlays sharing their copies (each move on either at random) against a
+  throwaway Redis, a child process with `--games` games and with none.
 
-The core is about a third of what a move costs the service (the HTTP layer
-and Redis are the rest), so the clock's share of a whole move is about a
-third of the core's ratio, plus its Redis time.
+It also prints the commit script's time in Redis (INFO commandstats,
+microseconds per call; not instructions, so noisier) from a run without
+valgrind.
+
+    ./dev bench clockcost [--games 10]      (valgrind: apt-get install valgrind; about 10 minutes)
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 # Run as a script, this file's directory would come first on sys.path and
@@ -38,17 +43,24 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.httpbench.plans import PATCH_ORDER, move_script
+import http.client  # after the path is fixed: see above
+
+from redis import Redis, RedisError
+
+from benchmarks.httpbench.plans import CLOCKED_CREATE_BODY, CREATE_BODY, PATCH_ORDER, move_script
 from service.engine import move_from_json
 from service.games import GamePlay, KeptCopies
 from service.games.clock import ClockSettings
 from service.games.shared_copies import SharedCopies
+from service.run.redis_process import find_redis_server
 from service.storage import open_storage
-from tests.redis_servers import ThrowawayRedis
+from tests.redis_servers import ThrowawayRedis, free_port
 
 # The HTTP benchmark's clock (httpbench/plans.py): its time never runs out.
 CLOCK = ClockSettings(initial_s=10800, increment_s=180)
 _COLLECTED = re.compile(r"Collected : (\d+)")
+# callgrind_control -e Ir: one "Th <n> <count>" line per thread.
+_THREAD_COUNT = re.compile(r"^\s*Th\s+\d+\s+([\d,]+)", re.MULTILINE)
 
 
 def play_games(redis_url: str, clocked: bool, games: int) -> int:
@@ -97,6 +109,146 @@ def instructions(redis_url: str, clocked: bool, games: int) -> int:
     return int(found.group(1))
 
 
+class Counted:
+    """A process under callgrind whose instructions so far can be read while it runs (callgrind_control)."""
+
+    def __init__(self, command: list[str], env: dict[str, str], log: Path):
+        self.log = log.open("w")
+        self.process = subprocess.Popen(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--trace-children=yes",
+                "--callgrind-out-file=/dev/null",
+                *command,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
+
+    def instructions(self, pid: int | None = None) -> int:
+        """The instructions the process (or its child `pid`) has executed so far, all threads."""
+        shown = subprocess.run(
+            ["callgrind_control", "-e", "Ir", str(pid or self.process.pid)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return sum(int(count.replace(",", "")) for count in _THREAD_COUNT.findall(shown))
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def wait_until(ready, what: str, seconds: float = 600) -> None:
+    """Poll `ready()` until it is true (valgrind takes a minute or two to start a Python service)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if ready():
+                return
+        except (OSError, RedisError):
+            pass  # not up yet
+        time.sleep(0.5)
+    raise SystemExit(f"{what} did not start within {seconds:.0f} s")
+
+
+def play_over_http(port: int, clocked: bool, games: int) -> int:
+    """Play `games` scripted games through the service's HTTP API, one keep-alive connection; the moves played."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    json_body = {"Content-Type": "application/json"}
+    played = 0
+    for _ in range(games):
+        connection.request("POST", "/games", CLOCKED_CREATE_BODY if clocked else CREATE_BODY, json_body)
+        answer = connection.getresponse()
+        created = json.loads(answer.read())
+        assert answer.status == 201, created
+        game_id, tokens = created["game"]["id"], created["tokens"]
+        for step in move_script():
+            headers = {**json_body, "Authorization": f"Bearer {tokens[step.seat]}"}
+            connection.request("POST", f"/games/{game_id}/moves", step.body, headers)
+            reply = connection.getresponse()
+            text = reply.read()
+            assert reply.status == 201, text
+            played += 1
+    connection.close()
+    return played
+
+
+def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, float]:
+    """Instructions per move of the web worker and of Redis: gunicorn as patchwork-service runs it, one worker.
+
+    Both under callgrind; their counts are read after a game to warm up and
+    again after `games` more, so start-up and the first requests are left out.
+    """
+    redis_port, web_port = free_port(), free_port()
+    redis = Counted(
+        [
+            find_redis_server(),
+            "--port",
+            str(redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        dict(os.environ),
+        work / "redis.log",
+    )
+    env = {
+        **os.environ,
+        "REDIS_URL": f"redis://127.0.0.1:{redis_port}",
+        "PORT": str(web_port),
+        "WEB_CONCURRENCY": "1",
+        "PATCHWORK_DATA_DIR": str(work / "data"),
+        "PYTHONHASHSEED": "0",
+    }
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    web = Counted(
+        [gunicorn, "-c", "python:service.run.gunicorn_conf", "--timeout", "600", "service.wsgi:app"],
+        env,
+        work / "web.log",
+    )
+    try:
+        wait_until(lambda: Redis(port=redis_port, socket_timeout=5).ping(), "redis-server")
+        wait_until(lambda: _answers(web_port, "/healthz"), "gunicorn")
+        (worker,) = _children(web.process.pid)
+        play_over_http(web_port, clocked, 1)
+        before = web.instructions(worker), redis.instructions()
+        moves = play_over_http(web_port, clocked, games)
+        after = web.instructions(worker), redis.instructions()
+    finally:
+        web.close()
+        redis.close()
+    return (after[0] - before[0]) / moves, (after[1] - before[1]) / moves
+
+
+def _answers(port: int, path: str) -> bool:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status == 200
+    finally:
+        connection.close()
+
+
+def _children(pid: int) -> list[int]:
+    """The process ids of pid's children (gunicorn's workers)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
 def commit_script_us(redis: ThrowawayRedis, clocked: bool, games: int) -> float:
     """Microseconds Redis spends per script call while the games are played (no valgrind)."""
     with redis.client() as client:
@@ -119,20 +271,27 @@ def main() -> None:
         raise SystemExit("valgrind is not installed: apt-get install -y valgrind")
     with tempfile.TemporaryDirectory() as work, ThrowawayRedis(Path(work) / "redis") as redis:
         moves = len(move_script()) * args.games
-        per_move = {}
+        core = {}
         for clocked in (False, True):
             with_games = instructions(redis.url, clocked, args.games)
             without = instructions(redis.url, clocked, 0)
-            per_move[clocked] = (with_games - without) / moves
+            core[clocked] = (with_games - without) / moves
         redis_us = {clocked: commit_script_us(redis, clocked, args.games) for clocked in (False, True)}
-    none, clock = per_move[False], per_move[True]
-    print(f"{args.games} games of {len(move_script())} moves each way, two workers' cores sharing copies")
-    print(
-        f"game-play core, instructions per move: no clock {none:,.0f}, clock {clock:,.0f} ({clock / none - 1:+.1%})"
+        served = {clocked: service_instructions(clocked, args.games, Path(work)) for clocked in (False, True)}
+    print(f"{args.games} games of {len(move_script())} moves each way")
+    rows = (
+        ("game-play core (two workers' cores sharing copies)", core[False], core[True]),
+        ("web worker (gunicorn, all of a request)", served[False][0], served[True][0]),
+        ("Redis", served[False][1], served[True][1]),
+        ("a whole move (web worker + Redis)", sum(served[False]), sum(served[True])),
     )
+    for name, none, clock in rows:
+        print(
+            f"{name}, instructions per move: no clock {none:,.0f}, clock {clock:,.0f} ({clock / none - 1:+.1%})"
+        )
     print(
-        f"Redis, per commit script call: no clock {redis_us[False]:.1f} us, clock {redis_us[True]:.1f} us "
-        f"({redis_us[True] - redis_us[False]:+.1f} us)"
+        f"Redis, per commit script call (time, no valgrind): no clock {redis_us[False]:.1f} us, "
+        f"clock {redis_us[True]:.1f} us ({redis_us[True] - redis_us[False]:+.1f} us)"
     )
 
 
