@@ -188,10 +188,10 @@ class Lobby:
                 None if player is None else player.token_hash,
             )
             # The clock starts when the last seat is taken, at the store's time of the take.
-            starting = after.clock is not None and after.open_seat is None
-            if starting:
-                assert after.clock is not None
-                after = replace(after, clock_now=start(after.clock, self.play.store.now_ms()), clock_past=())
+            settings = after.clock if after.open_seat is None else None
+            starting = settings is not None
+            if settings is not None:
+                after = replace(after, clock_now=start(settings, self.play.store.now_ms()), clock_past=())
             view = compact(game_view(after, game.version))
             text = after.encode()
             result = self.play.store.take_seat(

@@ -145,6 +145,22 @@ def test_a_process_whose_clock_is_off_still_charges_by_the_stores(play: GamePlay
     assert abs(play.store.now_ms() - state_clock(play, created.game_id).since_ms) < 5_000
 
 
+def three_clocked_versions(play: GamePlay):
+    """A clocked game after two moves: (its creation, each version's view)."""
+    created = play.create(("Ada", "Bo"), clock=ClockSettings(initial_s=300, increment_s=5), seed=3)
+    views = {1: play.view(created.game_id)[1]}
+    for seat in (0, 1):
+        committed = play.play(created.game_id, Advance(), created.tokens[seat])
+        views[committed.version] = committed.view
+    return created, views
+
+
+def play_a_third_move(play: GamePlay, created, views: dict) -> None:
+    """The seat in turn advances once more; its view joins `views`."""
+    third = play.play(created.game_id, Advance(), created.tokens[json.loads(views[3])["turn"]])
+    views[third.version] = third.view
+
+
 def stored_clock_log(play: GamePlay, game_id: str, versions: int) -> list:
     """The clocks of versions 1..versions as the store's log keeps them (None where it has none)."""
     return [
@@ -154,11 +170,7 @@ def stored_clock_log(play: GamePlay, game_id: str, versions: int) -> list:
 
 def test_a_game_stored_with_its_clock_log_in_its_record_keeps_its_past_clocks(play: GamePlay):
     # Records stored before the store kept the clock log held every version's clock themselves.
-    created = play.create(("Ada", "Bo"), clock=ClockSettings(initial_s=300, increment_s=5), seed=3)
-    views = {1: play.view(created.game_id)[1]}
-    for seat in (0, 1):
-        committed = play.play(created.game_id, Advance(), created.tokens[seat])
-        views[committed.version] = committed.view
+    created, views = three_clocked_versions(play)
     game = play.load(created.game_id)
     log = stored_clock_log(play, created.game_id, 3)
     assert None not in log
@@ -171,8 +183,7 @@ def test_a_game_stored_with_its_clock_log_in_its_record_keeps_its_past_clocks(pl
     play.kept.drop(created.game_id)
     assert play.view_at(created.game_id, 2)[1] == views[2]
     # Its next move hands the earlier clocks to the store's log, whole.
-    third = play.play(created.game_id, Advance(), created.tokens[json.loads(views[3])["turn"]])
-    views[third.version] = third.view
+    play_a_third_move(play, created, views)
     assert None not in stored_clock_log(play, created.game_id, 4)
     assert "clock_log" in json.loads(play.load(created.game_id).record.encode())
     for version, view in views.items():
@@ -182,19 +193,14 @@ def test_a_game_stored_with_its_clock_log_in_its_record_keeps_its_past_clocks(pl
 def test_a_game_stored_with_its_clock_log_in_one_field_keeps_its_past_clocks(play: GamePlay):
     # Stores written while the log was one field (`clocks`, entries joined by
     # commas) keep those versions' clocks there; later moves add a field each.
-    created = play.create(("Ada", "Bo"), clock=ClockSettings(initial_s=300, increment_s=5), seed=3)
-    views = {1: play.view(created.game_id)[1]}
-    for seat in (0, 1):
-        committed = play.play(created.game_id, Advance(), created.tokens[seat])
-        views[committed.version] = committed.view
+    created, views = three_clocked_versions(play)
     log = stored_clock_log(play, created.game_id, 3)
     link = play.store._link  # type: ignore[attr-defined]
     key = f"patchwork:{{{created.game_id}}}:game"
     link.command("test", "HDEL", key, "clock:1", "clock:2", "clock:3")
     link.command("test", "HSET", key, "clocks", ",".join(json.dumps(entry) for entry in log))
     play.kept.drop(created.game_id)
-    third = play.play(created.game_id, Advance(), created.tokens[json.loads(views[3])["turn"]])
-    views[third.version] = third.view
+    play_a_third_move(play, created, views)
     assert stored_clock_log(play, created.game_id, 4)[:3] == log
     for version, view in views.items():
         assert play.view_at(created.game_id, version)[1] == view, version
