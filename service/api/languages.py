@@ -13,6 +13,8 @@ from flask import Response, g, request
 
 from service.languages import DEFAULT_LANGUAGE, negotiate
 
+from .vary import add_vary
+
 
 def request_language() -> str:
     """The language this request's answer speaks (en, es, pt or fr)."""
@@ -25,7 +27,7 @@ def request_language() -> str:
 def speaks(resp: Response, language: str) -> Response:
     """Mark `resp` as written in `language`, chosen by Accept-Language."""
     resp.headers["Content-Language"] = language
-    resp.vary.add("Accept-Language")
+    add_vary(resp, "Accept-Language")
     return resp
 
 

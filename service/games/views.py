@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from service.engine import (
@@ -21,6 +22,7 @@ from service.engine import (
     canonical_move,
     income_spaces_passed,
 )
+from service.engine.quilt import BOARD_SIZE, cell_indexes
 
 from .clock import view_of
 from .jsontext import Fragment, compact
@@ -100,8 +102,29 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict[str, A
         "empty_cells": player.empty_cells,
         "has_bonus": state.bonus_owner == seat,
         "score": state.score(seat),
-        "quilt": state.quilt_grid(seat),
+        "quilt": quilt_rows(player.pieces),
     }
+
+
+_EMPTY_ROWS: tuple[tuple[int | None, ...], ...] = ((None,) * BOARD_SIZE,) * BOARD_SIZE
+
+
+@lru_cache(maxsize=1 << 13)
+def quilt_rows(pieces: tuple[tuple[int, int], ...]) -> tuple[tuple[int | None, ...], ...]:
+    """A quilt as the view shows it (GameState.quilt_grid's rows, as tuples), from its pieces.
+
+    Every move's view shows both quilts, and only the mover's changed, by
+    one piece: the other is found in the cache, the mover's is its quilt
+    before the move (also cached) with the new piece's cells filled in.
+    Tuples, because cached rows are shared by every view that shows them.
+    """
+    if not pieces:
+        return _EMPTY_ROWS
+    rows = [list(row) for row in quilt_rows(pieces[:-1])]
+    patch_id, mask = pieces[-1]
+    for index in cell_indexes(mask):
+        rows[index // BOARD_SIZE][index % BOARD_SIZE] = patch_id
+    return tuple(tuple(row) for row in rows)
 
 
 def _result(record: GameRecord) -> dict[str, Any]:

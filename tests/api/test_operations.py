@@ -207,6 +207,18 @@ def test_small_answers_and_refusing_clients_get_plain_bodies(plain, game):
     assert "Content-Encoding" not in refused.headers
 
 
+def test_gzip_is_taken_by_a_wildcard_or_in_any_case_and_refused_by_q_zero(plain, game):
+    path = f"/games/{game['game']['id']}"
+    for accepted in ("*", "GZip", "br;q=1, *;q=0.5", "deflate, gzip;q=0.2"):
+        resp = plain.get(path, headers={"Accept-Encoding": accepted})
+        assert resp.headers.get("Content-Encoding") == "gzip", accepted
+        assert json.loads(gzip.decompress(resp.get_data()))["id"] == game["game"]["id"]
+    for refused in ("identity", "br", "*;q=0", "gzip;q=0", "gzip;q=0, *"):
+        resp = plain.get(path, headers={"Accept-Encoding": refused})
+        assert "Content-Encoding" not in resp.headers, refused
+        assert "Accept-Encoding" in resp.headers["Vary"], refused
+
+
 def test_a_large_problem_answer_is_gzipped(plain):
     # A 400 whose errors list names many fields outgrows 1 KiB.
     resp = plain.post("/games", json={f"unknown_{n:03d}": n for n in range(60)}, headers=GZIP)

@@ -19,6 +19,8 @@ from functools import cached_property
 
 from flask import Flask, Response, request
 
+from ..vary import add_vary
+
 MIN_BYTES = 1024
 # Level 1 for SVG: a board at level 6 cost 2.5x the CPU of level 1 for a few
 # percent less; JSON is smaller and compresses well at level 6 cheaply.
@@ -34,6 +36,16 @@ def _compressible(resp: Response) -> bool:
     if mimetype == "text/event-stream" or resp.is_streamed or resp.direct_passthrough:
         return False
     return mimetype in _COMPRESSIBLE or mimetype.startswith("text/")
+
+
+def _may_accept_gzip(accept_encoding: str | None) -> bool:
+    """Whether the Accept-Encoding header takes gzip (by name or by `*`, with a q above 0)."""
+    if not accept_encoding:
+        return False
+    lowered = accept_encoding.lower()
+    if "gzip" not in lowered and "*" not in lowered:
+        return False  # most clients of the API (scripts, curl) send none: no parsing for them
+    return request.accept_encodings["gzip"] > 0
 
 
 def gzip_bytes(data: bytes, level: int) -> bytes:
@@ -77,8 +89,8 @@ def install_compression(app: Flask) -> None:
         if not _compressible(resp) or (resp.content_length or 0) < MIN_BYTES:
             return resp
         # Whether or not this client gets gzip, a cache must key this answer on the header.
-        resp.vary.add("Accept-Encoding")
-        if request.method == "HEAD" or request.accept_encodings["gzip"] <= 0:
+        add_vary(resp, "Accept-Encoding")
+        if request.method == "HEAD" or not _may_accept_gzip(request.headers.get("Accept-Encoding")):
             return resp
         if isinstance(resp, StaticResponse):
             resp.set_data(resp.static_body.gzipped)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+from ..vary import add_vary
+
 ALLOWED_HEADERS = (
     "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, X-Request-ID"
 )
@@ -46,7 +48,7 @@ def install_cors(app: Flask, origins: tuple[str, ...]) -> None:
     def _cors_headers(resp: Response) -> Response:
         origin = allow_origin(request.headers.get("Origin"))
         if not allow_any:
-            resp.vary.add("Origin")
+            add_vary(resp, "Origin")
         if origin is not None:
             resp.headers["Access-Control-Allow-Origin"] = origin
             resp.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
