@@ -11,7 +11,10 @@ real-time clock, under valgrind's callgrind:
   its own redis-server, both under callgrind, driven over HTTP; their counts
   are read (callgrind_control) after a game to warm up and again after
   `--games` more. The kernel's part (sockets) is not counted: a move with a
-  clock makes the same round trips as one without.
+  clock makes the same round trips as one without. Then `GET /healthz`,
+  counted the same way: the ratio of the two is `./dev bench http`'s
+  "x /healthz" (issue 19: moves at 0.40 or more) without the noise of a
+  shared machine, the kernel's part and the load generator's.
 - the game-play core alone, as before the whole move was counted: two
   GamePlays sharing their copies (each move on either at random) against a
   throwaway Redis, a child process with `--games` games and with none.
@@ -182,11 +185,16 @@ def play_over_http(port: int, clocked: bool, games: int) -> int:
     return played
 
 
-def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, float]:
-    """Instructions per move of the web worker and of Redis: gunicorn as patchwork-service runs it, one worker.
+# GET /healthz requests counted per service run: what a move is measured against.
+HEALTHZ_REQUESTS = 200
+
+
+def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, float, float]:
+    """Instructions per move of the web worker and of Redis, and per GET /healthz of both: gunicorn as patchwork-service runs it, one worker.
 
     Both under callgrind; their counts are read after a game to warm up and
-    again after `games` more, so start-up and the first requests are left out.
+    again after `games` more, so start-up and the first requests are left out;
+    then again around HEALTHZ_REQUESTS requests for /healthz on the same connection.
     """
     redis_port, web_port = free_port(), free_port()
     redis = Counted(
@@ -226,10 +234,23 @@ def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, 
         before = web.instructions(worker), redis.instructions()
         moves = play_over_http(web_port, clocked, games)
         after = web.instructions(worker), redis.instructions()
+        ask_healthz(web_port, HEALTHZ_REQUESTS)
+        healthz = web.instructions(worker) + redis.instructions() - sum(after)
     finally:
         web.close()
         redis.close()
-    return (after[0] - before[0]) / moves, (after[1] - before[1]) / moves
+    return (after[0] - before[0]) / moves, (after[1] - before[1]) / moves, healthz / HEALTHZ_REQUESTS
+
+
+def ask_healthz(port: int, requests: int) -> None:
+    """GET /healthz `requests` times on one keep-alive connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    for _ in range(requests):
+        connection.request("GET", "/healthz")
+        answer = connection.getresponse()
+        answer.read()
+        assert answer.status == 200, answer.status
+    connection.close()
 
 
 def _answers(port: int, path: str) -> bool:
@@ -283,12 +304,19 @@ def main() -> None:
         ("game-play core (two workers' cores sharing copies)", core[False], core[True]),
         ("web worker (gunicorn, all of a request)", served[False][0], served[True][0]),
         ("Redis", served[False][1], served[True][1]),
-        ("a whole move (web worker + Redis)", sum(served[False]), sum(served[True])),
+        ("a whole move (web worker + Redis)", sum(served[False][:2]), sum(served[True][:2])),
     )
     for name, none, clock in rows:
         print(
             f"{name}, instructions per move: no clock {none:,.0f}, clock {clock:,.0f} ({clock / none - 1:+.1%})"
         )
+    healthz = (served[False][2] + served[True][2]) / 2
+    print(
+        f"GET /healthz (web worker + Redis), instructions per request: {healthz:,.0f}; "
+        f"healthz/move (the share of /healthz's rate a move reaches on CPU alone, as ./dev bench http's "
+        f"'x /healthz' but without the kernel's and the load generator's part): no clock "
+        f"{healthz / sum(served[False][:2]):.3f}, clock {healthz / sum(served[True][:2]):.3f}"
+    )
     print(
         f"Redis, per commit script call (time, no valgrind): no clock {redis_us[False]:.1f} us, "
         f"clock {redis_us[True]:.1f} us ({redis_us[True] - redis_us[False]:+.1f} us)"

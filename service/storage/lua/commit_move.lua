@@ -56,19 +56,26 @@ if now then
     -- Each version's clock is a field of its own ('clock:<version>'): written
     -- once, never read here, so a clocked commit costs the same at move 40 as
     -- at move 1 (a log in one field was copied whole by every move).
-    local write = {'HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4],
-        'view', ARGV[5], 'clock:' .. (version + 1), ARGV[22]}
-    for earlier = 23, #ARGV do
-        table.insert(write, 'clock:' .. (earlier - 22))
-        table.insert(write, ARGV[earlier])
-    end
-    if deadline then
-        table.insert(write, 'deadline')
-        table.insert(write, deadline)
-    end
-    redis.call(unpack(write))
-    if not deadline and found[3] then
-        redis.call('HDEL', KEYS[1], 'deadline')
+    local field = 'clock:' .. (version + 1)
+    if deadline and #ARGV == 22 then
+        -- The usual move: one call, no table to build and unpack.
+        redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4],
+            'view', ARGV[5], field, ARGV[22], 'deadline', deadline)
+    else
+        local write = {'HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4],
+            'view', ARGV[5], field, ARGV[22]}
+        for earlier = 23, #ARGV do
+            table.insert(write, 'clock:' .. (earlier - 22))
+            table.insert(write, ARGV[earlier])
+        end
+        if deadline then
+            table.insert(write, 'deadline')
+            table.insert(write, deadline)
+        end
+        redis.call(unpack(write))
+        if not deadline and found[3] then
+            redis.call('HDEL', KEYS[1], 'deadline')
+        end
     end
 else
     redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5])
