@@ -45,6 +45,12 @@ def test_the_switcher_translates_the_page_and_the_services_answers_and_is_kept(b
     wait_for_turn_or_end(browser)
     status = _text(browser, "status")
     assert status.startswith("À vous"), status
+    # Over, the page offers the rematch in French too (it was left in English).
+    browser.find_element(By.ID, "resign").click()
+    browser.switch_to.alert.accept()
+    wait(browser, lambda d: body(d, "state") == "over", "the game did not end")
+    wait(browser, lambda d: d.find_element(By.ID, "rematch").is_displayed(), "no rematch was offered")
+    assert _text(browser, "rematch") == "Revanche"
     assert console_errors(browser) == []
 
 

@@ -203,7 +203,7 @@ function render() {
 
 function statusText(game) {
   if (game.status === "finished") return t("Game over.");
-  if (game.players.some((player) => player.open)) return "Waiting for an opponent to join…";
+  if (game.players.some((player) => player.open)) return t("Waiting for an opponent to join…");
   const mover = game.players[game.turn];
   if (mover.bot !== null) return t("{name} is thinking…", { name: mover.name });
   if (!myTurn()) return page.seat === null ? t("{name} to move.", { name: mover.name }) : t("Waiting for {name}…", { name: mover.name });
