@@ -107,6 +107,18 @@ def test_play_a_whole_game_against_the_random_bot(browser, play_backend):
     # Every move appears in the log, the bot's pushed through the stream.
     assert len(browser.find_elements(By.CSS_SELECTOR, "#log li")) == game["moves_played"]
     assert any("is thinking" in text for text in browser.execute_script("return window.statusSeen"))
+    # Opened again by a watcher's link, the finished game shows its whole log, newest first:
+    # the stream sends no moves from before its snapshot, the history does.
+    browser.get("about:blank")
+    browser.get(f"{base}/play#game={game_id}")
+    wait_for_version(browser, game["version"])
+    everything = list(range(game["moves_played"], 0, -1))
+    wait(
+        browser,
+        lambda d: [int(li.get_attribute("value")) for li in d.find_elements(By.CSS_SELECTOR, "#log li")]
+        == everything,
+        "the reopened game's log does not list its moves",
+    )
     assert console_errors(browser) == []
     assert only_from(base, requested_urls(browser)) == []
 

@@ -28,6 +28,7 @@ const page = {
   choice: null,         // while placing a patch: {patchId, orientations, index}
   leather: null,        // while placing leather: the legal place_leather moves
   busy: false,          // a move is on its way
+  logFilled: null,      // the game whose moves before the page opened it are in the log (fillLog)
   stopFollowing: () => {},
   stopClocks: () => {},
 };
@@ -159,8 +160,10 @@ function awaitJoiner(gameId) {
 }
 
 function onEvent(type, data) {
-  if (type === "game") show(data);
-  else if (type === "move") {
+  if (type === "game") {
+    show(data);
+    fillLog(page.gameId, data);
+  } else if (type === "move") {
     logMove(data.move, data.game);
     show(data.game);
   }
@@ -413,7 +416,31 @@ async function submit(request) {
   }
 }
 
-function logMove({ number, seat, action, patch_id: patchId, outcome }, game) {
+/**
+ * The moves made before the page opened the game (a reload, a link, a game
+ * over): the stream pushes only the moves after its snapshot. Read once per
+ * game shown, they go under any the stream has logged meanwhile.
+ */
+async function fillLog(gameId, game) {
+  if (page.logFilled === gameId || game.moves_played === 0) return;
+  page.logFilled = gameId;
+  const moves = await api.history(gameId).catch(() => null);
+  if (moves === null) {
+    page.logFilled = null; // the next snapshot (a reconnect) tries again
+    return;
+  }
+  if (page.gameId !== gameId) return;
+  const logged = new Set(Array.from($("log").children, (item) => Number(item.dataset.number)));
+  for (const move of moves.reverse()) {
+    if (!logged.has(move.number)) $("log").append(moveItem(move, page.game ?? game));
+  }
+}
+
+function logMove(move, game) {
+  $("log").prepend(moveItem(move, game));
+}
+
+function moveItem({ number, seat, action, patch_id: patchId, outcome }, game) {
   const who = game.players[seat].name;
   const what = {
     buy: () => t("{name} bought patch {patch}", { name: who, patch: patchId }),
@@ -429,7 +456,7 @@ function logMove({ number, seat, action, patch_id: patchId, outcome }, game) {
     ? " " + t("({buttons} buttons, to space {space})", { buttons: gained, space: outcome.to })
     : "";
   item.textContent = what + change;
-  $("log").prepend(item);
+  return item;
 }
 
 function showMessage(error) {
@@ -457,7 +484,12 @@ $("rotate").addEventListener("click", () => turnPatch(false));
 $("flip").addEventListener("click", () => turnPatch(true));
 $("cancel").addEventListener("click", () => { page.choice = null; render(); });
 // Opening an invite link in a tab that shows another game; coming back from the back-forward cache.
-window.addEventListener("hashchange", () => { $("log").replaceChildren(); $("invite").hidden = true; start(); });
+window.addEventListener("hashchange", () => {
+  $("log").replaceChildren();
+  page.logFilled = null;
+  $("invite").hidden = true;
+  start();
+});
 window.addEventListener("pageshow", (event) => { if (event.persisted) start(); });
 
 /** The names the form offers, in the page's language, unless the player typed their own. */
