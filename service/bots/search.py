@@ -28,9 +28,11 @@ iteration's best is tried first anyway, less: a sixth of a ply deeper at
 `deep` a fifth of its nodes per ms (uncached, and its tree holds more
 buys, whose new quilts the placement caches have not met) and won no more
 at equal time. As shipped, `deep` takes 6-11% longer a move than `search`
-for the same nodes (arena medians at 250 ms, well inside the clock cap);
-at 250 ms it won 66 of 100 against `search` and 56 of 100 against itself
-without best_first (benchmarks/README.md, "the strength ladder").
+for the same nodes (arena medians at 250 ms);
+at 250 ms it won 135 of 200 against `search` (129 of 200 on the same
+circles without best_first) and 108 of 200 against itself without it:
+ahead, within the noise of 200 games (benchmarks/README.md, "the strength
+ladder"); null windows save more the deeper the search goes.
 Tried before and not stronger than `search`: a wider root (the two
 snuggest placements of each patch, 50% over 40 games at 250 ms) and a
 transposition table (at equal nodes it played the very same games as
