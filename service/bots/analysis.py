@@ -86,14 +86,22 @@ def analyse_move(
     seat = state.turn
     assert seat is not None, "a finished game has no moves"
     best_option = search_option(
-        state, node_budget, math.inf, DEEP_WEIGHTS, root_per_patch=_ROOT_PER_PATCH, pause=pause
+        state,
+        node_budget,
+        math.inf,
+        DEEP_WEIGHTS,
+        root_per_patch=_ROOT_PER_PATCH,
+        pause=pause,
+        best_first=True,
     ).option
     best, move = to_move(best_option), canonical_move(move)
-    after = margin(position_value(apply_move(state, move, seat), seat, node_budget, DEEP_WEIGHTS, pause))
+    after = margin(
+        position_value(apply_move(state, move, seat), seat, node_budget, DEEP_WEIGHTS, pause, True)
+    )
     before = (
         after
         if best == move
-        else margin(position_value(play(state, best_option), seat, node_budget, DEEP_WEIGHTS, pause))
+        else margin(position_value(play(state, best_option), seat, node_budget, DEEP_WEIGHTS, pause, True))
     )
     if after > before:
         before, best = after, move

@@ -82,8 +82,8 @@ LEVELS: tuple[Level, ...] = (
     Level("search", "Looks several moves ahead for about a second.", think_ms=1000, hint=False, kind=SEARCH),
     Level(
         "deep",
-        "Looks as far ahead as search in the same second, and also counts the patch the player to move"
-        " could buy next where it stops looking.",
+        "Looks further ahead than search in the same second, trying the likeliest best moves first, and"
+        " also counts the patch the player to move could buy next where it stops looking.",
         think_ms=1000,
         hint=False,
         kind=DEEP,
@@ -135,5 +135,6 @@ def choose_move(
     budget_ms = chosen.think_ms if think_ms is None else think_ms
     deadline = time.perf_counter() + CLOCK_CAP_SHARE * budget_ms / 1000 if clock_cap else math.inf
     nodes = max(1, int(budget_ms * nodes_per_ms))
-    weights = DEEP_WEIGHTS if chosen.kind == DEEP else DEFAULT_WEIGHTS
-    return to_move(search_option(state, nodes, deadline, weights).option)
+    deep = chosen.kind == DEEP
+    weights = DEEP_WEIGHTS if deep else DEFAULT_WEIGHTS
+    return to_move(search_option(state, nodes, deadline, weights, best_first=deep).option)

@@ -14,11 +14,29 @@ The `deep` level searches the same tree with one more term in its
 evaluation (evaluation.DEEP_WEIGHTS): at the horizon the seat in turn still has
 its pick of the market, worth the best buy it can afford
 (evaluation.buy_prospect); a search that stops there without it sees a
-position as equal whoever moves next. Tried before and not stronger than
-`search`: a wider root (the two snuggest placements of each patch, 50% over
-40 games at 250 ms) and a transposition table (at equal nodes it played the
-very same games as `search`, since iterative deepening meets few positions
-twice at once).
+position as equal whoever moves next. It also searches best first
+(`best_first`), for more depth from the same nodes: each node tries the
+option that was best there in the previous iteration, then the buys that
+gain most (options.best_buy_first, cached per quilt, market, buttons and
+position, so the order costs next to nothing), and every option after the first is only tested
+against the best so far with a null window (principal variation search),
+searched again in full only when it proves better. The values at each depth
+are the plain search's; at a depth of 5 it needs half the nodes
+(tests/bots/test_search.py), within a move's deepening, where the last
+iteration's best is tried first anyway, less: a sixth of a ply deeper at
+5,500 nodes on the calibration positions. Alone, the buy order had cost
+`deep` a fifth of its nodes per ms (uncached, and its tree holds more
+buys, whose new quilts the placement caches have not met) and won no more
+at equal time. As shipped, `deep` takes 6-11% longer a move than `search`
+for the same nodes (arena medians at 250 ms);
+at 250 ms it won 135 of 200 against `search` (129 of 200 on the same
+circles without best_first) and 108 of 200 against itself without it:
+ahead, within the noise of 200 games (benchmarks/README.md, "the strength
+ladder"); null windows save more the deeper the search goes.
+Tried before and not stronger than `search`: a wider root (the two
+snuggest placements of each patch, 50% over 40 games at 250 ms) and a
+transposition table (at equal nodes it played the very same games as
+`search`, since iterative deepening meets few positions twice at once).
 
 Effort is counted in nodes (states played), not time: the result depends
 only on the position and the node budget, so the same budget gives the
@@ -38,13 +56,16 @@ from dataclasses import dataclass
 from service.engine import GameState
 from service.engine.state import PLACE_LEATHER
 
-from .evaluation import DEFAULT_WEIGHTS, Weights, evaluate
-from .options import play, shortlist
+from .evaluation import DEFAULT_WEIGHTS, Weights, evaluator
+from .options import best_buy_first, play, shortlist
 
 # How often (in nodes, about a millisecond) the clock is read: often enough to
 # stop close to the deadline, rarely enough to cost nothing.
 _CLOCK_EVERY = 32
 _MAX_DEPTH = 64
+# The width of a null window: evaluations are sums of weighted counts, and
+# two that differ by less are the same value to the search.
+_NULL_WINDOW = 1e-6
 
 
 class _OutOfBudget(Exception):
@@ -60,13 +81,20 @@ class _Search:
         weights: Weights,
         per_patch: int,
         pause: Callable[[], None] | None = None,
+        best_first: bool = False,
     ):
         self.seat = seat
         self.node_budget = node_budget
         self.deadline = deadline
         self.pause = pause
-        self.weights = weights
-        self.per_patch = per_patch
+        self.evaluate = evaluator(weights)
+        self.options: Callable[[GameState], list[tuple[int, int, int]]] = (
+            best_buy_first(weights)
+            if best_first and per_patch == 1
+            else lambda state: shortlist(state, per_patch)
+        )
+        # Null windows for all but the first option of a node (see value()).
+        self.null_window = best_first
         self.nodes = 0
         # Best option found per position in earlier iterations: tried first.
         self.best_reply: dict[tuple[object, ...], tuple[int, int, int]] = {}
@@ -84,17 +112,21 @@ class _Search:
                 self.pause()
 
     def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
-        """The minimax value of state for the root's seat, searched depth plies deep."""
+        """The minimax value of state for the root's seat, searched depth plies deep.
+
+        Fail-soft: a value at or below alpha is an upper bound of the true
+        one, at or above beta a lower bound; in between it is exact.
+        """
         if state.finished:
-            return evaluate(state, self.seat, self.weights)
+            return self.evaluate(state, self.seat)
         if state.phase == PLACE_LEATHER:
             # Forced to the snuggest cell: no choice, so no ply spent.
             self._count()
             return self.value(play(state, shortlist(state, 1)[0]), depth, alpha, beta)
         if depth <= 0:
             self.cut_off = True
-            return evaluate(state, self.seat, self.weights)
-        options = shortlist(state, self.per_patch)
+            return self.evaluate(state, self.seat)
+        options = self.options(state)
         maximising = state.turn == self.seat
         key = _key(state)
         remembered = self.best_reply.get(key)
@@ -104,7 +136,11 @@ class _Search:
         best = -float("inf") if maximising else float("inf")
         for option in options:
             self._count()
-            score = self.value(play(state, option), depth - 1, alpha, beta)
+            child = play(state, option)
+            if self.null_window and best_option is not None:
+                score = self._null_window(child, depth - 1, alpha, beta, maximising)
+            else:
+                score = self.value(child, depth - 1, alpha, beta)
             if maximising:
                 if score > best:
                     best, best_option = score, option
@@ -117,6 +153,26 @@ class _Search:
         if best_option is not None:
             self.best_reply[key] = best_option
         return best
+
+    def _null_window(
+        self, child: GameState, depth: int, alpha: float, beta: float, maximising: bool
+    ) -> float:
+        """child's value, first only tested against the best so far (principal variation search).
+
+        With the best option tried first, the others most often only need
+        proving worse, which a null window around alpha (beta for the
+        minimising seat) does with far fewer nodes than a full window; the
+        rare one that proves better is searched again with the window left.
+        """
+        if maximising:
+            score = self.value(child, depth, alpha, alpha + _NULL_WINDOW)
+            if alpha < score < beta:
+                score = self.value(child, depth, score, beta)
+        else:
+            score = self.value(child, depth, beta - _NULL_WINDOW, beta)
+            if alpha < score < beta:
+                score = self.value(child, depth, alpha, score)
+        return score
 
 
 def _key(state: GameState) -> tuple[object, ...]:
@@ -159,32 +215,48 @@ def search_option(
     per_patch: int = 1,
     root_per_patch: int | None = None,
     pause: Callable[[], None] | None = None,
+    best_first: bool = False,
 ) -> SearchResult:
     """The best option found by deepening until node_budget or the deadline runs out.
 
     root_per_patch: placements per patch at the root (default: per_patch).
     `pause` is called every _CLOCK_EVERY nodes (the module says why).
+    best_first: the `deep` level's search, best buy first and null windows
+    (the module says why).
     """
     assert state.turn is not None, "a finished game has no options"
-    search = _Search(state.turn, node_budget, deadline, weights, per_patch, pause)
+    search = _Search(state.turn, node_budget, deadline, weights, per_patch, pause, best_first)
     # The root's options are always playable: reading them must not run out of budget.
-    root = [(option, play(state, option)) for option in shortlist(state, root_per_patch or per_patch)]
+    options = search.options(state) if root_per_patch is None else shortlist(state, root_per_patch)
+    root = [(option, play(state, option)) for option in options]
     best, completed = root[0][0], 0
     if len(root) == 1:
         return SearchResult(best, search.nodes, completed)
     for depth in range(1, _MAX_DEPTH):
         search.cut_off = False
-        scored = []
+        scored: list[tuple[float, tuple[int, int, int], GameState]] = []
         alpha = -float("inf")
+        # An option a null window proved better than the best so far, while its exact value is searched.
+        better: tuple[int, int, int] | None = None
         try:
             for option, child in root:
-                score = search.value(child, depth - 1, alpha, float("inf"))
+                if search.null_window and scored:
+                    score = search.value(child, depth - 1, alpha, alpha + _NULL_WINDOW)
+                    if score > alpha:
+                        better = option
+                        score = search.value(child, depth - 1, alpha, float("inf"))
+                        better = None
+                else:
+                    score = search.value(child, depth - 1, alpha, float("inf"))
                 scored.append((score, option, child))
                 alpha = max(alpha, score)
         except _OutOfBudget:
             # The options searched so far, the previous best first, are fully
-            # valued at this depth: the best of them is at least as well founded.
-            if scored:
+            # valued at this depth: the best of them is at least as well founded
+            # (and one proved better than all of them, more so).
+            if better is not None:
+                best = better
+            elif scored:
                 best = max(scored, key=lambda entry: entry[0])[1]
             break
         # Best first next time: a stable sort keeps earlier order among equals.
@@ -202,15 +274,16 @@ def position_value(
     node_budget: int,
     weights: Weights = DEFAULT_WEIGHTS,
     pause: Callable[[], None] | None = None,
+    best_first: bool = False,
 ) -> float:
     """The value of state for seat by the deepest search completed within node_budget (analysis.py).
 
     Deepening with a full window: the last completed depth's value. A
     finished game is its exact value; a budget too small for depth 1 gives
-    the static evaluation. `pause` as for search_option.
+    the static evaluation. `pause` and `best_first` as for search_option.
     """
-    search = _Search(seat, node_budget, math.inf, weights, 1, pause)
-    value = evaluate(state, seat, weights)
+    search = _Search(seat, node_budget, math.inf, weights, 1, pause, best_first)
+    value = search.evaluate(state, seat)
     if state.finished:
         return value
     for depth in range(1, _MAX_DEPTH):

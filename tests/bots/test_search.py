@@ -3,10 +3,13 @@
 import math
 import time
 
+import pytest
+
 from service.bots import choose_move
+from service.bots.evaluation import DEEP_WEIGHTS
 from service.bots.options import shortlist
-from service.bots.search import search_option
-from service.engine import new_game
+from service.bots.search import _Search, search_option
+from service.engine import apply_move, new_game
 
 
 def test_the_clock_stops_a_search_whose_node_budget_would_last_for_hours():
@@ -31,3 +34,29 @@ def test_the_deep_level_stops_at_its_clock_cap_whatever_its_calibration():
     # A calibration of a million nodes per ms would search for hours without the cap.
     choose_move(new_game(seed=2), "deep", 0, think_ms=50, nodes_per_ms=10**6)
     assert time.perf_counter() - start < 5  # the contract's think_ms + 1 s, with room for a busy machine
+
+
+def positions_of_a_greedy_game(game_seed: int) -> list:
+    """Every sixth position of a greedy game where the seat in turn chooses (bought patches, real quilts)."""
+    state, found = new_game(seed=game_seed), []
+    while not state.finished:
+        if state.phase == "choose" and state.moves_played % 6 == 0:
+            found.append(state)
+        state = apply_move(state, choose_move(state, "greedy", 0))
+    return found
+
+
+def test_the_deep_search_finds_the_plain_searchs_values_with_fewer_nodes():
+    # Best buy first and null windows change the order the options are tried
+    # in and what a cut-off has to prove, never a position's value at a depth.
+    plain_nodes = best_first_nodes = 0
+    for state in positions_of_a_greedy_game(2):
+        for seat in (0, 1):
+            plain = _Search(seat, 10**9, math.inf, DEEP_WEIGHTS, 1)
+            best_first = _Search(seat, 10**9, math.inf, DEEP_WEIGHTS, 1, best_first=True)
+            expected = plain.value(state, 5, -math.inf, math.inf)
+            assert best_first.value(state, 5, -math.inf, math.inf) == pytest.approx(expected, abs=1e-6)
+            plain_nodes += plain.nodes
+            best_first_nodes += best_first.nodes
+    # 1,260 against 2,502 when written: the null windows' saving, not an accident of order.
+    assert best_first_nodes < 0.7 * plain_nodes
