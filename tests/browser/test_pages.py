@@ -115,8 +115,10 @@ def test_play_a_whole_game_against_the_random_bot(browser, play_backend):
     everything = list(range(game["moves_played"], 0, -1))
     wait(
         browser,
-        lambda d: [int(li.get_attribute("value")) for li in d.find_elements(By.CSS_SELECTOR, "#log li")]
-        == everything,
+        lambda d: (
+            [int(li.get_attribute("value")) for li in d.find_elements(By.CSS_SELECTOR, "#log li")]
+            == everything
+        ),
         "the reopened game's log does not list its moves",
     )
     assert console_errors(browser) == []
