@@ -30,6 +30,7 @@ Why these values (see README "Running in production"):
   row of the shared table (pre_fork) and zeroes it when the worker exits.
 """
 
+import gc
 import logging
 import resource
 
@@ -140,13 +141,20 @@ def _raise_open_file_limit(server):
 
 
 def post_worker_init(worker):
-    """Send the app's log records (e.g. "store unavailable") through gunicorn's error log.
+    """Send the app's log records (e.g. "store unavailable") through gunicorn's error log;
+    keep the loaded app out of the garbage collector's full passes.
 
     Same destination and format as gunicorn's own lines (time, pid, level).
     Done with a hook rather than `logconfig_dict`, which makes gunicorn build
     an access-log record for every request even when the access log is off.
+
+    The app is loaded by now, and what it loaded (modules, the spec and its
+    validators, the engine's tables) lives as long as the worker: frozen, a
+    full collection no longer walks it. Each full collection had stopped the
+    worker, and every request it was serving, for about 60 ms.
     """
     app_log = logging.getLogger("service")
     app_log.handlers = list(worker.log.error_log.handlers)
     app_log.setLevel(logging.INFO)
     app_log.propagate = False
+    gc.freeze()
