@@ -137,4 +137,4 @@ def choose_move(
     nodes = max(1, int(budget_ms * nodes_per_ms))
     deep = chosen.kind == DEEP
     weights = DEEP_WEIGHTS if deep else DEFAULT_WEIGHTS
-    return to_move(search_option(state, nodes, deadline, weights, best_first=deep).option)
+    return to_move(search_option(state, nodes, deadline, weights, best_first=deep, reduce_late=deep).option)
