@@ -1,9 +1,10 @@
 """A finished game's analysis: for each move, what the strongest level thinks it was worth.
 
 Pure, like the levels: a function of the game's start, its moves and a node
-budget. For each move a search with the `deep` level's evaluation (and the
-two snuggest placements of each patch at its root) picks the best move in
-the position; then both the best move's and the played move's positions
+budget. For each move the `deep` level's search, with
+evaluation.ANALYSIS_WEIGHTS (empty cells counted as the final score
+counts them; evaluation.py says why) and the two snuggest placements of
+each patch at its root, picks the best move in the position; then both the best move's and the played move's positions
 are valued by the same search from the mover's side, each with the same
 budget. The values are the expected final margin for the mover, in points:
 the evaluation is a margin estimate, and a finished game's exact margin
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from service.engine import Abort, GameState, Move, Resign, Timeout, apply_move, canonical_move
 
-from .evaluation import DEEP_WEIGHTS, WIN_VALUE
+from .evaluation import ANALYSIS_WEIGHTS, WIN_VALUE
 from .options import play, to_move
 from .search import position_value, search_option
 
@@ -89,19 +90,21 @@ def analyse_move(
         state,
         node_budget,
         math.inf,
-        DEEP_WEIGHTS,
+        ANALYSIS_WEIGHTS,
         root_per_patch=_ROOT_PER_PATCH,
         pause=pause,
         best_first=True,
     ).option
     best, move = to_move(best_option), canonical_move(move)
     after = margin(
-        position_value(apply_move(state, move, seat), seat, node_budget, DEEP_WEIGHTS, pause, True)
+        position_value(apply_move(state, move, seat), seat, node_budget, ANALYSIS_WEIGHTS, pause, True)
     )
     before = (
         after
         if best == move
-        else margin(position_value(play(state, best_option), seat, node_budget, DEEP_WEIGHTS, pause, True))
+        else margin(
+            position_value(play(state, best_option), seat, node_budget, ANALYSIS_WEIGHTS, pause, True)
+        )
     )
     if after > before:
         before, best = after, move

@@ -83,7 +83,7 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "deep",
         "Looks further ahead than search in the same second, trying the likeliest best moves first, and"
-        " also counts the patch the player to move could buy next where it stops looking.",
+        " judges positions by weights fitted to the final scores of its own games.",
         think_ms=1000,
         hint=False,
         kind=DEEP,

@@ -10,8 +10,10 @@ however many times in a row a seat acts. The tree is kept narrow with
 than where exactly a patch goes). Placing a won leather patch is forced to
 its snuggest cell and costs no depth.
 
-The `deep` level searches the same tree with one more term in its
-evaluation (evaluation.DEEP_WEIGHTS): at the horizon the seat in turn still has
+The `deep` level searches the same tree with its own evaluation weights
+(evaluation.DEEP_WEIGHTS, fitted to the final margins of its own games;
+evaluation.py gives the figures). They began as the default ones plus one
+term, kept with a small weight: at the horizon the seat in turn still has
 its pick of the market, worth the best buy it can afford
 (evaluation.buy_prospect); a search that stops there without it sees a
 position as equal whoever moves next. It also searches best first

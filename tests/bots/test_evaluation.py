@@ -125,3 +125,16 @@ def test_the_prospect_counts_for_the_mover_and_against_its_opponent():
     assert prospect > 0
     assert evaluate(state, 0, with_prospect) == pytest.approx(evaluate(state, 0, WEIGHTS) + prospect)
     assert evaluate(state, 1, with_prospect) == pytest.approx(evaluate(state, 1, WEIGHTS) - prospect)
+
+
+def test_empty_cells_income_and_the_bonus_count_at_their_weights():
+    weights = Weights(
+        time_early=2.0, time_late=1.0, perimeter=0.5, hole=1.0, empty_cell=1.5, income=0.5, bonus=4.0
+    )
+    later = position(seat(buttons=10, position=5, income=3), seat(), bonus_owner=0)
+    time_left = 96 - (53 * 53 - 25) / 106
+    # 10 buttons - 1.5 x 81 empty + 0.5 x 3 income x 8 paydays + 4 for the bonus + time - 0.5 x 36 edge sides
+    assert seat_value(later, 0, weights) == pytest.approx(10 - 121.5 + 12 + 4 + time_left - 18)
+    # A buy's gain counts its cells and income at the same weights: patch 5 from space 0.
+    state = position(seat(buttons=5), seat(position=1), circle=(5, 9, 10))
+    assert buy_prospect(state, weights) == pytest.approx(1.5 * 4 - 3 + 0.5 * 1 * 9 - spaces_spent(0, 2))
