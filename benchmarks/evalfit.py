@@ -16,7 +16,7 @@ and the fitted weights in `Weights` terms, scaled to a button's worth of 1.
 
 Deterministic: the same options print the same figures on any machine
 (searches count nodes; no clock). The defaults are the run behind
-DEEP_WEIGHTS (evaluation.py says what was rounded and left out); about 6
+DEEP_WEIGHTS (evaluation.py says what was rounded and left out); about 4
 minutes with 2 jobs on the project's 2-core machine.
 """
 
