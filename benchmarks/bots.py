@@ -7,6 +7,9 @@ Run: ./dev bench bots [--games N] [--pair A:B ...] [--think-ms MS] [--jobs J] [-
 The searching levels plan with the calibration a bot worker would measure
 here at its start (`service/bots/calibration.py`), or `--nodes-per-ms`.
 
+A pair's side may also be `independent-greedy`, the test suite's greedy
+player written apart from service/bots (tests/bots/independent_greedy.py).
+
 Each pair plays N games. Games go in twos on the same circle (patch order
 from the game's seed), each level starting one of them, so neither the
 first move nor the circle favours a level. Bot seeds come from
@@ -36,6 +39,7 @@ from service.bots.calibration import measure_nodes_per_ms
 from service.bots.levels import SEARCHING
 from service.bots.search import search_option
 from service.engine import apply_move, new_game
+from tests.bots import independent_greedy
 
 DEFAULT_PAIRS = ("greedy:random", "search:greedy")
 Z95 = 1.959964
@@ -60,7 +64,10 @@ def play_game(job: tuple) -> dict:
     while not state.finished:
         seat = state.turn
         start = time.perf_counter()
-        move = choose_move(state, seats[seat], seed_for(name, version), think_ms, clock_cap, nodes_per_ms)
+        if seats[seat] == independent_greedy.NAME:
+            move = independent_greedy.independent_greedy_move(state)
+        else:
+            move = choose_move(state, seats[seat], seed_for(name, version), think_ms, clock_cap, nodes_per_ms)
         times[seat].append((time.perf_counter() - start) * 1000)
         state = apply_move(state, move)
         version += 1
@@ -82,7 +89,9 @@ def run_pair(
     nodes_per_ms: int,
 ) -> None:
     a, b = pair.split(":")
-    level(a), level(b)
+    for player in (a, b):
+        if player != independent_greedy.NAME:
+            level(player)  # UnknownLevel before any game is played
     work = []
     for i in range(games):
         seats = (a, b) if i % 2 == 0 else (b, a)
@@ -107,9 +116,12 @@ def run_pair(
         moves = [
             t for r in results for seat, lv in enumerate(r["seats"]) if lv == name for t in r["times"][seat]
         ]
-        promised = (
-            think_ms if think_ms is not None and level(name).kind in SEARCHING else level(name).think_ms
-        )
+        if name == independent_greedy.NAME:
+            promised = "none: not a level"
+        elif think_ms is not None and level(name).kind in SEARCHING:
+            promised = str(think_ms)
+        else:
+            promised = str(level(name).think_ms)
         print(
             f"  {name:>13}: {len(moves)} moves, think ms median {statistics.median(moves):.1f}, "
             f"p99 {percentile(moves, 0.99):.1f}, max {max(moves):.1f} "

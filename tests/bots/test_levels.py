@@ -6,6 +6,7 @@ import pytest
 
 from service.bots import LEVELS, UnknownLevel, choose_move, level, seed_for
 from service.engine import GameFinished, apply_move, legal_moves, new_game
+from tests.bots.independent_greedy import independent_greedy_move
 
 # CI-sized: searches get 20 ms a move, never the levels' own second.
 SMALL_THINK_MS = 20
@@ -95,3 +96,17 @@ def test_a_finished_game_has_no_bot_move():
     for level_id in LEVEL_IDS:
         with pytest.raises(GameFinished):
             choose_move(finished, level_id, 0)
+
+
+def test_the_independent_greedy_player_plays_legal_moves_to_the_end_against_deep():
+    # The arena's yardstick (benchmarks/bots.py): a game against the strongest level, both seats.
+    state = new_game(seed=11)
+    seats = set()
+    while not state.finished:
+        seat = state.turn
+        move = independent_greedy_move(state) if seat == 0 else choose_move(state, "deep", 0, SMALL_THINK_MS)
+        assert move in legal_moves(state)
+        seats.add(seat)
+        state = apply_move(state, move, seat)
+    assert state.result is not None and seats == {0, 1}
+    assert state.players[0].quilt  # it bought patches, not only advanced
