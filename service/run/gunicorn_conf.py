@@ -106,6 +106,17 @@ def post_fork(server, worker):
     stream_counts.use_row(worker.stream_row)
 
 
+def worker_exit(server, worker):
+    """In the worker, as it exits: give the garbage collector back what post_worker_init froze.
+
+    Frozen objects are left to the interpreter's shutdown, which tears the
+    logging module down before the weak references to its handlers are
+    called back ("Exception ignored in: _removeHandlerRef" on stderr, a line
+    a JSON log reader cannot parse); unfrozen, they go in the usual order.
+    """
+    gc.unfreeze()
+
+
 def child_exit(server, worker):
     """A worker exited (reaped already): fold its metrics files into the accumulated ones, forget its streams."""
     metrics_dir.retire(_metrics_dir, worker.pid)
