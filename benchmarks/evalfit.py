@@ -40,7 +40,6 @@ from service.bots.evaluation import (
 from service.bots.options import to_move
 from service.bots.search import search_option
 from service.engine import TRACK_END, GameState, apply_move, new_game
-from service.engine.quilt import CELL_COUNT
 from service.engine.state import PLACE_LEATHER
 
 FIRST_SEED = 10000
@@ -58,7 +57,7 @@ def seat_terms(state: GameState, seat: int) -> list[float]:
     (rows are taken where the seat chooses).
     """
     player = state.players[seat]
-    empty = CELL_COUNT - player.quilt.bit_count()
+    empty = player.empty_cells
     perimeter, holes = shape_terms(player.quilt) if empty else (0, 0)
     ahead = TRACK_END - player.position
     return [

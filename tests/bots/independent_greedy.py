@@ -39,7 +39,7 @@ def _worth(state: GameState, seat: int) -> int:
     player = state.players[seat]
     paydays = sum(1 for space in INCOME_SPACES if space > player.position)
     bonus = _BONUS_POINTS if state.bonus_owner == seat else 0
-    return player.buttons - 2 * len(_empty_cells(player.quilt)) + bonus + player.income * paydays
+    return player.buttons - 2 * player.empty_cells + bonus + player.income * paydays
 
 
 def independent_greedy_move(state: GameState) -> Move:
