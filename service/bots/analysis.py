@@ -5,9 +5,10 @@ budget. For each move the `deep` level's search, with
 evaluation.ANALYSIS_WEIGHTS (empty cells counted as the final score
 counts them; evaluation.py says why) and the two snuggest placements of
 each patch at its root, picks the best move in the position; then both
-the best move's and the played move's positions are valued by the same search from the mover's side, each with the same
-budget. The values are the expected final margin for the mover, in points:
-the evaluation is a margin estimate, and a finished game's exact margin
+the best move's and the played move's positions are valued by the same
+search from the mover's side, each with the same budget. The values are
+the expected final margin for the mover, in points: the evaluation is a
+margin estimate, and a finished game's exact margin
 (the search's win bonus taken off). `loss` is how much the played move gave
 away against the best (never below 0: a search may value the played move a
 little higher than its own choice, and then the played move was the best).
