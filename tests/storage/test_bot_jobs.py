@@ -27,6 +27,13 @@ def taken_clients(jobs, count: int) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize("block_ms", [1, 2, 3, 50])
+def test_a_take_with_no_job_finds_none_however_short_its_wait(jobs, block_ms):
+    # Redis 6.2 reads a BLPOP timeout of 0.001 s as "wait forever": the read
+    # then failed on the socket's 1 s timeout (StorageError) instead.
+    assert jobs.take(block_ms=block_ms) is None
+
+
 def test_jobs_of_games_with_a_person_are_taken_first(jobs):
     jobs.enqueue(GAME, 4, person_waiting=False, client="a")
     jobs.enqueue(GAME, 7, person_waiting=True, client="b")
