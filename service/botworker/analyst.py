@@ -9,7 +9,11 @@ does, it is played there, and the searches go on where they were
 (bots/search.py). So a bot move waits for no analysis, only for that
 question's interval, and no analysis work is lost to it. The job is leased (storage/analyses.py): a worker
 killed mid-analysis leaves it to another once the lease ends, and the
-result is stored once whoever finishes.
+result is stored once whoever finishes. The lease is renewed before each
+move's searches and, when a third of it has passed, inside them too: bot
+moves played there (each up to a second at the `deep` level, as many as
+wait) could otherwise outlast it, and a second worker would start the same
+analysis while the first still computes it.
 """
 
 from __future__ import annotations
@@ -69,11 +73,24 @@ def analyse_next(
         log.info("game %s expired before its analysis", game_id)
         return True
 
+    renewed_at = time.monotonic()
+
+    def renew() -> None:
+        nonlocal renewed_at
+        analyses.renew(game_id)
+        renewed_at = time.monotonic()
+
     def next_move() -> None:
         between()
-        analyses.renew(game_id)  # just before the move's searches, after any bot moves
+        renew()  # just before the move's searches, after any bot moves
 
-    analysed = analyse_game(start, moves, node_budget, next_move, pause)
+    def paused() -> None:
+        if pause is not None:
+            pause()
+        if time.monotonic() - renewed_at >= analyses.lease_ms / 3000:
+            renew()
+
+    analysed = analyse_game(start, moves, node_budget, next_move, paused)
     version = record.state.moves_played + 1
     stored = analyses.store(game_id, analysis_text(version, analysed, node_budget))
     log.info(

@@ -5,6 +5,8 @@ The responses are checked against openapi.yaml by the test client.
 
 from __future__ import annotations
 
+import time
+
 from service.botworker.analyst import analyse_next
 from service.botworker.spent import SpentTimes
 from service.botworker.worker import BotWorker
@@ -108,6 +110,33 @@ def test_a_worker_plays_a_waiting_bot_move_before_any_analysis(client, app, tabl
     assert client.get(f"/games/{bot_game}").get_json()["turn"] == 0
     assert client.get(f"/games/{t.id}/analysis").status_code == 202
     worker.turn()  # no bot job: now the analysis
+    assert client.get(f"/games/{t.id}/analysis").status_code == 200
+
+
+def test_an_analysis_stays_leased_while_its_searches_are_paused_for_bot_moves(client, app, table):
+    play = app.extensions["patchwork"].play
+    t = table({"seed": 5})
+    play_to_the_end(t)
+    assert client.post(f"/games/{t.id}/analysis").status_code == 202
+    play.analyses.lease_ms = 300
+    pauses = 0
+    taken_meanwhile = []
+    pauses_before_move: list[int] = []
+
+    def bot_moves_meanwhile() -> None:
+        # As the worker's give_way playing waiting bot moves: the first pauses
+        # of the first move's searches take twice the lease between them.
+        nonlocal pauses
+        pauses += 1
+        if pauses <= 4:
+            time.sleep(0.15)
+        if pauses == 4:
+            taken_meanwhile.append(play.analyses.take())  # what a second worker would get
+
+    # A budget of 160 nodes a position: its searches pause every 32.
+    assert analyse_next(play, 16, THINK_MS, lambda: pauses_before_move.append(pauses), bot_moves_meanwhile)
+    assert pauses_before_move[1] >= 4, "the first pauses all fall between two renewals before moves"
+    assert taken_meanwhile == [None], "the lease ran out in the searches: a second worker took the analysis"
     assert client.get(f"/games/{t.id}/analysis").status_code == 200
 
 
