@@ -52,9 +52,15 @@ def json_response(
     return resp
 
 
-def not_modified(version: int) -> Response | None:
-    """A 304 when the request's If-None-Match names `version` (or is *), else None."""
-    if not request.if_none_match.contains_weak(str(version)):
+def not_modified(version: int, *, changed_in_place: bool = False) -> Response | None:
+    """A 304 when the request's If-None-Match names `version` (or is *), else None.
+
+    None as well when the body `changed_in_place` at its version (a join, a
+    seat's new name, a rematch offer: the version counts moves only), until
+    the next move: the client's copy with this tag may be the body before,
+    and a 304 would keep it there (a host polling for its joiner, forever).
+    """
+    if changed_in_place or not request.if_none_match.contains_weak(str(version)):
         return None
     resp = Response(status=304)
     resp.headers["ETag"] = etag(version)

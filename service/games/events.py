@@ -119,8 +119,8 @@ class EventFeed:
         view = store.load_view(game_id)
         if view is None:
             raise GameNotFound(game_id)
-        snapshot = _snapshot(*view)
-        if after is not None and after >= view[0] and snapshot[-1].kind == "end":
+        snapshot = _snapshot(view.version, view.view)
+        if after is not None and after >= view.version and snapshot[-1].kind == "end":
             # Over, and the client has every version (or claims more): the
             # final move's data carried the result. Sending `end` again would
             # only end the stream, and EventSource would reconnect for it.

@@ -114,7 +114,7 @@ class Players:
         found = []
         for game_id in self.store.games(player.id):
             try:
-                _version, text = play.view(game_id)
+                text = play.view(game_id).view
             except GameNotFound:
                 continue  # expired
             view = parse(text)
@@ -286,7 +286,7 @@ class Lobby:
             found = self.play.view(game_id)
         except GameNotFound:
             return None
-        view = parse(found[1])
+        view = parse(found.view)
         players = view["players"]
         seat = next((s for s in (0, 1) if players[s].get("open")), None)
         if seat is None or view["status"] != "active":

@@ -48,6 +48,7 @@ from service.storage import (
     IdempotencyAnswer,
     NewEvent,
     StorageError,
+    StoredView,
 )
 
 from .answers import RecordedAnswer, decode, encode_accepted, encode_refused
@@ -375,24 +376,25 @@ class GamePlay:
             raise GameNotFound(game_id)
         return GameCopy.of(stored)
 
-    def view(self, game_id: str) -> tuple[int, str]:
-        """(version, Game body) as stored."""
+    def view(self, game_id: str) -> StoredView:
+        """The Game body as stored, with its version."""
         self._check_id(game_id)
         found = self.store.load_view(game_id)
         if found is None:
             raise GameNotFound(game_id)
         return found
 
-    def view_at(self, game_id: str, version: int) -> tuple[int, str]:
+    def view_at(self, game_id: str, version: int) -> tuple[int, StoredView]:
         """(current version, the Game body as it was at `version`): stored when current, else replayed.
 
         A past version is rebuilt from the creation parameters and the first
         `version - 1` moves of the history; its `updated_at` is the time its
         last move was accepted, None when the record predates keeping them.
         """
-        current, view = self.view(game_id)
+        stored = self.view(game_id)
+        current = stored.version
         if version == current:
-            return current, view
+            return current, stored
         if version > current:
             raise VersionNotFound(
                 Text(
@@ -415,7 +417,7 @@ class GamePlay:
             clock_now=self._clock_of_version(game_id, record, version),
             clock_past=(),
         )
-        return current, compact(game_view(then, version))
+        return current, StoredView(version, compact(game_view(then, version)))
 
     def _clock_of_version(self, game_id: str, record: GameRecord, version: int) -> ClockState | None:
         """The clock as of `version` of the game whose record (the current version's) this is."""

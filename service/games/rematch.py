@@ -77,7 +77,7 @@ class Rematches:
     def _answer(self, finished: GameRecord, next_id: str, seat: int, *, created: bool) -> Rematched:
         """The next game, created now if its claimer did not live to; the caller's seat in it is the other."""
         try:
-            _version, view = self.play.view(next_id)
+            view = self.play.view(next_id).view
         except GameNotFound:
             view = self._create(finished, next_id)
         return Rematched(next_id, view, 1 - seat, created)
@@ -94,5 +94,5 @@ class Rematches:
                 time_board=state.time_board,
             )
         except GameExists:
-            return self.play.view(next_id)[1]
+            return self.play.view(next_id).view
         return created.view

@@ -26,6 +26,7 @@ from .store import (
     StoreBusy,
     StoredEvent,
     StoredGame,
+    StoredView,
 )
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "StoredEvent",
     "StoredGame",
     "StoredSeek",
+    "StoredView",
     "open_storage",
     "open_store",
     "storage_from_settings",

@@ -31,6 +31,7 @@ from .store import (
     SeatChange,
     StoredEvent,
     StoredGame,
+    StoredView,
 )
 from .store_time import StoreTime
 from .wakeups import Wakeups
@@ -180,13 +181,16 @@ class RedisGameStore(GameStore):
         entries = json.loads(f"[{joined}]")
         return json.dumps(entries[version - 1], separators=(",", ":")) if version <= len(entries) else None
 
-    def load_view(self, game_id: str) -> tuple[int, str] | None:
-        """(version, view) for the read path, or None (one round trip)."""
+    def load_view(self, game_id: str) -> StoredView | None:
+        """The view for the read path, or None (one round trip)."""
         keys = self._keys(game_id)
-        version, view = self._link.command("load_view", "HMGET", keys.game, "version", "view")
+        version, view, changed = self._link.command(
+            "load_view", "HMGET", keys.game, "version", "view", "changed"
+        )
         if version is None:
             return None
-        return int(version), view
+        # `changed`: the version whose body a join or an amendment last replaced (take_seat, amend_game).
+        return StoredView(int(version), view, changed == version)
 
     def load_for_move(
         self, game_id: str, idempotency_key: str | None, fingerprint: str | None

@@ -57,6 +57,20 @@ class StoredGame:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredView:
+    """The Game body a read serves, with its version.
+
+    `changed_in_place`: the body changed at this version without a move (a
+    join, a seat's new name, a rematch offer: the version counts moves), so
+    a client's copy bearing this version's tag may be the earlier body.
+    """
+
+    version: int
+    view: str
+    changed_in_place: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class CommitResult:
     """What a compare-and-set commit did."""
 
@@ -273,8 +287,8 @@ class GameStore(ABC):
         """The game's clock as of `version`, as its log keeps it (JSON); None when the log has none for it."""
 
     @abstractmethod
-    def load_view(self, game_id: str) -> tuple[int, str] | None:
-        """(version, view) for the read path, or None (one round trip)."""
+    def load_view(self, game_id: str) -> StoredView | None:
+        """The view for the read path, or None (one round trip)."""
 
     @abstractmethod
     def load_for_move(

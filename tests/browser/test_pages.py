@@ -348,6 +348,11 @@ def test_a_player_opens_a_game_in_the_lobby_plays_the_joiner_and_asks_for_a_rema
     wait(browser, lambda d: "as=player" in d.current_url, "the opened game is not shown")
     game_id = browser.current_url.split("game=")[1].split("&")[0]
     wait(browser, lambda d: "opponent" in d.find_element(By.ID, "status").text, "not waiting for a joiner")
+    # The page reads the game again while the seat is open: Bob joins once it
+    # has read it at least once, so the browser holds the open game's version 1
+    # (ETag "1") and asks again with If-None-Match: a join keeps the version.
+    polled = f"return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/games/{game_id}')).length"
+    wait(browser, lambda d: d.execute_script(polled) >= 1, "the page never read the open game again")
     # It is in the lobby; Bob joins it through the API.
     lobby = requests.get(f"{base}/games", params={"status": "open"}, timeout=10).json()["games"]
     assert game_id in [entry["id"] for entry in lobby]
@@ -356,8 +361,14 @@ def test_a_player_opens_a_game_in_the_lobby_plays_the_joiner_and_asks_for_a_rema
         f"{base}/games/{game_id}/join", headers={"Authorization": f"Bearer {bob['token']}"}, timeout=10
     )
     assert joined.status_code == 201, joined.text
-    # Ann (seat 0) starts: her page sees the joiner and her turn.
-    wait(browser, lambda d: body(d, "state") == "mine", "the host never saw the joiner")
+    # Ann (seat 0) starts: her page sees the joiner and her turn (it is her
+    # turn while the seat is open too, so the status is what tells).
+    wait(
+        browser,
+        lambda d: "Your turn" in d.find_element(By.ID, "status").text,
+        "the host never saw the joiner",
+    )
+    assert body(browser, "state") == "mine"
     browser.find_element(By.ID, "resign").click()
     browser.switch_to.alert.accept()
     rematch = wait(browser, lambda d: d.find_element(By.ID, "rematch").is_displayed(), "no rematch button")

@@ -89,7 +89,7 @@ def test_a_bots_move_is_committed_for_its_seat_and_a_game_of_bots_alone_is_nobod
     committed = play.play_bot(created.game_id, play.load(created.game_id), Advance(), job.client)
     assert isinstance(committed, Committed) and committed.version == 2
     # Seat 0 went from 0 to 1; seat 1, a bot too, is in turn: its job comes next.
-    game = json.loads(play.view(created.game_id)[1])
+    game = json.loads(play.view(created.game_id).view)
     assert (game["turn"], game["players"][0]["position"]) == (1, 1)
     job = next_job(jobs)
     assert (job.game_id, job.version, job.person_waiting) == (created.game_id, 2, False)
@@ -101,7 +101,7 @@ def test_a_bots_move_is_refused_while_a_person_is_in_turn(play: GamePlay):
     with pytest.raises(NotABot) as refused:
         play.play_bot(created.game_id, play.load(created.game_id), Advance(), "")
     assert refused.value.code == "not_a_bot"
-    assert play.view(created.game_id)[0] == 1
+    assert play.view(created.game_id).version == 1
 
 
 @pytest.mark.usefixtures("worker_alive")
@@ -115,7 +115,7 @@ def test_a_fenced_bot_commit_returns_the_stored_game_and_is_judged_again_on_it(p
     # Not stored: the game as it is now, same version, a new revision, to judge again.
     assert isinstance(outcome, GameCopy)
     assert outcome.version == 1 and outcome.revision != copy.revision
-    assert late.view(created.game_id)[0] == 1
+    assert late.view(created.game_id).version == 1
     assert not late.fence(created.game_id, copy)  # no longer the stored game
     again = late.play_bot(created.game_id, outcome, Advance(), "")
     assert isinstance(again, Committed) and again.version == 2

@@ -23,7 +23,7 @@ from service.games import (
     RefusedAnswer,
     RuleBroken,
 )
-from service.storage import GameStore
+from service.storage import GameStore, StoredView
 
 KEY = IdempotencyKey("key-1", "body-a")
 
@@ -35,7 +35,7 @@ def test_a_key_claimed_with_a_commit_holds_that_commits_answer_for_a_retry(play:
     # The retry (from any process) gets the answer of that commit, and the game is not moved again.
     again = other_process().play_keyed(created.game_id, Advance(), created.tokens[0], KEY)
     assert again == AcceptedAnswer(version=2, number=committed.number, view=committed.view)
-    assert play.view(created.game_id) == (2, committed.view)
+    assert play.view(created.game_id) == StoredView(2, committed.view)
 
 
 def test_the_same_key_with_another_body_is_refused_and_the_first_body_still_replays(play: GamePlay):
@@ -81,7 +81,7 @@ def test_a_refused_move_recorded_under_its_key_is_answered_the_same_and_the_game
     again = other_process().play_keyed(created.game_id, Advance(), created.tokens[1], KEY)
     # not_your_turn is a 409 (docs/api-guide.md's error table).
     assert again == RefusedAnswer(status=409, code="not_your_turn", detail=refused.value.detail, version=1)
-    assert play.view(created.game_id)[0] == 1
+    assert play.view(created.game_id).version == 1
 
 
 def test_keys_are_kept_per_game(play: GamePlay):

@@ -15,6 +15,7 @@ import pytest
 from service.engine import Advance, Resign
 from service.games import GameCopy, GameNotFound, GamePlay, KeptCopies, VersionCondition
 from service.games.shared_copies import SharedCopies
+from service.storage import StoredView
 from tests.backends import KEPT, Backend, play_on
 from tests.redis_monitor import ClientCommands
 
@@ -29,7 +30,7 @@ def test_the_move_after_this_process_stored_the_last_one_is_one_round_trip(singl
         committed = play.play(created.game_id, Advance(), created.tokens[1])
         assert commands.take() == 1  # the commit; no read
     assert committed.version == 3
-    assert play.view(created.game_id) == (3, committed.view)
+    assert play.view(created.game_id) == StoredView(3, committed.view)
 
 
 def test_a_kept_copy_another_process_moved_past_is_corrected_by_the_compare_and_set(

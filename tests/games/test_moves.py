@@ -21,6 +21,7 @@ from service.games import (
     VersionCondition,
     VersionMismatch,
 )
+from service.storage import StoredView
 
 from .positions import AFTER_ONE_ADVANCE, AFTER_TWO_ADVANCES, score
 
@@ -40,9 +41,9 @@ def if_match(version: int) -> VersionCondition:
 
 def test_a_new_game_is_stored_at_version_1_with_both_seats_at_the_start(play: GamePlay):
     created = play.create(("Ada", "Bo"), seed=3)
-    version, view = play.view(created.game_id)
-    assert version == 1
-    assert view == created.view
+    stored = play.view(created.game_id)
+    assert stored == StoredView(1, created.view)
+    view = stored.view
     game = json.loads(view)
     assert (game["id"], game["version"], game["status"], game["seed"]) == (created.game_id, 1, "active", 3)
     assert [p["name"] for p in game["players"]] == ["Ada", "Bo"]
@@ -57,8 +58,8 @@ def test_a_committed_move_is_read_back_in_the_game_and_its_history(play: GamePla
     assert (committed.version, committed.number) == (2, 1)
     # Read by a process that kept nothing: what the store holds.
     reader = other_process()
-    version, view = reader.view(created.game_id)
-    assert version == 2 and view == committed.view
+    view = reader.view(created.game_id).view
+    assert reader.view(created.game_id) == StoredView(2, committed.view)
     assert players(view) == AFTER_ONE_ADVANCE
     assert reader.load(created.game_id).record.state.moves_played == 1
     history_version, entries = reader.history(created.game_id)
@@ -79,10 +80,10 @@ def test_a_past_version_is_rebuilt_as_it_was(play: GamePlay):
     play.play(created.game_id, Advance(), created.tokens[1])
     current, first = play.view_at(created.game_id, 1)
     assert current == 3
-    assert first == created.view
+    assert first == StoredView(1, created.view)
     _current, second = play.view_at(created.game_id, 2)
-    assert players(second) == AFTER_ONE_ADVANCE
-    assert players(play.view_at(created.game_id, 3)[1]) == AFTER_TWO_ADVANCES
+    assert players(second.view) == AFTER_ONE_ADVANCE
+    assert players(play.view_at(created.game_id, 3)[1].view) == AFTER_TWO_ADVANCES
 
 
 def test_a_move_on_a_stale_copy_is_refused_by_the_store_and_judged_again_on_the_stored_game(
@@ -112,7 +113,7 @@ def test_a_move_legal_on_a_stale_copy_but_not_on_the_stored_game_is_refused_on_t
         play.play(created.game_id, Advance(), created.tokens[0], start=stale)
     assert refused.value.code == "not_your_turn"
     assert refused.value.version == 2
-    assert play.view(created.game_id)[0] == 2
+    assert play.view(created.game_id).version == 2
 
 
 def test_an_expected_version_the_game_is_not_at_is_refused_with_the_version_it_is_at(play: GamePlay):
@@ -124,7 +125,7 @@ def test_an_expected_version_the_game_is_not_at_is_refused_with_the_version_it_i
     assert refused.value.version == 2
     assert refused.value.detail == "The game is at version 2, which If-Match does not name."
     # Nothing was stored; naming the current version plays.
-    assert play.view(created.game_id)[0] == 2
+    assert play.view(created.game_id).version == 2
     assert play.play(created.game_id, Advance(), created.tokens[1], condition=if_match(2)).version == 3
 
 
@@ -154,7 +155,7 @@ def test_a_resignation_ends_the_game_and_a_finished_game_refuses_every_move(play
         with pytest.raises(RuleBroken) as refused:
             play.play(created.game_id, move, created.tokens[seat])
         assert (refused.value.code, refused.value.version) == ("game_finished", 2)
-    assert play.view(created.game_id)[0] == 2
+    assert play.view(created.game_id).version == 2
 
 
 def test_a_game_that_does_not_exist_is_not_found_whatever_its_id(play: GamePlay):

@@ -37,9 +37,9 @@ def test_a_tick_ends_the_games_due_and_leaves_the_others(play: GamePlay, storage
     aborted_before, timeouts_before, lags_before = expiries("aborted"), expiries("timeout"), lags()
     time.sleep(1.2)
     assert keeper.tick() == 2
-    assert json.loads(play.view(due.game_id)[1])["result"]["reason"] == "aborted"
-    assert json.loads(play.view(running.game_id)[1])["result"]["reason"] == "timeout"
-    assert json.loads(play.view(later.game_id)[1])["status"] == "active"
+    assert json.loads(play.view(due.game_id).view)["result"]["reason"] == "aborted"
+    assert json.loads(play.view(running.game_id).view)["result"]["reason"] == "timeout"
+    assert json.loads(play.view(later.game_id).view)["status"] == "active"
     assert (expiries("aborted") - aborted_before, expiries("timeout") - timeouts_before) == (1, 1)
     assert lags() - lags_before == 2
     # Their entries are gone; the later game's stays, at its deadline.
@@ -58,4 +58,4 @@ def test_an_entry_earlier_than_its_games_deadline_is_moved_to_it(play: GamePlay,
     assert keeper.tick() == 0
     clock = play.load(created.game_id).record.clock_state
     assert clock is not None and storage.deadlines.indexed(created.game_id) == clock.deadline_ms
-    assert json.loads(play.view(created.game_id)[1])["status"] == "active"
+    assert json.loads(play.view(created.game_id).view)["status"] == "active"

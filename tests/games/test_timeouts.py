@@ -24,7 +24,7 @@ SHORT = ClockSettings(initial_s=1, increment_s=0, first_move_s=1)
 
 
 def clock_of(play: GamePlay, game_id: str) -> dict:
-    return json.loads(play.view(game_id)[1])["clock"]
+    return json.loads(play.view(game_id).view)["clock"]
 
 
 def state_clock(play: GamePlay, game_id: str):
@@ -60,8 +60,8 @@ def test_each_move_is_charged_by_the_store_and_the_view_is_a_function_of_its_ver
     assert clock.running == after["running"] == 0
     assert clock.deadline_ms == clock.since_ms + 305_000
     # Each version reads back as it was answered.
-    assert play.view_at(created.game_id, 2)[1] == first.view
-    assert play.view_at(created.game_id, 3)[1] == second.view
+    assert play.view_at(created.game_id, 2)[1].view == first.view
+    assert play.view_at(created.game_id, 3)[1].view == second.view
 
 
 def test_a_move_after_the_deadline_is_refused_and_the_game_is_lost_on_time(play: GamePlay):
@@ -71,7 +71,7 @@ def test_a_move_after_the_deadline_is_refused_and_the_game_is_lost_on_time(play:
     with pytest.raises(RuleBroken) as refused:
         play.play(created.game_id, Advance(), created.tokens[1])
     assert refused.value.code == "game_finished"
-    game = json.loads(play.view(created.game_id)[1])
+    game = json.loads(play.view(created.game_id).view)
     assert game["result"]["reason"] == "timeout" and game["result"]["winner"] == 0
     assert game["clock"]["remaining_ms"][1] == 0 and game["clock"]["deadline"] is None
     _version, entries = play.history(created.game_id)
@@ -113,7 +113,7 @@ def test_a_game_whose_first_move_never_comes_is_aborted_with_no_winner(play: Gam
     time.sleep(1.1)
     expiry = play.expire(created.game_id, state_clock(play, created.game_id).deadline_ms or 0)
     assert expiry.applied is not None and expiry.reason == "aborted"
-    game = json.loads(play.view(created.game_id)[1])
+    game = json.loads(play.view(created.game_id).view)
     assert game["result"]["winner"] is None and game["result"]["reason"] == "aborted"
     assert game["clock"]["remaining_ms"] == [1_000, 1_000]  # no bank ever ran
     _version, entries = play.history(created.game_id)
@@ -148,7 +148,7 @@ def test_a_process_whose_clock_is_off_still_charges_by_the_stores(play: GamePlay
 def three_clocked_versions(play: GamePlay):
     """A clocked game after two moves: (its creation, each version's view)."""
     created = play.create(("Ada", "Bo"), clock=ClockSettings(initial_s=300, increment_s=5), seed=3)
-    views = {1: play.view(created.game_id)[1]}
+    views = {1: play.view(created.game_id).view}
     for seat in (0, 1):
         committed = play.play(created.game_id, Advance(), created.tokens[seat])
         views[committed.version] = committed.view
@@ -181,13 +181,13 @@ def test_a_game_stored_with_its_clock_log_in_its_record_keeps_its_past_clocks(pl
     link.command("test", "HSET", key, "state", old.encode())
     link.command("test", "HDEL", key, "clock:1", "clock:2", "clock:3")
     play.kept.drop(created.game_id)
-    assert play.view_at(created.game_id, 2)[1] == views[2]
+    assert play.view_at(created.game_id, 2)[1].view == views[2]
     # Its next move hands the earlier clocks to the store's log, whole.
     play_a_third_move(play, created, views)
     assert None not in stored_clock_log(play, created.game_id, 4)
     assert "clock_log" in json.loads(play.load(created.game_id).record.encode())
     for version, view in views.items():
-        assert play.view_at(created.game_id, version)[1] == view, version
+        assert play.view_at(created.game_id, version)[1].view == view, version
 
 
 def test_a_game_stored_with_its_clock_log_in_one_field_keeps_its_past_clocks(play: GamePlay):
@@ -203,4 +203,4 @@ def test_a_game_stored_with_its_clock_log_in_one_field_keeps_its_past_clocks(pla
     play_a_third_move(play, created, views)
     assert stored_clock_log(play, created.game_id, 4)[:3] == log
     for version, view in views.items():
-        assert play.view_at(created.game_id, version)[1] == view, version
+        assert play.view_at(created.game_id, version)[1].view == view, version

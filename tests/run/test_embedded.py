@@ -20,7 +20,7 @@ from service.run.embedded import (
     find_redis_server,
 )
 from service.run.redis_process import answers_ping, redis_server_version
-from service.storage import StoredGame, open_store
+from service.storage import StoredGame, StoredView, open_store
 from tests.store_calls import commit
 
 
@@ -64,7 +64,7 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
     try:
         store = open_store(url)
         assert store.load_game("g1") == StoredGame(2, "s2")
-        assert store.load_view("g1") == (2, "v2")
+        assert store.load_view("g1") == StoredView(2, "v2")
         assert store.load_moves("g1") == (2, ["m1"])
         assert store.load_for_move("g1", "0:key", "fp")[1].answer == "answer"
         store.close()
@@ -143,7 +143,7 @@ def test_a_data_dir_too_deep_for_a_socket_path_gets_a_private_socket_dir(
             assert str(redis.socket_path) in caplog.text
             store = open_store(redis.url)
             store.create_game("g1", "s", "v")
-            assert store.load_view("g1") == (1, "v")
+            assert store.load_view("g1") == StoredView(1, "v")
             store.close()
             assert config(redis.url, "dir") == str(deep)
     assert not private.exists()

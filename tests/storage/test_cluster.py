@@ -11,7 +11,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from prometheus_client import REGISTRY
 
-from service.storage import GameStore, IdempotencyRecord, StorageError, StoreBusy, StoredGame, open_store
+from service.storage import (
+    GameStore,
+    IdempotencyRecord,
+    StorageError,
+    StoreBusy,
+    StoredGame,
+    StoredView,
+    open_store,
+)
 from tests.redis_cluster import ThrowawayCluster
 from tests.redis_servers import ThrowawayRedis
 from tests.store_calls import commit, record_answer
@@ -49,7 +57,7 @@ def play_through_every_operation(store: GameStore, game_id: str) -> None:
     assert store.load_for_move(game_id, "1:key", "fp")[1] == IdempotencyRecord(False, "fp", "answer-409")
     assert store.load_for_move(game_id, "0:key", "fp")[1] == IdempotencyRecord(False, "fp", "answer-201")
     assert store.load_game(game_id) == StoredGame(2, "s2")
-    assert store.load_view(game_id) == (2, "v2")
+    assert store.load_view(game_id) == StoredView(2, "v2")
     assert store.load_moves(game_id) == (2, ["m1"])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from service.storage import GameStore, StoredGame
+from service.storage import GameStore, StoredGame, StoredView
 from tests.store_calls import commit
 
 THREADS = 12
@@ -26,7 +26,7 @@ def test_one_commit_wins_among_many_at_the_same_version(store: GameStore) -> Non
     assert results.count(True) == 1
     winner = results.index(True)
     assert store.load_game("g1") == StoredGame(2, f"s-{winner}")
-    assert store.load_view("g1") == (2, f"v-{winner}")
+    assert store.load_view("g1") == StoredView(2, f"v-{winner}")
     assert store.load_moves("g1") == (2, [f"m-{winner}"])
 
 
@@ -59,4 +59,4 @@ def test_threads_racing_through_a_game_never_both_win_a_version(store: GameStore
     assert store.load_moves("g1") == (MOVES + 1, history)
     last = history[-1]
     assert store.load_game("g1") == StoredGame(MOVES + 1, f"state after {last}")
-    assert store.load_view("g1") == (MOVES + 1, f"view after {last}")
+    assert store.load_view("g1") == StoredView(MOVES + 1, f"view after {last}")

@@ -6,7 +6,7 @@ import pytest
 from redis import Redis
 from redis.crc import key_slot
 
-from service.storage import GameStore, StoredGame, open_store
+from service.storage import GameStore, StoredGame, StoredView, open_store
 from tests.store_calls import commit, record_answer
 
 from .contents import snapshot
@@ -19,7 +19,7 @@ def test_a_created_game_loads_at_version_1(store: GameStore) -> None:
     store.create_game("g1", '{"state": 1}', '{"view": 1}')
 
     assert store.load_game("g1") == StoredGame(1, '{"state": 1}')
-    assert store.load_view("g1") == (1, '{"view": 1}')
+    assert store.load_view("g1") == StoredView(1, '{"view": 1}')
     assert store.load_moves("g1") == (1, [])
     assert store.load_for_move("g1", None, None) == (StoredGame(1, '{"state": 1}'), None)
 
@@ -42,8 +42,20 @@ def test_a_commit_at_the_stored_version_applies(store: GameStore) -> None:
     assert commit(store, "g1", 2, "s3", "v3", "m2").committed
 
     assert store.load_game("g1") == StoredGame(3, "s3")
-    assert store.load_view("g1") == (3, "v3")
+    assert store.load_view("g1") == StoredView(3, "v3")
     assert store.load_moves("g1") == (3, ["m1", "m2"])
+
+
+def test_an_amended_view_is_marked_changed_in_place_until_the_next_commit(store: GameStore) -> None:
+    # A join or a seat's new name replaces the body at its version: reads must not 304 it.
+    store.create_game("g1", "s1", "v1")
+    found = store.load_game("g1")
+    assert found is not None
+    assert store.amend("g1", 1, found.revision, "s1b", "v1b").committed
+
+    assert store.load_view("g1") == StoredView(1, "v1b", changed_in_place=True)
+    assert commit(store, "g1", 1, "s2", "v2", "m1").committed
+    assert store.load_view("g1") == StoredView(2, "v2")
 
 
 def test_a_commit_against_an_old_version_changes_nothing(store: GameStore, redis: Redis) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from redis import Redis
 
-from service.storage import GameStore, IdempotencyRecord, Storage, StorageError, StoredGame
+from service.storage import GameStore, IdempotencyRecord, Storage, StorageError, StoredGame, StoredView
 from tests.store_calls import commit, record_answer
 
 from .contents import snapshot
@@ -89,7 +89,7 @@ def test_reads_replays_and_releases_go_on(store: GameStore, redis: Redis, game: 
     full()
 
     assert store.load_game(game) == StoredGame(2, "s2", store.load_game(game).revision)
-    assert store.load_view(game) == (2, "v2")
+    assert store.load_view(game) == StoredView(2, "v2")
     assert store.load_moves(game) == (2, ["m1"])
     assert store.load_for_move(game, "0:refused", "fp")[1] == IdempotencyRecord(False, "fp", "answer-409")
     assert store.load_for_move(game, "0:moved", "fp")[1] == IdempotencyRecord(False, "fp", "answer-201")

@@ -77,8 +77,8 @@ def create(base: str, players: list[dict], **options) -> dict:
 
 def assert_replays(play: GamePlay, game_id: str) -> tuple[dict, list[dict]]:
     """The stored game is the replay of its history: every bot move applied once, by the rules."""
-    version, view = play.view(game_id)
-    game = json.loads(view)
+    stored = play.view(game_id)
+    version, game = stored.version, json.loads(stored.view)
     _, entries = play.history(game_id)
     moves = [json.loads(entry) for entry in entries]
     assert [m["number"] for m in moves] == list(range(1, version))
@@ -109,10 +109,10 @@ def test_a_worker_killed_mid_thought_has_its_move_made_by_another_once(kind, tmp
         # The slow worker is the only one: the job taken is in its hands.
         wait_for(lambda: jobs_taken(play) == 1, 10, f"the worker did not take the job:\n{slow.log()}")
         slow.kill()
-        assert play.view(game_id)[0] == 1, "the slow worker moved before it was killed"
+        assert play.view(game_id).version == 1, "the slow worker moved before it was killed"
         with BotWorkerProcess(url, tmp_path / "fast.log", cluster=cluster) as fast:
             wait_for(
-                lambda: play.view(game_id)[0] > 1,
+                lambda: play.view(game_id).version > 1,
                 TAKEOVER_BOUND,
                 f"nobody took over the job of the killed worker:\n{fast.log()}",
             )
@@ -148,7 +148,7 @@ def test_the_web_killed_right_after_handing_a_bot_the_turn_does_not_stall_the_ga
             assert resp.status_code == 201 and resp.json()["players"][resp.json()["turn"]]["bot"]
             os.killpg(web.process.pid, signal.SIGKILL)
         wait_for(
-            lambda: play.view(game_id)[0] > 2,
+            lambda: play.view(game_id).version > 2,
             BOT_MOVE_BOUND,
             f"the bot did not move with the web gone:\n{worker.log()}",
         )
@@ -180,10 +180,10 @@ def test_a_redis_restart_mid_game_loses_no_bot_turn(durable_redis, tmp_path):
         def bot_moved_after(version: int):
             def check():
                 try:
-                    found, view = play.view(game_id)
+                    found = play.view(game_id)
                 except Exception:  # Redis still starting
                     return False
-                return found > version and '"turn":0' in view
+                return found.version > version and '"turn":0' in found.view
 
             return check
 
@@ -222,7 +222,7 @@ def test_a_bots_own_commit_fenced_while_it_thinks_is_made_again(tmp_path):
             return False
 
         wait_for(fenced_until_retried, TAKEOVER_BOUND, f"no commit refused:\n{worker.log()}")
-        wait_for(lambda: play.view(game_id)[0] > 1, BOT_MOVE_BOUND, f"no second try:\n{worker.log()}")
+        wait_for(lambda: play.view(game_id).version > 1, BOT_MOVE_BOUND, f"no second try:\n{worker.log()}")
         _game, moves = assert_replays(play, game_id)
         assert moves[0]["seat"] == 1
 
@@ -266,7 +266,7 @@ def advance(base: str, game_id: str, token: str) -> requests.Response:
 
 
 def person_in_turn(play: GamePlay, game_id: str) -> bool:
-    game = json.loads(play.view(game_id)[1])
+    game = json.loads(play.view(game_id).view)
     return game["status"] == "finished" or game["players"][game["turn"]]["bot"] is None
 
 
@@ -330,14 +330,14 @@ def test_the_web_killed_between_queueing_and_committing_leaves_no_job_and_no_sta
             BOT_MOVE_BOUND + PAUSE_MS / 1000 + TAKEOVER_BOUND,
             f"the job was neither played nor dropped:\n{worker.log()}",
         )
-        version, _view = play.view(game_id)
+        version = play.view(game_id).version
         assert_replays(play, game_id)
         # And the game goes on.
         with LiveService(cluster.url, tmp_path / "web2.log", workers=1, env=PATIENT_WEB) as web2:
             resp = advance(web2.url, game_id, token)
             assert resp.status_code == 201, resp.text
             wait_for(lambda: person_in_turn(play, game_id), BOT_MOVE_BOUND, "no bot move after the restart")
-        assert play.view(game_id)[0] > version + 1
+        assert play.view(game_id).version > version + 1
         assert_replays(play, game_id)
 
 

@@ -61,6 +61,6 @@ def analysis_picture(game_id: str):
     found = play.analysis(game_id)
     if found is None:
         return _pending(game_id)
-    names = [player["name"] for player in parse(play.view(game_id)[1])["players"]]
+    names = [player["name"] for player in parse(play.view(game_id).view)["players"]]
     language = request_language()
     return speaks(picture_response(analysis_svg(parse(found), names, language), SVG_MIMETYPE), language)

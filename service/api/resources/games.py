@@ -55,8 +55,10 @@ def get_game(game_id: str):
     wanted = read_query("getGame").get("version")
     if wanted is not None:
         return _game_at(game_id, wanted)
-    version, view = services().play.view(game_id)
-    return not_modified(version) or json_response(view, version=version)
+    found = services().play.view(game_id)
+    return not_modified(found.version, changed_in_place=found.changed_in_place) or json_response(
+        found.view, version=found.version
+    )
 
 
 # A past version never changes: caches may keep it for good.
@@ -65,8 +67,10 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 def _game_at(game_id: str, version: int):
     """The game at `version` (GET /games/{id}?version=N), replayed when past."""
-    current, view = services().play.view_at(game_id, version)
-    resp = not_modified(version) or json_response(view, version=version)
+    current, found = services().play.view_at(game_id, version)
+    resp = not_modified(version, changed_in_place=found.changed_in_place) or json_response(
+        found.view, version=version
+    )
     if version < current:
         resp.headers["Cache-Control"] = IMMUTABLE
     return resp

@@ -49,13 +49,14 @@ def picture_response(body: str, content_type: str) -> Response:
 
 def _game_picture(game_id: str, operation_id: str, draw: Callable[[Mapping, str], str], content_type: str):
     check_headers(operation_id)
-    version, view = services().play.view(game_id)
+    found = services().play.view(game_id)
     language = request_language()
-    tag = language_tag(version, language)
-    if request.if_none_match.contains_weak(tag):
+    tag = language_tag(found.version, language)
+    # Drawn from the Game body: kept as long as that body is (responses.not_modified).
+    if not found.changed_in_place and request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
     else:
-        resp = picture_response(draw(parse(view), language), content_type)
+        resp = picture_response(draw(parse(found.view), language), content_type)
     resp.headers["ETag"] = f'"{tag}"'
     return speaks(resp, language)
 

@@ -12,7 +12,8 @@
 -- {'skew', now} (the texts were written for a time too far from this
 -- clock's), or {'moved', version, revision, state} (the caller judges the
 -- join again on them), or nil when there is no game. The version stays: a
--- join is not a move.
+-- join is not a move; 'changed' names the version whose body the join
+-- replaced (amend_game.lua says why).
 local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
 if not found[1] then
     return nil
@@ -32,7 +33,7 @@ if ARGV[7] then
         return {refused, now}
     end
 end
-redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5])
+redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5], 'changed', ARGV[1])
 if ARGV[7] then
     -- The clock starts afresh: so does this version's entry in its log.
     redis.call('HSET', KEYS[1], 'clock:' .. ARGV[1], ARGV[11])
