@@ -52,15 +52,20 @@ def json_response(
     return resp
 
 
-def not_modified(version: int, *, changed_in_place: bool = False) -> Response | None:
-    """A 304 when the request's If-None-Match names `version` (or is *), else None.
+def copy_is_current(tag: str, *, changed_in_place: bool = False) -> bool:
+    """Whether the request's If-None-Match names `tag` (or is *) and a 304 may answer it.
 
-    None as well when the body `changed_in_place` at its version (a join, a
-    seat's new name, a rematch offer: the version counts moves only), until
-    the next move: the client's copy with this tag may be the body before,
-    and a 304 would keep it there (a host polling for its joiner, forever).
+    Never when the body `changed_in_place` at its version (a join, a seat's
+    new name, a rematch offer: the version counts moves only), until the
+    next move: the client's copy with this tag may be the body before, and a
+    304 would keep it there (a host polling for its joiner, forever).
     """
-    if changed_in_place or not request.if_none_match.contains_weak(str(version)):
+    return not changed_in_place and request.if_none_match.contains_weak(tag)
+
+
+def not_modified(version: int, *, changed_in_place: bool = False) -> Response | None:
+    """A 304 when the client's copy of `version` is current (copy_is_current), else None."""
+    if not copy_is_current(str(version), changed_in_place=changed_in_place):
         return None
     resp = Response(status=304)
     resp.headers["ETag"] = etag(version)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from service.engine import PATCHES
 from service.games.jsontext import parse
@@ -25,6 +25,7 @@ from ..context import services
 from ..incoming import check_headers, read_query
 from ..languages import language_tag, request_language, speaks
 from ..problems import ApiProblem
+from ..responses import copy_is_current
 
 bp = Blueprint("pictures", __name__)
 
@@ -52,8 +53,8 @@ def _game_picture(game_id: str, operation_id: str, draw: Callable[[Mapping, str]
     found = services().play.view(game_id)
     language = request_language()
     tag = language_tag(found.version, language)
-    # Drawn from the Game body: kept as long as that body is (responses.not_modified).
-    if not found.changed_in_place and request.if_none_match.contains_weak(tag):
+    # Drawn from the Game body: a copy is current as long as that body is.
+    if copy_is_current(tag, changed_in_place=found.changed_in_place):
         resp = Response(status=304)
     else:
         resp = picture_response(draw(parse(found.view), language), content_type)
