@@ -11,7 +11,12 @@ real-time clock, under valgrind's callgrind:
   its own redis-server, both under callgrind, driven over HTTP; their counts
   are read (callgrind_control) after a game to warm up and again after
   `--games` more. The kernel's part (sockets) is not counted: a move with a
-  clock makes the same round trips as one without. Then `GET /healthz`,
+  clock makes the same round trips as one without. What each process runs
+  idle (Redis's serverCron, about a million instructions a second under
+  valgrind; gunicorn's heartbeat) is measured after the requests and taken
+  out: valgrind makes a move some 50 times slower, and that idle work would
+  be charged to it in proportion (some 90,000 of Redis's instructions a
+  move, half the commit's own, and more to the slower clocked move). Then `GET /healthz`,
   counted the same way: the ratio of the two is `./dev bench http`'s
   "x /healthz" (issue 19: moves at 0.40 or more) without the noise of a
   shared machine, the kernel's part and the load generator's.
@@ -187,6 +192,9 @@ def play_over_http(port: int, clocked: bool, games: int) -> int:
 
 # GET /healthz requests counted per service run: what a move is measured against.
 HEALTHZ_REQUESTS = 200
+# Seconds both processes are left idle after the counted requests: their
+# instructions per second then are taken out of every count (service_instructions).
+IDLE_SECONDS = 20.0
 
 
 def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, float, float]:
@@ -230,16 +238,41 @@ def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, 
         wait_until(lambda: Redis(port=redis_port, socket_timeout=5).ping(), "redis-server")
         wait_until(lambda: _answers(web_port, "/healthz"), "gunicorn")
         (worker,) = _children(web.process.pid)
+
+        def counts() -> tuple[int, int, float]:
+            return web.instructions(worker), redis.instructions(), time.monotonic()
+
         play_over_http(web_port, clocked, 1)
-        before = web.instructions(worker), redis.instructions()
+        before = counts()
         moves = play_over_http(web_port, clocked, games)
-        after = web.instructions(worker), redis.instructions()
+        after = counts()
         ask_healthz(web_port, HEALTHZ_REQUESTS)
-        healthz = web.instructions(worker) + redis.instructions() - sum(after)
+        healthz = counts()
+        time.sleep(IDLE_SECONDS)
+        idle = counts()
     finally:
         web.close()
         redis.close()
-    return (after[0] - before[0]) / moves, (after[1] - before[1]) / moves, healthz / HEALTHZ_REQUESTS
+    # What each process runs per second with nothing asked of it (Redis's
+    # serverCron, gunicorn's heartbeat): a move's or a request's share of it is
+    # its time under valgrind, some 50 times its real one, so it is taken out.
+    rate = [(idle[i] - healthz[i]) / (idle[2] - healthz[2]) for i in (0, 1)]
+
+    def spent(start: tuple[int, int, float], end: tuple[int, int, float], i: int) -> float:
+        return end[i] - start[i] - rate[i] * (end[2] - start[2])
+
+    seconds = (after[2] - before[2]) / moves
+    print(
+        f"{'clock' if clocked else 'no clock'}: idle web worker {rate[0]:,.0f} and Redis {rate[1]:,.0f} "
+        f"instructions/s, taken out of each move's count ({seconds * 1000:.0f} ms a move under valgrind): "
+        f"{rate[0] * seconds:,.0f} and {rate[1] * seconds:,.0f}",
+        flush=True,
+    )
+    return (
+        spent(before, after, 0) / moves,
+        spent(before, after, 1) / moves,
+        (spent(after, healthz, 0) + spent(after, healthz, 1)) / HEALTHZ_REQUESTS,
+    )
 
 
 def ask_healthz(port: int, requests: int) -> None:
