@@ -74,7 +74,7 @@ from benchmarks.httpbench.plans import (
     script_mix,
 )
 from benchmarks.httpbench.prepare import create_games, play
-from benchmarks.httpbench.results import RunResult, cpu_table, summarize, table
+from benchmarks.httpbench.results import RunResult, cpu_table, kernel_line, summarize, table
 from benchmarks.httpbench.roundtrips import calls_per_answer, round_trips_per_move, store_calls
 from tests.live_service import LiveService
 from tests.redis_servers import ThrowawayRedis
@@ -340,6 +340,7 @@ def measure(bench: Bench) -> None:
     print(table(rows, TARGETS))
     print("\nCPU time per answered request, in microseconds (medians; Linux /proc and getrusage):\n")
     print(cpu_table(rows, HEALTHZ))
+    print("\n" + kernel_line(rows, SHORT))
     print("\n" + board_cost_line(rows))
     print(store_calls_line(rows))
     if any(row.unexpected for row in rows):

@@ -30,13 +30,14 @@ def worker_pids(master_pid: int) -> list[int]:
     return sorted(pids)
 
 
-def cpu_seconds(pids: list[int]) -> list[float]:
-    """User + system CPU time of each process so far (0.0 for one that is gone)."""
+def cpu_seconds(pids: list[int], *, kernel_only: bool = False) -> list[float]:
+    """User + system CPU time of each process so far (0.0 for one that is gone); system time alone with `kernel_only`."""
     times = []
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            times.append((int(fields[11]) + int(fields[12])) / _TICKS)
+            user, system = int(fields[11]), int(fields[12])
+            times.append((system if kernel_only else user + system) / _TICKS)
         except OSError:
             times.append(0.0)
     return times

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from .balance import cpu_seconds
 
 PARTS = ("workers", "redis", "generator")
+# Shown beside the parts, not added to them: the workers' time in the kernel
+# (sockets, polling), a share of "workers".
+WORKERS_KERNEL = "workers_kernel"
 
 
 def _children_seconds() -> float:
@@ -31,6 +34,7 @@ class CpuReading:
     workers: float
     redis: float
     generator: float
+    workers_kernel: float
 
     @classmethod
     def now(cls, worker_pids: list[int], redis_pid: int | None) -> CpuReading:
@@ -38,9 +42,13 @@ class CpuReading:
             workers=sum(cpu_seconds(worker_pids)),
             redis=sum(cpu_seconds([redis_pid])) if redis_pid is not None else 0.0,
             generator=_children_seconds(),
+            workers_kernel=sum(cpu_seconds(worker_pids, kernel_only=True)),
         )
 
     def per_request_us(self, since: CpuReading, requests: int) -> dict[str, float]:
-        """Microseconds of CPU per request for each part between `since` and this reading."""
+        """Microseconds of CPU per request for each part (and the workers' kernel share) between `since` and this reading."""
         requests = max(requests, 1)
-        return {part: (getattr(self, part) - getattr(since, part)) / requests * 1e6 for part in PARTS}
+        return {
+            part: (getattr(self, part) - getattr(since, part)) / requests * 1e6
+            for part in (*PARTS, WORKERS_KERNEL)
+        }

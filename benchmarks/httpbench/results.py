@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from .cpuuse import PARTS
+from .cpuuse import PARTS, WORKERS_KERNEL
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,10 @@ def summarize(name: str, runs: list[RunResult], ratios: list[float]) -> Summary:
         ratio=statistics.median(ratios) if ratios else 0.0,
         unexpected=sum(run.unexpected for run in runs),
         requests=sum(run.requests for run in runs),
-        cpu_us={part: statistics.median(run.cpu_us.get(part, 0.0) for run in runs) for part in PARTS},
+        cpu_us={
+            part: statistics.median(run.cpu_us.get(part, 0.0) for run in runs)
+            for part in (*PARTS, WORKERS_KERNEL)
+        },
         store_calls={
             operation: statistics.median(run.store_calls.get(operation, 0.0) for run in runs)
             for operation in sorted({operation for run in runs for operation in run.store_calls})
@@ -88,13 +91,29 @@ def table(rows: list[Summary], targets: dict[str, float]) -> str:
 
 def cpu_table(rows: list[Summary], baseline: str) -> str:
     """CPU microseconds per request by part, and each total beyond the baseline endpoint's."""
-    base = next(sum(row.cpu_us.values()) for row in rows if row.name == baseline)
+    base = next(_total(row) for row in rows if row.name == baseline)
     lines = [
         "| endpoint | " + " | ".join(PARTS) + f" | total | beyond {baseline} |",
         "| --- |" + " ---: |" * (len(PARTS) + 2),
     ]
     for row in rows:
-        total = sum(row.cpu_us.values())
+        total = _total(row)
         cells = " | ".join(f"{row.cpu_us[part]:,.0f}" for part in PARTS)
         lines.append(f"| {row.name} | {cells} | {total:,.0f} | {total - base:+,.0f} |")
     return "\n".join(lines)
+
+
+def _total(row: Summary) -> float:
+    """A row's CPU per request, all parts (the workers' kernel share is inside theirs)."""
+    return sum(row.cpu_us[part] for part in PARTS)
+
+
+def kernel_line(rows: list[Summary], short: dict[str, str]) -> str:
+    """The workers' CPU per request spent in the kernel (system time), and its share of theirs; `short` names the rows."""
+    shown = [
+        f"{short.get(row.name, row.name)} {row.cpu_us[WORKERS_KERNEL]:,.0f} us "
+        f"({row.cpu_us[WORKERS_KERNEL] / row.cpu_us['workers']:.0%})"
+        for row in rows
+        if row.cpu_us.get("workers")
+    ]
+    return "Of the workers' CPU per answer, in the kernel (system time, /proc): " + ", ".join(shown)
