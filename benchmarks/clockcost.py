@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 # Run as a script, this file's directory would come first on sys.path and
 # its http.py would hide the standard library's http package.
@@ -197,12 +198,22 @@ HEALTHZ_REQUESTS = 200
 IDLE_SECONDS = 20.0
 
 
+class _Counts(NamedTuple):
+    """The instructions run so far by the web worker and by Redis, read at `at` (time.monotonic())."""
+
+    web: int
+    redis: int
+    at: float
+
+
 def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, float, float]:
     """Instructions per move of the web worker and of Redis, and per GET /healthz of both: gunicorn as patchwork-service runs it, one worker.
 
     Both under callgrind; their counts are read after a game to warm up and
     again after `games` more, so start-up and the first requests are left out;
-    then again around HEALTHZ_REQUESTS requests for /healthz on the same connection.
+    then again around HEALTHZ_REQUESTS requests for /healthz on the same connection,
+    and after IDLE_SECONDS with nothing asked: what each process runs per
+    second idle is taken out of every count.
     """
     redis_port, web_port = free_port(), free_port()
     redis = Counted(
@@ -239,8 +250,8 @@ def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, 
         wait_until(lambda: _answers(web_port, "/healthz"), "gunicorn")
         (worker,) = _children(web.process.pid)
 
-        def counts() -> tuple[int, int, float]:
-            return web.instructions(worker), redis.instructions(), time.monotonic()
+        def counts() -> _Counts:
+            return _Counts(web.instructions(worker), redis.instructions(), time.monotonic())
 
         play_over_http(web_port, clocked, 1)
         before = counts()
@@ -256,23 +267,23 @@ def service_instructions(clocked: bool, games: int, work: Path) -> tuple[float, 
     # What each process runs per second with nothing asked of it (Redis's
     # serverCron, gunicorn's heartbeat): a move's or a request's share of it is
     # its time under valgrind, some 50 times its real one, so it is taken out.
-    rate = [(idle[i] - healthz[i]) / (idle[2] - healthz[2]) for i in (0, 1)]
+    idle_web = (idle.web - healthz.web) / (idle.at - healthz.at)
+    idle_redis = (idle.redis - healthz.redis) / (idle.at - healthz.at)
 
-    def spent(start: tuple[int, int, float], end: tuple[int, int, float], i: int) -> float:
-        return end[i] - start[i] - rate[i] * (end[2] - start[2])
+    def spent(start: _Counts, end: _Counts) -> tuple[float, float]:
+        """Instructions of the web worker and of Redis between two readings, less their idle work."""
+        seconds = end.at - start.at
+        return end.web - start.web - idle_web * seconds, end.redis - start.redis - idle_redis * seconds
 
-    seconds = (after[2] - before[2]) / moves
+    per_move = (after.at - before.at) / moves
     print(
-        f"{'clock' if clocked else 'no clock'}: idle web worker {rate[0]:,.0f} and Redis {rate[1]:,.0f} "
-        f"instructions/s, taken out of each move's count ({seconds * 1000:.0f} ms a move under valgrind): "
-        f"{rate[0] * seconds:,.0f} and {rate[1] * seconds:,.0f}",
+        f"{'clock' if clocked else 'no clock'}: idle web worker {idle_web:,.0f} and Redis {idle_redis:,.0f} "
+        f"instructions/s, taken out of each move's count ({per_move * 1000:.0f} ms a move under valgrind): "
+        f"{idle_web * per_move:,.0f} and {idle_redis * per_move:,.0f}",
         flush=True,
     )
-    return (
-        spent(before, after, 0) / moves,
-        spent(before, after, 1) / moves,
-        (spent(after, healthz, 0) + spent(after, healthz, 1)) / HEALTHZ_REQUESTS,
-    )
+    move_web, move_redis = spent(before, after)
+    return move_web / moves, move_redis / moves, sum(spent(after, healthz)) / HEALTHZ_REQUESTS
 
 
 def ask_healthz(port: int, requests: int) -> None:

@@ -30,17 +30,21 @@ def worker_pids(master_pid: int) -> list[int]:
     return sorted(pids)
 
 
-def cpu_seconds(pids: list[int], *, kernel_only: bool = False) -> list[float]:
-    """User + system CPU time of each process so far (0.0 for one that is gone); system time alone with `kernel_only`."""
+def cpu_times(pids: list[int]) -> list[tuple[float, float]]:
+    """User and system CPU seconds of each process so far ((0.0, 0.0) for one that is gone)."""
     times = []
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            user, system = int(fields[11]), int(fields[12])
-            times.append((system if kernel_only else user + system) / _TICKS)
+            times.append((int(fields[11]) / _TICKS, int(fields[12]) / _TICKS))
         except OSError:
-            times.append(0.0)
+            times.append((0.0, 0.0))
     return times
+
+
+def cpu_seconds(pids: list[int]) -> list[float]:
+    """User + system CPU time of each process so far (0.0 for one that is gone)."""
+    return [user + system for user, system in cpu_times(pids)]
 
 
 def busiest_share(before: list[float], after: list[float]) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import resource
 from dataclasses import dataclass
 
-from .balance import cpu_seconds
+from .balance import cpu_seconds, cpu_times
 
 PARTS = ("workers", "redis", "generator")
 # Shown beside the parts, not added to them: the workers' time in the kernel
@@ -38,11 +38,13 @@ class CpuReading:
 
     @classmethod
     def now(cls, worker_pids: list[int], redis_pid: int | None) -> CpuReading:
+        # One reading of the workers for both figures: the kernel's share is of the same instant's total.
+        workers = cpu_times(worker_pids)
         return cls(
-            workers=sum(cpu_seconds(worker_pids)),
+            workers=sum(user + system for user, system in workers),
             redis=sum(cpu_seconds([redis_pid])) if redis_pid is not None else 0.0,
             generator=_children_seconds(),
-            workers_kernel=sum(cpu_seconds(worker_pids, kernel_only=True)),
+            workers_kernel=sum(system for _user, system in workers),
         )
 
     def per_request_us(self, since: CpuReading, requests: int) -> dict[str, float]:
