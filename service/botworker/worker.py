@@ -94,7 +94,7 @@ def think_budget_ms(record: GameRecord, level_id: str, override_ms: int | None) 
     if clock is None or settings is None or seat is None or not settings.realtime:
         return override_ms
     spare = clock.remaining_ms[seat] - CLOCK_RESERVE_MS
-    allowed = int(spare * CLOCK_SHARE) + settings.increment_s * 1000 // 2 if spare > 0 else 1
+    allowed = int(spare * CLOCK_SHARE) + settings.increment_ms // 2 if spare > 0 else 1
     return max(1, min(budget, allowed))
 
 

@@ -41,8 +41,11 @@ class ClockSettings:
     increment_s: int = 0  # real time
     days_per_move: int | None = None  # correspondence
     first_move_s: int | None = None  # None: the kind's default
-    # What every clocked move shows and stores: made once, with the settings.
+    # What every clocked move shows and stores, and adds after a real-time move: made once, with the settings.
     _json: dict[str, Any] = field(init=False, repr=False, compare=False, hash=False)
+    increment_ms: int = field(init=False, repr=False, compare=False, hash=False)
+    # Game.clock's keys in order, the settings' values set (view_of fills in the rest).
+    _view: dict[str, Any] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.days_per_move is not None:
@@ -51,6 +54,8 @@ class ClockSettings:
             doc = {"initial_s": self.initial_s, "increment_s": self.increment_s}
         doc["first_move_s"] = self.first_move_ms // 1000
         object.__setattr__(self, "_json", doc)
+        object.__setattr__(self, "increment_ms", self.increment_s * 1000)
+        object.__setattr__(self, "_view", {**doc, "remaining_ms": None, "running": None, "deadline": None})
 
     @property
     def realtime(self) -> bool:
@@ -162,17 +167,23 @@ def after_move(
             return ClockState(clock.remaining_ms, None, now_ms, None)
         allowance = settings.allowance_ms
         return ClockState((allowance, allowance), next_turn, now_ms, now_ms + allowance)
-    remaining = list(clock.remaining_ms)
+    # Each seat's bank by name, not a list to copy and index: this runs on every clocked move.
+    first, second = clock.remaining_ms
     running = clock.running
-    if running is not None:
-        # Its bank at the commit: what it had, less the time since this version began.
-        remaining[running] -= now_ms - clock.since_ms
+    # The running seat's bank at the commit: what it had, less the time since this version began.
+    if running == 0:
+        first -= now_ms - clock.since_ms
+    elif running == 1:
+        second -= now_ms - clock.since_ms
     if increment and (mover == running or running is None):
-        remaining[mover] += settings.increment_s * 1000
+        if mover == 0:
+            first += settings.increment_ms
+        else:
+            second += settings.increment_ms
     if next_turn is None:
-        return ClockState((remaining[0], remaining[1]), None, now_ms, None)
+        return ClockState((first, second), None, now_ms, None)
     # Its flag falls when its bank is used up.
-    return ClockState((remaining[0], remaining[1]), next_turn, now_ms, now_ms + remaining[next_turn])
+    return ClockState((first, second), next_turn, now_ms, now_ms + (first if next_turn == 0 else second))
 
 
 def at_deadline(settings: ClockSettings, clock: ClockState, now_ms: int) -> ClockState:
@@ -212,9 +223,10 @@ def _up_to_the_minute(minute: int) -> str:
 def view_of(settings: ClockSettings, clock: ClockState) -> dict[str, Any]:
     """Game.clock: the settings, each seat's time left as of the version, whose time runs, and its deadline."""
     deadline = clock.deadline_ms
-    return {
-        **settings.to_json(),
-        "remaining_ms": list(clock.remaining_ms),
-        "running": clock.running,
-        "deadline": None if deadline is None else rfc3339_ms(deadline),
-    }
+    # A copy of the settings' own template, its three changing keys then set:
+    # cheaper than merging the settings into a new dict on every move.
+    view = settings._view.copy()
+    view["remaining_ms"] = list(clock.remaining_ms)
+    view["running"] = clock.running
+    view["deadline"] = None if deadline is None else rfc3339_ms(deadline)
+    return view

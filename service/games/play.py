@@ -192,16 +192,15 @@ def clock_log(clock: ClockState | None, before: GameCopy | None = None) -> Clock
     if clock is None:
         return None
     entry = compact(clock.log)
-    past = None if before is None else before.record
-    if (
-        past is None
-        or past.clock_now is None
-        or (before is not None and before.version > 1 and not past.clock_past)
-    ):
-        # The store keeps this game's log already: its creation, or a move since, wrote it.
-        return ClockLog(entry)
-    # A game stored before the store kept the log: the earlier versions' clocks, for the store to start it with.
-    return ClockLog(entry, tuple(compact(logged) for logged in (*past.clock_past, past.clock_now.log)))
+    if before is not None:
+        past = before.record
+        if past.clock_now is not None and (past.clock_past or before.version <= 1):
+            # A game stored before the store kept the log: the earlier versions' clocks, for the store to start it with.
+            return ClockLog(
+                entry, tuple(compact(logged) for logged in (*past.clock_past, past.clock_now.log))
+            )
+    # The store keeps this game's log already: its creation, or a move since, wrote it.
+    return ClockLog(entry)
 
 
 # A commit whose reckoning of the store's time was too far from the store's
@@ -636,9 +635,11 @@ class GamePlay:
         clock = record.clock_state
         if record.clock is None or clock is None:
             return None
-        return partial(
-            after_move, record.clock, clock, seat, state.turn, increment=not isinstance(move, Resign)
-        )
+        if isinstance(move, Resign):
+            # A resignation earns no increment.
+            return partial(after_move, record.clock, clock, seat, None, increment=False)
+        # No keyword for a move: a partial with one merges a dict at every call.
+        return partial(after_move, record.clock, clock, seat, state.turn)
 
     def expire(self, game_id: str, now_ms: int) -> Expiry:
         """End the game at its deadline if it has come by `now_ms` (the store's time), through the same commit as a move.
@@ -777,9 +778,16 @@ class GamePlay:
         previous = game.record.clock_state
         reckoned = None if clock is None or previous is None else self.store.now_ms()
         for _attempt in range(CLOCK_ATTEMPTS):
-            ticking = None
+            ticking = hint = None
             if clock is not None and previous is not None and reckoned is not None:
                 ticking = clock(max(reckoned, previous.since_ms))
+                # The index holds no later than the version's deadline: only a
+                # deadline that comes sooner needs it lowered (the mover had more
+                # time than the seat that gets the turn). A seat moving on or a
+                # correspondence move only pushes the deadline back.
+                due, was_due = ticking.deadline_ms, previous.deadline_ms
+                if due is not None and (was_due is None or due < was_due):
+                    hint = due
             record = game.record.advanced(state, ticking)
             if self.ratings is not None and record.rated and state.result is not None:
                 # Decided with the result, in this commit (rated.py).
@@ -796,15 +804,6 @@ class GamePlay:
                 compact(result_body) if result_body is not None else None,
             )
             self._hand_turn(record, version, client)
-            # The index holds no later than the version's deadline: only a
-            # deadline that comes sooner needs it lowered (the mover had more time
-            # than the seat that gets the turn). A seat moving on or a
-            # correspondence move only pushes the deadline back.
-            new_deadline = None if ticking is None else ticking.deadline_ms
-            sooner = previous is not None and (
-                previous.deadline_ms is None or (new_deadline or 0) < previous.deadline_ms
-            )
-            hint = new_deadline if new_deadline is not None and sooner else None
             text = record.encode()
             answer = (
                 IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
