@@ -54,6 +54,8 @@ FINISHED_EVENTS_TTL_MS = 3600 * 1000
 # Redis list indexes are signed 64-bit: one beyond is past the end of any
 # list, but Redis refuses it instead of answering with an empty slice.
 _INDEX_MIN, _INDEX_MAX = -(2**63), 2**63 - 1
+# The log entry of a clocked commit that brings none (the scripts store it as JSON null).
+_NO_CLOCK_LOG = ClockLog("null")
 
 
 def _entry_version(entry_id: str) -> int:
@@ -232,36 +234,43 @@ class RedisGameStore(GameStore):
             self.events_channel,
             f"{commit.game_id} {commit.version + 1}",
             EVENTS_MAXLEN,
-            *(commit.clock.args() if commit.clock is not None else ("",)),
         ]
+        # The idempotency record's key and its two arguments, last (lua/commit_move.lua).
+        record: tuple[Any, ...] = ()
         if commit.answer is not None:
             script_keys.append(keys.idempotency(commit.answer.key))
-            args += [RECORD_TTL_MS, _record(commit.answer)]
-        if commit.clock is not None:
-            if commit.answer is None:
-                args += ["", ""]
-            hint = commit.deadline_hint
-            if hint is not None and self._cluster:
-                self._deadlines.schedule(commit.game_id, hint)
-            elif hint is not None:
-                # One round trip: the commit lowers the game's index entry itself.
-                script_keys.append(self._deadlines.shard_of(commit.game_id))
-            lowered_here = hint is not None and not self._cluster
-            log = commit.clock_log or ClockLog("null")
-            args += [hint if lowered_here else "", commit.game_id, log.entry, *log.earlier]
-            found = self._clocked("commit_move", script_keys, args)
-        else:
-            found = self._link.script("commit_move", script_keys, args)
+            record = (RECORD_TTL_MS, _record(commit.answer))
+        if commit.clock is None:
+            found = self._link.script("commit_move", script_keys, [*args, "", *record])
+            if found is None:
+                return CommitResult()
+            if found[0] == "stored":
+                return CommitResult(revision=revision)
+            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+        hint = commit.deadline_hint
+        lowered: int | str = ""
+        if hint is not None and self._cluster:
+            self._deadlines.schedule(commit.game_id, hint)
+        elif hint is not None:
+            # One round trip: the commit lowers the game's index entry itself.
+            script_keys.append(self._deadlines.shard_of(commit.game_id))
+            lowered = hint
+        log = commit.clock_log or _NO_CLOCK_LOG
+        args += [*commit.clock.args(), lowered, commit.game_id, log.entry, *log.earlier, *record]
+        # Not _clocked: the answer's form is known here, and read once (every clocked move comes this way).
+        sent = time.time()
+        found = self._link.script("commit_move", script_keys, args)
         if found is None:
             return CommitResult()
-        if found[0] == "stored":
-            return CommitResult(revision=revision, now_ms=int(found[1]) if len(found) > 1 else None)
-        if found[0] == "moved":
+        outcome = found[0]
+        if outcome == "moved":
             return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+        now_ms = int(found[-1])
+        self._time.observe(now_ms, sent)
+        if outcome == "stored":
+            return CommitResult(revision=revision, now_ms=now_ms)
         return CommitResult(
-            current=StoredGame(int(found[1]), found[3], found[2]),
-            now_ms=int(found[4]),
-            clock_refused=found[0],
+            current=StoredGame(int(found[1]), found[3], found[2]), now_ms=now_ms, clock_refused=outcome
         )
 
     def take_seat(self, seat: SeatChange) -> CommitResult:

@@ -13,8 +13,6 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .store_time import TOLERANCE_MS
-
 
 class StorageError(Exception):
     """The store is down, timed out or refused the request."""
@@ -152,7 +150,7 @@ class ClockCheck(NamedTuple):
     `at_ms`: the commit's time as the caller reckoned the store's clock
     (`GameStore.now_ms`), which its texts are written for. The commit is
     refused ("skew", with the store's time) when that is more than
-    TOLERANCE_MS from the store's own clock, and unless the later of the two
+    store_time.TOLERANCE_MS from the store's own clock, and unless the later of the two
     falls on the `must_be` side of the game's stored deadline ("before": a
     move; "after": a timeout; "" at a creation or a join, which have none
     to meet). `deadline_ms` is the game's deadline after the commit (None: none).
@@ -162,14 +160,9 @@ class ClockCheck(NamedTuple):
     must_be: str
     deadline_ms: int | None
 
-    def args(self) -> tuple[str, int, int, int | str]:
-        """The four script arguments the scripts read (lua/lib/clock.lua)."""
-        return (
-            self.must_be or "-",
-            self.at_ms,
-            TOLERANCE_MS,
-            "-" if self.deadline_ms is None else self.deadline_ms,
-        )
+    def args(self) -> tuple[str, int, int | str]:
+        """The three script arguments the scripts read (lua/lib/clock.lua, which holds TOLERANCE_MS)."""
+        return (self.must_be or "-", self.at_ms, "-" if self.deadline_ms is None else self.deadline_ms)
 
 
 class ClockLog(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from redis import Redis
 
-from service.storage import ClockCheck, Commit, GameStore
+from service.storage import ClockCheck, Commit, GameStore, IdempotencyAnswer
 from service.storage.store_time import TOLERANCE_MS
 
 
@@ -67,3 +67,44 @@ def test_a_timeout_before_the_deadline_by_both_clocks_is_early(store: GameStore,
     early = clocked_commit(store, "g1", ClockCheck(now, "after", None))
     assert early.clock_refused == "early" and early.current is not None
     assert store.load_moves("g1") == (1, [])
+
+
+def test_the_scripts_tolerance_is_the_one_the_process_reckons_with(store: GameStore, redis: Redis):
+    # The tolerance is written in lua/lib/clock.lua, not sent with each commit: a
+    # reckoning a little inside store_time.TOLERANCE_MS is taken, one a little outside
+    # it refused (the margins cover the round trips between reading the store's clock
+    # and its check).
+    now = store_ms(redis)
+    store.create_game("g1", "s1", "v1", ClockCheck(now, "", now + 60_000))
+    outside = clocked_commit(
+        store, "g1", ClockCheck(store_ms(redis) + TOLERANCE_MS + 250, "before", now + 90_000)
+    )
+    assert outside.clock_refused == "skew"
+    inside = clocked_commit(
+        store, "g1", ClockCheck(store_ms(redis) + TOLERANCE_MS - 250, "before", now + 90_000)
+    )
+    assert inside.clock_refused is None and inside.revision is not None
+
+
+def test_a_keyed_clocked_move_that_lowers_the_deadline_index_keeps_its_answer(store: GameStore, redis: Redis):
+    # The most a commit sends: a record key and the index's shard both in KEYS, the record's
+    # arguments after the clock's (lua/commit_move.lua tells the two keys apart by the hint).
+    now = store_ms(redis)
+    store.create_game("g1", "s1", "v1", ClockCheck(now, "", now + 60_000))
+    stored = store.commit_move(
+        Commit(
+            game_id="g1",
+            version=1,
+            state="s2",
+            view="v2",
+            move="m1",
+            clock=ClockCheck(now, "before", now + 30_000),
+            answer=IdempotencyAnswer("k1", "fp", "the answer"),
+            deadline_hint=now + 30_000,
+        )
+    )
+    assert stored.clock_refused is None and stored.revision is not None
+    assert redis.hget("patchwork:{g1}:game", "deadline") == str(now + 30_000)
+    assert redis.get("patchwork:{g1}:idem:k1") == "fp\nthe answer"
+    shards = list(redis.scan_iter("patchwork:{deadlines:*"))
+    assert any(redis.zscore(shard, "g1") == now + 30_000 for shard in shards), shards

@@ -1,14 +1,16 @@
 -- include: clock
--- KEYS: game, moves, events[, record]. ARGV: expected_version,
+-- KEYS: game, moves, events[, record][, shard]. ARGV: expected_version,
 -- expected_revision ('*' = any; '' = none stored), new_revision, state, view, move, ttl_ms,
 -- event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
--- wake-up message, then either '' (no clock)[, record_ttl_ms, record] or the
--- clock check's four (lib/clock.lua), the record's two ('' '' = none), the
--- deadline hint ('' = none), the game id, the new version's clock-log entry
--- and, for a game with no log kept yet, the earlier versions' entries from
--- version 1 on (store.ClockLog); with a hint, the last of KEYS is
--- the game's shard of the deadline index (a single Redis only: on a Cluster
--- it lives in another slot, and the store lowers it itself).
+-- wake-up message, then either '' (no clock) or the clock check's three
+-- (lib/clock.lua), the deadline hint ('' = none), the game id, the new
+-- version's clock-log entry and, for a game with no log kept yet, the
+-- earlier versions' entries from version 1 on (store.ClockLog); with a
+-- record key, the record's TTL and text come last. With a hint, the last of
+-- KEYS is the game's shard of the deadline index (a single Redis only: on a
+-- Cluster it lives in another slot, and the store lowers it itself), so
+-- KEYS holds a record key when it has one more key than that. (No empty
+-- placeholders: every argument costs the caller and Redis to format and read.)
 -- Returns nil when there is no game, and {'moved', version, revision, state}
 -- when it is not at the expected version and revision (nothing changed in
 -- either case); {'stored'} otherwise. A fixed number of commands whatever the
@@ -39,33 +41,35 @@ if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '*' and revision ~= ARGV[2]) then
     return {'moved', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
 end
 local now, deadline = nil, nil
-local record_at = 15
+local lowering = ARGV[14] ~= '' and ARGV[17] ~= ''
+local has_record = #KEYS == (lowering and 5 or 4)
+-- The clock-log entries: ARGV[19] (this version's) to ARGV[last_entry].
+local last_entry = #ARGV - (has_record and 2 or 0)
 if ARGV[14] ~= '' then
     local refused
     refused, now, deadline = clock_check(14, tonumber(found[3] or ''))
     if refused then
         return {refused, found[1], revision, redis.call('HGET', KEYS[1], 'state'), now}
     end
-    if ARGV[20] ~= '' then
+    if lowering then
         -- Lowered first (ZADD grows memory: at maxmemory the script stops here, nothing changed).
-        redis.call('ZADD', KEYS[#KEYS], 'LT', ARGV[20], ARGV[21])
+        redis.call('ZADD', KEYS[#KEYS], 'LT', ARGV[17], ARGV[18])
     end
-    record_at = 18
 end
 if now then
     -- Each version's clock is a field of its own ('clock:<version>'): written
     -- once, never read here, so a clocked commit costs the same at move 40 as
     -- at move 1 (a log in one field was copied whole by every move).
     local field = 'clock:' .. (version + 1)
-    if deadline and #ARGV == 22 then
+    if deadline and last_entry == 19 then
         -- The usual move: one call, no table to build and unpack.
         redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4],
-            'view', ARGV[5], field, ARGV[22], 'deadline', deadline)
+            'view', ARGV[5], field, ARGV[19], 'deadline', deadline)
     else
         local write = {'HSET', KEYS[1], 'version', version + 1, 'revision', ARGV[3], 'state', ARGV[4],
-            'view', ARGV[5], field, ARGV[22]}
-        for earlier = 23, #ARGV do
-            table.insert(write, 'clock:' .. (earlier - 22))
+            'view', ARGV[5], field, ARGV[19]}
+        for earlier = 20, last_entry do
+            table.insert(write, 'clock:' .. (earlier - 19))
             table.insert(write, ARGV[earlier])
         end
         if deadline then
@@ -97,8 +101,8 @@ if ARGV[8] ~= '' then
     redis.call('PEXPIRE', KEYS[3], ARGV[10])
     redis.call('PUBLISH', ARGV[11], ARGV[12])
 end
-if ARGV[record_at + 1] and ARGV[record_at + 1] ~= '' then
-    redis.call('SET', KEYS[4], ARGV[record_at + 1], 'PX', ARGV[record_at])
+if has_record then
+    redis.call('SET', KEYS[4], ARGV[#ARGV], 'PX', ARGV[#ARGV - 1])
 end
 if now then
     return {'stored', now}

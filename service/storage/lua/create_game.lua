@@ -1,6 +1,6 @@
 -- include: clock
 -- KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision[, the clock
--- check's four (lib/clock.lua), the first entry of the game's clock log].
+-- check's three (lib/clock.lua), the first entry of the game's clock log].
 -- Returns 0 when a game already lives under the id (nothing changed); else
 -- 1, or with a clock check (lib/clock.lua) the store's time of the creation,
 -- the game's deadline kept beside its texts; {'skew', now} (nothing
@@ -19,7 +19,7 @@ end
 redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', ARGV[1], 'view', ARGV[2])
 if now then
     -- The clock log's first entry (lua/commit_move.lua says why one field a version).
-    redis.call('HSET', KEYS[1], 'clock:1', ARGV[9])
+    redis.call('HSET', KEYS[1], 'clock:1', ARGV[8])
 end
 if deadline then
     redis.call('HSET', KEYS[1], 'deadline', deadline)

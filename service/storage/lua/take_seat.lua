@@ -1,6 +1,6 @@
 -- include: clock
 -- KEYS: game. ARGV: version, revision, new revision, state, view, open until
--- (epoch ms)[, the clock check's four (lib/clock.lua), the first entry of the
+-- (epoch ms)[, the clock check's three (lib/clock.lua), the first entry of the
 -- game's clock log].
 -- Stores the game with a seat taken (the caller's new state and view) when it
 -- is still at that version and revision and the lobby's time (the store's
@@ -36,7 +36,7 @@ end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5], 'changed', ARGV[1])
 if ARGV[7] then
     -- The clock starts afresh: so does this version's entry in its log.
-    redis.call('HSET', KEYS[1], 'clock:' .. ARGV[1], ARGV[11])
+    redis.call('HSET', KEYS[1], 'clock:' .. ARGV[1], ARGV[10])
 end
 if deadline then
     redis.call('HSET', KEYS[1], 'deadline', deadline)
