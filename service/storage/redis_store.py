@@ -241,22 +241,18 @@ class RedisGameStore(GameStore):
             script_keys.append(keys.idempotency(commit.answer.key))
             record = (RECORD_TTL_MS, _record(commit.answer))
         if commit.clock is None:
-            found = self._link.script("commit_move", script_keys, [*args, "", *record])
-            if found is None:
-                return CommitResult()
-            if found[0] == "stored":
-                return CommitResult(revision=revision)
-            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
-        hint = commit.deadline_hint
-        lowered: int | str = ""
-        if hint is not None and self._cluster:
-            self._deadlines.schedule(commit.game_id, hint)
-        elif hint is not None:
-            # One round trip: the commit lowers the game's index entry itself.
-            script_keys.append(self._deadlines.shard_of(commit.game_id))
-            lowered = hint
-        log = commit.clock_log or _NO_CLOCK_LOG
-        args += [*commit.clock.args(), lowered, commit.game_id, log.entry, *log.earlier, *record]
+            args += ["", *record]
+        else:
+            hint = commit.deadline_hint
+            lowered: int | str = ""
+            if hint is not None and self._cluster:
+                self._deadlines.schedule(commit.game_id, hint)
+            elif hint is not None:
+                # One round trip: the commit lowers the game's index entry itself.
+                script_keys.append(self._deadlines.shard_of(commit.game_id))
+                lowered = hint
+            log = commit.clock_log or _NO_CLOCK_LOG
+            args += [*commit.clock.args(), lowered, commit.game_id, log.entry, *log.earlier, *record]
         # Not _clocked: the answer's form is known here, and read once (every clocked move comes this way).
         sent = time.time()
         found = self._link.script("commit_move", script_keys, args)
@@ -265,6 +261,10 @@ class RedisGameStore(GameStore):
         outcome = found[0]
         if outcome == "moved":
             return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+        if commit.clock is None:
+            return CommitResult(
+                revision=revision
+            )  # {'stored'}: an unclocked commit is refused only as 'moved'
         now_ms = int(found[-1])
         self._time.observe(now_ms, sent)
         if outcome == "stored":
