@@ -6,10 +6,17 @@ reverse the stop order (so the store starts first and stops last, after
 everything that uses it). Adding a kind of child is adding a spec.
 
 - A child that dies is restarted after a delay that doubles with each short
-  run in a row (`RestartPolicy`), and goes back to the first delay once a run
-  lasted `stable_after` seconds. A child that keeps dying right after its
+  run in a row (`RestartPolicy`), up to `max_delay`, and goes back to the
+  first delay once a run lasted `stable_after` seconds.
+- An essential child (the store, the web) that keeps dying right after its
   start (a configuration error, a port taken) makes the supervisor stop
-  everything and exit 1 instead of looping forever.
+  everything and exit 1 instead of looping forever. Any other child (bot
+  workers, timekeepers) never does: the service goes on without it, which
+  is better than no service (issue 36: a crash-looping bot worker took
+  person-against-person play down). It is restarted every `max_delay` at
+  worst, and reported: an error line when it starts crash-looping (and a
+  line when a run lasts again), and the `Report` hooks (the runner's record
+  metrics).
 - A child that fails its first start (exits, or is not ready in time) stops
   everything at once: nothing has worked yet, so there is nothing to keep.
 - SIGTERM or SIGINT stops the children in reverse order, each with SIGTERM,
@@ -48,7 +55,14 @@ class RestartPolicy:
     first_delay: float = 0.5  # seconds before the first restart
     max_delay: float = 30.0  # the doubling stops here
     stable_after: float = 10.0  # a run this long resets the delay and the count of short runs
-    give_up_after: int = 5  # this many short runs in a row: stop everything, exit 1
+    # This many short runs in a row: an essential child stops everything (exit 1),
+    # another is reported as crash-looping.
+    give_up_after: int = 5
+
+    def delay(self, short_runs: int) -> float:
+        """Seconds before the restart after `short_runs` short runs in a row (at least 1)."""
+        # The exponent is capped: a child that crashed for days must not overflow the float.
+        return min(self.max_delay, self.first_delay * 2 ** min(max(0, short_runs - 1), 64))
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,20 @@ class ChildSpec:
     forward: tuple[signal.Signals, ...] = ()
     restart: RestartPolicy = field(default_factory=RestartPolicy)
     after_exit: Callable[[], None] | None = None  # called once the child has exited and been reaped
+    # False: its crash loop never stops the service (see the module's docstring).
+    essential: bool = True
+    # What reports and metrics call it: children of one kind (bot workers) share it.
+    kind: str = ""
+
+
+class Report:
+    """What the supervisor tells about its children beyond its log; these do nothing (the runner's record metrics)."""
+
+    def exited(self, spec: ChildSpec) -> None:
+        """The child exited without being asked to."""
+
+    def crash_looping(self, spec: ChildSpec, looping: bool) -> None:
+        """The (non-essential) child began crash-looping (True), or ran `stable_after` seconds again (False)."""
 
 
 class _Stopping(Exception):
@@ -78,6 +106,7 @@ class _Child:
         self.started_at = 0.0
         self.short_runs = 0  # runs in a row shorter than stable_after
         self.restart_at: float | None = None
+        self.crash_looping = False  # reported so, until a run lasts stable_after
 
     def start(self) -> subprocess.Popen[bytes]:
         """Start the process; it is also self.process until the next start."""
@@ -152,11 +181,12 @@ def _describe(returncode: int) -> str:
 class Supervisor:
     """Starts the children in order, keeps them running, stops them in reverse order."""
 
-    def __init__(self, specs: Sequence[ChildSpec]):
+    def __init__(self, specs: Sequence[ChildSpec], report: Report | None = None):
         names = [spec.name for spec in specs]
         if len(set(names)) != len(names):
             raise ValueError(f"child names must differ: {names}")
         self.children = [_Child(spec) for spec in specs]
+        self.report = report if report is not None else Report()
         self._wakeup_r, self._wakeup_w = os.pipe()
         for fd in (self._wakeup_r, self._wakeup_w):
             os.set_blocking(fd, False)
@@ -173,11 +203,13 @@ class Supervisor:
                     if not self._start(child, first=True):
                         return self._stop_all(1)
                 while True:
-                    self._wait_for_event()
-                    self._handle_signals()
+                    # Looked at before waiting: a child that died while another was
+                    # starting woke a wait that has already passed.
                     for child in self.children:
                         if not self._keep_running(child):
                             return self._stop_all(1)
+                    self._wait_for_event()
+                    self._handle_signals()
             except _Stopping:
                 return self._stop_all(0)
         finally:
@@ -192,6 +224,12 @@ class Supervisor:
     def _wait_for_event(self, timeout: float | None = None) -> None:
         """Sleep until a signal arrives, the next restart is due, or `timeout` passes."""
         due = [c.restart_at for c in self.children if c.restart_at is not None]
+        # A crash-looping child that now runs is reported well once it ran stable_after.
+        due += [
+            c.started_at + c.spec.restart.stable_after
+            for c in self.children
+            if c.crash_looping and c.process is not None
+        ]
         if due:
             until_due = max(0.0, min(due) - time.monotonic())
             timeout = until_due if timeout is None else min(timeout, until_due)
@@ -250,7 +288,9 @@ class Supervisor:
         if child.process is not None:
             returncode = child.process.poll()
             if returncode is None:
+                self._note_lasting(child)
                 return True
+            self.report.exited(child.spec)
             log.warning(
                 "%s (pid %d) exited with %s after %.1f s",
                 child.spec.name,
@@ -265,6 +305,7 @@ class Supervisor:
 
     def _schedule_restart(self, child: _Child) -> bool:
         policy = child.spec.restart
+        self._note_lasting(child)
         child.exited()
         if time.monotonic() - child.started_at >= policy.stable_after:
             child.short_runs = 0
@@ -272,18 +313,40 @@ class Supervisor:
             child.short_runs += 1
         child.process = None
         if child.short_runs >= policy.give_up_after:
-            log.error(
-                "%s exited %d times in a row within %g s of its start: giving up%s",
-                child.spec.name,
-                child.short_runs,
-                policy.stable_after,
-                child.output_tail(),
-            )
-            return False
-        delay = min(policy.max_delay, policy.first_delay * 2 ** max(0, child.short_runs - 1))
+            if child.spec.essential:
+                log.error(
+                    "%s exited %d times in a row within %g s of its start: giving up%s",
+                    child.spec.name,
+                    child.short_runs,
+                    policy.stable_after,
+                    child.output_tail(),
+                )
+                return False
+            if not child.crash_looping:
+                child.crash_looping = True
+                self.report.crash_looping(child.spec, True)
+                log.error(
+                    "%s is crash-looping: it exited %d times in a row within %g s of its start; "
+                    "restarting it every %g s at most, the service goes on without it%s",
+                    child.spec.name,
+                    child.short_runs,
+                    policy.stable_after,
+                    policy.max_delay,
+                    child.output_tail(),
+                )
+        delay = policy.delay(child.short_runs)
         child.restart_at = time.monotonic() + delay
-        log.info("restarting %s in %.1f s", child.spec.name, delay)
+        log.info("restarting %s in %g s", child.spec.name, delay)
         return True
+
+    def _note_lasting(self, child: _Child) -> None:
+        """A crash-looping child whose run has lasted stable_after is reported well again."""
+        if child.crash_looping and time.monotonic() - child.started_at >= child.spec.restart.stable_after:
+            child.crash_looping = False
+            self.report.crash_looping(child.spec, False)
+            log.info(
+                "%s has run %g s: no longer crash-looping", child.spec.name, child.spec.restart.stable_after
+            )
 
     # -- stopping -------------------------------------------------------
 
