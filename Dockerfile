@@ -1,5 +1,6 @@
-# Patchwork game-state service: patchwork-service runs the web (gunicorn), BOT_WORKERS bot workers
-# and, with no REDIS_URL, a private Redis with its data in /data (mount a volume there to keep it).
+# Patchwork game-state service: patchwork-service runs the web (gunicorn), BOT_WORKERS bot workers,
+# TIMEKEEPERS timekeepers and, with no REDIS_URL, a private Redis with its data in /data (mount a
+# volume there to keep it).
 # Production: set REDIS_URL (and REDIS_CLUSTER=1 for a cluster).
 # A full version tag, so a rebuild gets the same Python. To pin the exact image as well,
 # append its digest: `docker buildx imagetools inspect python:3.11.14-slim-bookworm`
@@ -36,5 +37,6 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
 
-# The parent of the web and the bot workers (and the embedded Redis), which it restarts when they die.
+# The parent of the web, the bot workers and the timekeepers (and the embedded Redis), which it
+# restarts when they die.
 CMD ["patchwork-service"]

@@ -54,6 +54,10 @@ DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS = 3600
 DEFAULT_RATE_LIMIT_PLAYERS = 30
 DEFAULT_RATE_LIMIT_SEEKS = 600
 DEFAULT_RATE_LIMIT_JOINS = 600
+# Timekeepers each patchwork-service runs: two, so that a killed one's
+# deadlines are taken over by the other as its leases end (about a second,
+# storage/deadlines.py), inside the 2 s a timeout may come after its deadline.
+DEFAULT_TIMEKEEPERS = 2
 
 
 class ConfigError(ValueError):
@@ -194,6 +198,8 @@ class Settings:
     public_url: str = ""
     # Bot worker processes patchwork-service starts beside gunicorn (0: none).
     bot_workers: int = 1
+    # Timekeeper processes patchwork-service starts (0: none; run patchwork-timekeeper elsewhere).
+    timekeepers: int = DEFAULT_TIMEKEEPERS
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
     # Search nodes per ms the bot levels plan with; None: each bot worker measures it when it starts.
@@ -259,6 +265,7 @@ class Settings:
             log_format=_log_format(env),
             public_url=_public_url(env),
             bot_workers=_int(env, "BOT_WORKERS", 1),
+            timekeepers=_int(env, "TIMEKEEPERS", DEFAULT_TIMEKEEPERS),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
             bot_nodes_per_ms=_int(env, "BOT_NODES_PER_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,

@@ -1,4 +1,4 @@
-"""Bot worker processes (`python -m service.botworker`) for tests, and waiting on what they do."""
+"""Bot worker and timekeeper processes (`python -m service.botworker`, `...timekeeper_main`) for tests, and waiting on what they do."""
 
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ def create_bot_game(base_url: str, players: list[dict], timeout: float = 20, **o
 class BotWorkerProcess(Throwaway):
     """One `patchwork-worker` on `redis_url`, its output in `log_path`."""
 
+    module = "service.botworker"
+
     def __init__(
         self,
         redis_url: str,
@@ -67,7 +69,7 @@ class BotWorkerProcess(Throwaway):
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.process = spawn_logged([sys.executable, "-m", "service.botworker"], self.env, self.log_path)
+        self.process = spawn_logged([sys.executable, "-m", self.module], self.env, self.log_path)
 
     @property
     def pid(self) -> int:
@@ -86,3 +88,9 @@ class BotWorkerProcess(Throwaway):
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+class TimekeeperProcess(BotWorkerProcess):
+    """One `patchwork-timekeeper` on `redis_url`, its output in `log_path` (BOT_THINK_MS means nothing to it)."""
+
+    module = "service.botworker.timekeeper_main"

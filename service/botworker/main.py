@@ -5,6 +5,9 @@ Run as many as the bots need, on any machines: they share the job queue.
 lower CPU priority (nice `NICENESS`) than the web workers, so a machine busy
 with bots still answers requests. SIGTERM or Ctrl-C: the worker finishes the
 job in hand (at most a bot's think time and a commit) and exits 0.
+
+Timeouts are not kept here: `patchwork-timekeeper` (timekeeper_main.py)
+applies them, in processes a search cannot hold up.
 """
 
 from __future__ import annotations
@@ -16,18 +19,13 @@ import signal
 import socket
 import sys
 
-from prometheus_client import start_http_server
-
 from service.bots.calibration import measure_nodes_per_ms
 from service.config import ConfigError, Settings
-from service.games import GamePlay, KeptCopies
-from service.games.notices import PlayerNotices
-from service.games.rated import RatedGames
 from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
+from .process import game_play, serve_metrics
 from .spent import SpentTimes
-from .timekeeper import Timekeeper
 from .worker import BotWorker
 
 NICENESS = 10
@@ -37,16 +35,6 @@ log = logging.getLogger("patchwork.botworker")
 def worker_name() -> str:
     """A consumer name no other worker has: host, pid and a random part (pids repeat across restarts)."""
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-
-
-def serve_metrics(host: str, port: int, play: GamePlay) -> None:
-    """Serve this worker's metrics on METRICS_PORT (a standalone worker: no instance's /metrics shows them)."""
-    registry = scrape_registry([BotJobsQueued(play.bot_jobs.queued)])
-    try:
-        start_http_server(port, addr=host, registry=registry)
-    except OSError as err:
-        sys.exit(f"patchwork-worker: cannot serve metrics on {host}:{port}: {err}")
-    log.info("metrics on http://%s:%d/metrics", host, port)
 
 
 def calibrate(settings: Settings) -> SpentTimes:
@@ -64,28 +52,17 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         settings = Settings.from_env()
-        # The bot loop and the timekeeper each send one command at a time: a
-        # connection each, and one more for the scrapes of the metrics, which
-        # come from another thread.
-        connections = 2 if settings.metrics_port is None else 3
+        # The bot loop sends one command at a time: a connection, and one
+        # more for the scrapes of the metrics, which come from another thread.
+        connections = 1 if settings.metrics_port is None else 2
         storage = storage_from_settings(settings, max_connections=connections, needed_by="patchwork-worker")
     except ConfigError as err:
         sys.exit(f"patchwork-worker: {err}")
     os.nice(NICENESS)
-    # No kept copies: each job reads its game, to see its version.
-    # With the players' notices: a bot's move hands a person the turn (your_turn) or ends the game.
-    play = GamePlay(
-        storage.games,
-        KeptCopies(0),
-        storage.bot_jobs,
-        storage.deadlines,
-        PlayerNotices(storage.players),
-        # Timeouts end games here too: a rated game's settlement is decided with them.
-        RatedGames(storage.players, storage.ratings),
-        analyses=storage.analyses,
-    )
+    play = game_play(storage)
     if settings.metrics_port is not None:
-        serve_metrics(settings.host, settings.metrics_port, play)
+        registry = scrape_registry([BotJobsQueued(play.bot_jobs.queued)])
+        serve_metrics("patchwork-worker", settings.host, settings.metrics_port, registry)
     # A blocking read must return within the Redis timeout, or it would count as Redis hanging.
     block_ms = max(1, int(settings.redis_timeout * 1000 / 2))
     worker = BotWorker(
@@ -96,12 +73,9 @@ def main() -> None:
         block_ms=block_ms,
         spent=calibrate(settings),
     )
-    timekeeper = Timekeeper(play, storage.deadlines)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: worker.stop())
-    timekeeper.start()
     try:
         worker.run()
     finally:
-        timekeeper.stop()
         storage.close()

@@ -1,10 +1,11 @@
 """Keeping time: ends the games whose clock ran out, with nobody needing to ask.
 
-Every bot worker runs one, in a thread beside its bot loop (the bot workers
-are the processes every `patchwork-service` already runs, and thinking
-holds the GIL only in slices). Each tick, every `TICK_SECONDS`, it takes the
-due entries of each shard of the deadline index (storage/deadlines.py),
-leased to it, and for each game:
+It runs in processes of its own (`patchwork-timekeeper`, timekeeper_main.py),
+at normal priority, never beside a search: a bot worker thinks at a lowered
+priority and holds its GIL for whole slices, which would make the timeouts
+wait behind the thinking (issue 36: seconds late with 6 bot games running).
+Each tick, every `TICK_SECONDS`, it takes the due entries of each shard of
+the deadline index (storage/deadlines.py), leased to it, and for each game:
 - applies the timeout (or the abort of a game whose first move never came)
   through `GamePlay.expire`: the same compare-and-set as a move, and the
   commit checks the store's own clock against the game's deadline, so an
@@ -15,7 +16,8 @@ leased to it, and for each game:
 
 A timekeeper killed mid-work leaves its leases to end (storage/deadlines.py
 LEASE_MS), and another takes its entries over; so a timeout comes within
-about TICK_SECONDS + LEASE_MS of its deadline even then.
+about TICK_SECONDS + LEASE_MS of its deadline even then, provided another
+runs (patchwork-service starts TIMEKEEPERS, two by default).
 """
 
 from __future__ import annotations
@@ -47,19 +49,20 @@ class Timekeeper:
         self._stopped.set()
 
     def run(self) -> None:
-        """Tick until stop(); store errors and bugs are logged and waited out."""
-        while not self._stopped.wait(self.tick_seconds):
+        """Tick at once, then every tick_seconds until stop(); store errors and bugs are logged and waited out.
+
+        At once: a timekeeper started in place of a killed one may find
+        deadlines already due.
+        """
+        while True:
             try:
                 self.tick()
             except StorageError as err:
                 log.warning("store unavailable: %s", err)
             except Exception:  # a bug must not stop the clocks
                 log.exception("unexpected error in the timekeeper")
-
-    def start(self) -> threading.Thread:
-        thread = threading.Thread(target=self.run, name="timekeeper", daemon=True)
-        thread.start()
-        return thread
+            if self._stopped.wait(self.tick_seconds):
+                return
 
     def tick(self) -> int:
         """Look at every due game once; how many timeouts it applied."""

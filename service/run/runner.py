@@ -4,12 +4,20 @@ It starts, as supervised children (service/run/supervisor.py):
 1. with REDIS_URL unset, a private Redis (run/embedded.py): its data in
    PATCHWORK_DATA_DIR, which it locks for its whole life, listening only on a
    Unix socket there;
-2. BOT_WORKERS bot workers (service/botworker), where the computer players think;
-3. gunicorn with the production config.
+2. TIMEKEEPERS timekeepers (service/botworker/timekeeper_main.py), which end
+   the games whose clock ran out, ticking from their start: before anything
+   that makes games;
+3. BOT_WORKERS bot workers (service/botworker), where the computer players think;
+4. gunicorn with the production config.
 Each is told the Redis URL by REDIS_URL. A child that dies is restarted with
-backoff; SIGTERM stops the web first (requests in flight still reach Redis),
-then the bot workers (each finishes the move in hand), then Redis (which
-flushes its append-only file), and exits 0.
+backoff. Redis and the web are essential: one that keeps dying at its start
+stops the service (exit 1). The timekeepers and bot workers are not: the web
+goes on serving person-against-person play while they crash-loop, which is
+logged, counted (patchwork_child_exits, patchwork_children_crash_looping on
+the instance's /metrics) and seen on /readyz (its `bots`). SIGTERM stops the
+web first (requests in flight still reach Redis), then the bot workers (each
+finishes the move in hand), then the timekeepers, then Redis (which flushes
+its append-only file), and exits 0.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from collections.abc import Callable
 from service.config import ConfigError, Settings
 from service.run.embedded import DataDirInUse, DataDirRefused, EmbeddedRedis
 from service.run.redis_process import answers_ping
-from service.run.supervisor import ChildSpec, Supervisor
+from service.run.supervisor import ChildSpec, Report, Supervisor
 from service.telemetry import metrics_dir
 
 log = logging.getLogger("patchwork.runner")
@@ -69,6 +77,7 @@ def web_spec(settings: Settings, env: dict[str, str], after_exit: Callable[[], N
         stop_timeout=_WEB_STOP_TIMEOUT,
         forward=(signal.SIGHUP,),  # gunicorn reloads its config and workers
         after_exit=after_exit,
+        kind="web",
     )
 
 
@@ -80,21 +89,51 @@ def redis_spec(embedded: EmbeddedRedis) -> ChildSpec:
         output=embedded.log_path,
         ready=lambda: answers_ping(embedded.url, timeout=0.2),
         ready_timeout=60.0,  # it loads the whole append-only file first
+        kind="redis",
     )
 
 
-def bot_worker_spec(number: int, env: dict[str, str], after_exit: Callable[[], None]) -> ChildSpec:
-    """Bot worker `number` (it lowers its own CPU priority); nothing to wait for to call it ready.
+# The children that are not essential, by kind: the module each runs.
+# Bot workers lower their own CPU priority; timekeepers keep the
+# supervisor's, so no search delays a timeout.
+_HELPERS = {"timekeeper": "service.botworker.timekeeper_main", "bot-worker": "service.botworker"}
 
-    Its metrics go to the instance's directory, for the web's /metrics: it
-    serves none of its own, whatever METRICS_PORT says (the web listens there).
+
+def helper_spec(kind: str, number: int, env: dict[str, str], after_exit: Callable[[], None]) -> ChildSpec:
+    """Timekeeper or bot worker `number`; nothing to wait for to call it ready.
+
+    Not essential: while no bot worker runs, bot seats are refused (503
+    bots_unavailable) and every other game goes on; while one timekeeper is
+    down, the others keep time. Its metrics go to the instance's directory,
+    for the web's /metrics: it serves none of its own, whatever METRICS_PORT
+    says (the web listens there).
     """
     return ChildSpec(
-        name=f"bot-worker-{number}",
-        argv=[sys.executable, "-m", "service.botworker"],
+        name=f"{kind}-{number}",
+        argv=[sys.executable, "-m", _HELPERS[kind]],
         env={name: value for name, value in env.items() if name != "METRICS_PORT"},
         after_exit=after_exit,
+        essential=False,
+        kind=kind,
     )
+
+
+class MetricsReport(Report):
+    """The supervisor's reports as metrics in the instance's directory, which the web's /metrics adds up."""
+
+    def __init__(self) -> None:
+        # Imported here: prometheus_client must see the instance's directory in the
+        # environment when first imported (service/telemetry/metrics_dir.py).
+        from service.telemetry import metrics
+
+        metrics_dir.check_in_time()
+        self._metrics = metrics
+
+    def exited(self, spec: ChildSpec) -> None:
+        self._metrics.child_exits(spec.kind or spec.name).inc()
+
+    def crash_looping(self, spec: ChildSpec, looping: bool) -> None:
+        self._metrics.children_crash_looping(spec.kind or spec.name).inc(1 if looping else -1)
 
 
 def main() -> None:
@@ -116,21 +155,26 @@ def main() -> None:
         log.info("embedded Redis on %s, data in %s", embedded.socket_path, settings.data_dir)
         env["REDIS_URL"] = embedded.url
         children.append(redis_spec(embedded))
-    # Made before the children that record metrics, and handed down: the web
-    # and the bot workers write to it, the web's /metrics adds it all up. A
-    # child that exits has its files folded (metrics_dir.retire_dead).
+    # Made before anything records metrics, and handed down: the web, the
+    # timekeepers, the bot workers and this process (its reports) write to
+    # it, the web's /metrics adds it all up. A child that exits has its files
+    # folded (metrics_dir.retire_dead).
     directory = metrics_dir.instance_dir(env)
+    os.environ[metrics_dir.ENV] = str(directory)
 
     def fold_exited() -> None:
         metrics_dir.retire_dead(directory)
 
     # Between Redis and the web: started after Redis, stopped after the web
-    # (whose last moves may queue jobs) and before Redis (which they commit to).
-    children += [bot_worker_spec(n, env, fold_exited) for n in range(1, settings.bot_workers + 1)]
+    # (whose last moves may queue jobs or start clocks) and before Redis
+    # (which they commit to). The timekeepers before the bot workers: time
+    # is kept from the start, and until the last bot move is in.
+    for kind, count in (("timekeeper", settings.timekeepers), ("bot-worker", settings.bot_workers)):
+        children += [helper_spec(kind, n, env, fold_exited) for n in range(1, count + 1)]
     children.append(web_spec(settings, env, fold_exited))
     log.info("serving on http://%s:%d", settings.host, settings.port)
     try:
-        code = Supervisor(children).run()
+        code = Supervisor(children, MetricsReport()).run()
     finally:
         metrics_dir.remove_if_owned(env)
         if embedded is not None:

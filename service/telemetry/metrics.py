@@ -1,7 +1,8 @@
 """Every metric the service exports, in one place (`GET /metrics`, README "Running in production").
 
-Recorded by the web workers (requests, moves, store calls, event streams)
-and the bot workers (bot moves, think time, store calls). Under
+Recorded by the web workers (requests, moves, store calls, event streams),
+the bot workers (bot moves, think time, store calls), the timekeepers
+(expiries, their lag) and patchwork-service (its children's exits). Under
 patchwork-service and gunicorn they write to the instance's multiprocess
 directory (service/telemetry/metrics_dir.py), so this module must be imported after
 PROMETHEUS_MULTIPROC_DIR is set; a standalone process with none set keeps
@@ -103,6 +104,20 @@ TIMEKEEPER_LAG = Histogram(
     "From a game's deadline to the commit of its timeout, as the store's clock reads them",
     buckets=LAG_BUCKETS,
 )
+# Written by patchwork-service itself (service/run/runner.py), about the children it supervises.
+CHILD_EXITS = Counter(
+    "patchwork_child_exits",
+    "Children of patchwork-service that exited without being asked to (each is restarted), by kind: "
+    "redis, web, bot-worker or timekeeper",
+    ["child"],
+)
+CHILDREN_CRASH_LOOPING = Gauge(
+    "patchwork_children_crash_looping",
+    "Children of patchwork-service that keep dying right after their start, restarted with a growing "
+    "delay while the service goes on without them, by kind (bot-worker, timekeeper)",
+    ["child"],
+    multiprocess_mode="livesum",
+)
 
 M = TypeVar("M", bound=MetricWrapperBase)
 
@@ -133,6 +148,8 @@ requests_shed = Children(REQUESTS_SHED)
 bot_think = Children(BOT_THINK)
 bot_moves = Children(BOT_MOVES)
 clock_expiries = Children(CLOCK_EXPIRIES)
+child_exits = Children(CHILD_EXITS)
+children_crash_looping = Children(CHILDREN_CRASH_LOOPING)
 
 
 def timekeeper_lag() -> Histogram:

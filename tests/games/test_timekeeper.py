@@ -1,6 +1,6 @@
 """The timekeeper's tick on a real store: what it does with each entry of the deadline index, and what it counts.
 
-In-process (the timekeeper is a thread of the bot worker; tests/system/test_clocks.py
+In-process (the timekeeper is a process of its own, `patchwork-timekeeper`; tests/system/test_clocks.py
 runs it for real, killed and raced). Clocks here are a second long.
 """
 

@@ -2,7 +2,7 @@
 
 The stack is what `patchwork-service` runs, started piece by piece so that
 a test can kill one: a Redis (single server or 3-master cluster), two web
-instances (gunicorn) and two bot workers, each with its timekeeper. Clocks
+instances (gunicorn), two timekeepers and two bot workers. Clocks
 are the shortest the contract allows (10 s a seat, 5 s for a first move).
 Times are compared on this machine, where the store runs too: a game's
 `deadline` is in the store's clock, which `time.time()` reads here as well.
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
+from tests.bot_workers import BotWorkerProcess, TimekeeperProcess, create_bot_game, wait_for
 from tests.live_service import LiveService
 from tests.redis_cluster import ThrowawayCluster
 from tests.redis_servers import ThrowawayRedis
@@ -38,11 +38,12 @@ SHORTEST = {"initial_s": 10, "increment_s": 0, "first_move_s": 5}
 class Stack:
     web: list[LiveService]
     workers: list[BotWorkerProcess]
+    timekeepers: list[TimekeeperProcess]
 
 
 @contextmanager
 def stack(kind: str, work: Path, *, think_ms: str = "50") -> Iterator[Stack]:
-    """Redis of `kind`, two web instances and two bot workers on it."""
+    """Redis of `kind`, two web instances, two timekeepers and two bot workers on it."""
     with ExitStack() as started:
         if kind == "single":
             url, cluster = started.enter_context(ThrowawayRedis(work / "redis")).url, False
@@ -55,8 +56,12 @@ def stack(kind: str, work: Path, *, think_ms: str = "50") -> Iterator[Stack]:
             )
             for n in range(2)
         ]
+        timekeepers = [
+            started.enter_context(TimekeeperProcess(url, work / f"timekeeper-{n}.log", cluster=cluster))
+            for n in range(2)
+        ]
         web = [started.enter_context(LiveService(url, work / f"web-{n}.log", env=env)) for n in range(2)]
-        yield Stack(web, workers)
+        yield Stack(web, workers, timekeepers)
 
 
 def deadline_of(game: dict) -> float:
@@ -161,9 +166,9 @@ def test_a_timekeeper_killed_leaves_its_timeouts_to_the_other(tmp_path):
         deadline = min(
             deadline_of(requests.get(f"{base}/games/{g['game']['id']}", timeout=10).json()) for g in games
         )
-        # At the first deadline: the first worker's timekeeper is about to take (or has taken) them.
+        # At the first deadline: the first timekeeper is about to take (or has taken) them.
         time.sleep(max(0.0, deadline - time.time()))
-        running.workers[0].kill()
+        running.timekeepers[0].kill()
         for created in games:
             game_id = created["game"]["id"]
             own_deadline = deadline_of(requests.get(f"{base}/games/{game_id}?version=2", timeout=10).json())

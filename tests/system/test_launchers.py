@@ -1,9 +1,9 @@
 """The ways operators start the service, run as written.
 
-- The Procfile's `web` and `worker` lines under honcho (a Foreman clone, as
-  Heroku-style platforms run it): with PORT and REDIS_URL set it serves
-  /healthz, creates games and plays bot games, and stopping honcho takes
-  gunicorn down with it.
+- The Procfile's `web`, `worker` and `clock` lines under honcho (a Foreman
+  clone, as Heroku-style platforms run it): with PORT and REDIS_URL set it
+  serves /healthz, creates games, plays bot games and keeps time, and
+  stopping honcho takes gunicorn down with it.
 - The Dockerfile's CMD with the environment its ENV lines set, and its
   HEALTHCHECK command: 0 against the running service, non-zero once it is gone.
   (No Docker engine here: both run on the host from this checkout.)
@@ -99,7 +99,7 @@ def _assert_plays_bots(url: str) -> None:
     )
 
 
-def test_procfile_web_serves_and_worker_plays_bots_under_honcho(redis_url, tmp_path):
+def test_procfile_web_serves_worker_plays_bots_and_clock_keeps_time_under_honcho(redis_url, tmp_path):
     port = free_port()
     no_dotenv = tmp_path / "empty.env"  # a developer's .env must not change the run
     no_dotenv.write_text("")
@@ -116,6 +116,7 @@ def test_procfile_web_serves_and_worker_plays_bots_under_honcho(redis_url, tmp_p
                 "--no-colour",
                 "web",
                 "worker",
+                "clock",
             ],
             cwd=ROOT,
             env=_env(PORT=str(port), REDIS_URL=redis_url, WEB_CONCURRENCY="2"),
@@ -133,6 +134,7 @@ def test_procfile_web_serves_and_worker_plays_bots_under_honcho(redis_url, tmp_p
         web_group = int(found.group(1))
         _assert_serves(f"http://127.0.0.1:{port}")
         _assert_plays_bots(f"http://127.0.0.1:{port}")
+        assert re.search(r"clock\.1 +\| .*keeping time", log_path.read_text()), log_path.read_text()
     finally:
         stop_process_group(honcho)  # honcho passes the TERM on to web's group
         web_gone = web_group is not None and _wait_until_group_gone(web_group)

@@ -32,16 +32,25 @@ def healthz():
     return json_response('{"status":"ok"}')
 
 
+# What /readyz says of the bot workers: whether their heartbeat is in the store.
+_READY = {True: '{"status":"ready","bots":"available"}', False: '{"status":"ready","bots":"unavailable"}'}
+
+
 @bp.get("/readyz")
 def readyz():
-    """Readiness: 200 while the store answers, else 503."""
+    """Readiness: 200 while the store answers, else 503; `bots` says whether a bot worker is alive.
+
+    Ready without bot workers: every game without a bot seat is played as
+    ever (issue 36), and bot seats are refused with 503 bots_unavailable.
+    """
     try:
         services().store.ping()
+        bots = services().play.bot_jobs.workers_seen()
     except StoreBusy:
         raise  # 503 overloaded (problems.py), as for any request the worker is too busy for
     except StorageError:
         return storage_unavailable().response()
-    return json_response('{"status":"ready"}')
+    return json_response(_READY[bots])
 
 
 @bp.get("/openapi.yaml")
