@@ -7,6 +7,7 @@ runs it for real, killed and raced). Clocks here are a second long.
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 from prometheus_client import REGISTRY
@@ -16,6 +17,7 @@ from service.engine import Advance
 from service.games import GamePlay
 from service.games.clock import ClockSettings
 from service.storage import Storage
+from tests.bot_workers import wait_for
 
 SHORT = ClockSettings(initial_s=1, first_move_s=1)
 
@@ -59,3 +61,23 @@ def test_an_entry_earlier_than_its_games_deadline_is_moved_to_it(play: GamePlay,
     clock = play.load(created.game_id).record.clock_state
     assert clock is not None and storage.deadlines.indexed(created.game_id) == clock.deadline_ms
     assert json.loads(play.view(created.game_id).view)["status"] == "active"
+
+
+def test_run_ticks_at_once_and_stops_when_told(play: GamePlay, storage: Storage):
+    # A timekeeper started in place of a killed one may find deadlines already due:
+    # it must not wait a tick (here a minute) before it looks.
+    due = play.create(("Ada", "Bo"), clock=SHORT, seed=3)
+    time.sleep(1.2)
+    keeper = Timekeeper(play, storage.deadlines, tick_seconds=60)
+    thread = threading.Thread(target=keeper.run, daemon=True)
+    thread.start()
+    try:
+        wait_for(
+            lambda: json.loads(play.view(due.game_id).view)["status"] == "finished",
+            10,
+            "the due game was not aborted by the first tick",
+        )
+    finally:
+        keeper.stop()
+        thread.join(10)
+    assert not thread.is_alive()
