@@ -168,11 +168,16 @@ class Lobby:
             self.index.add(created.game_id, opened)
         return created
 
-    def join(self, game_id: str, token: str | None, name: str | None) -> Joined:
+    def join(self, game_id: str, token: str | None, name: str | None, *, client: str = "") -> Joined:
         """Take the game's first open seat, as the player of `token` (if any) or under `name`.
 
         SeatTaken when none is open (another joiner won it, the lobby's time
-        is up) or the player already holds a seat of it.
+        is up) or the player already holds a seat of it. A join that fills
+        the game with a bot in turn queues that bot's job before the take,
+        as a move does (GamePlay.hand_turn), in `client`'s share: a worker
+        that finds the seat still open when its wait is up fences the take
+        (botworker/worker.py), which is then judged again here and queues
+        a job of its own.
         """
         player = self.players.authenticate(token) if token is not None else None
         game = self.play.load(game_id)
@@ -194,6 +199,7 @@ class Lobby:
                 after = replace(after, clock_now=start(settings, self.play.store.now_ms()), clock_past=())
             view = compact(game_view(after, game.version))
             text = after.encode()
+            self.play.hand_turn(after, game.version, client)
             result = self.play.store.take_seat(
                 SeatChange(
                     game_id=game_id,

@@ -84,7 +84,7 @@ def join_game(game_id: str):
     body = read_json_object(required=False) or {}
     check_headers("joinGame")
     check_body("joinGame", body)
-    joined = services().lobby.join(game_id, bearer_token(), body.get("name"))
+    joined = services().lobby.join(game_id, bearer_token(), body.get("name"), client=client_address())
     version = compact({"game": Fragment(joined.view), "seat": joined.seat, "token": joined.token})
     return json_response(version, 201, location=f"/games/{game_id}")
 
