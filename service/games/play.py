@@ -524,7 +524,7 @@ class GamePlay:
             return self.play(game_id, move, token, condition=condition, key=key, start=game, client=client)
         except Refusal as refusal:
             if not refusal.recorded:
-                self._release(game_id, key)
+                self.release_key(game_id, key)
                 raise
             answer = IdempotencyAnswer(key.key, key.fingerprint, encode_refused(refusal, language))
             self.store.record_answer(game_id, answer)
@@ -532,10 +532,10 @@ class GamePlay:
         except StorageError:
             raise
         except BaseException:
-            self._release(game_id, key)
+            self.release_key(game_id, key)
             raise
 
-    def _release(self, game_id: str, key: IdempotencyKey) -> None:
+    def release_key(self, game_id: str, key: IdempotencyKey) -> None:
         """Free a key whose request ended without an answer to record."""
         try:
             self.store.release_key(game_id, key.key)
