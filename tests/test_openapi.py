@@ -91,7 +91,10 @@ EXTENSION_OPERATIONS = {
     ("post", "/seeks"): ("createSeek", {"201", "400", "401", "413", "415", "429"}),
     ("get", "/seeks/{seek_id}"): ("getSeek", {"200", "400", "401", "404"}),
     ("delete", "/seeks/{seek_id}"): ("cancelSeek", {"200", "400", "401", "404"}),
-    ("post", "/games/{game_id}/join"): ("joinGame", {"201", "400", "401", "404", "409", "413", "415", "429"}),
+    ("post", "/games/{game_id}/join"): (
+        "joinGame",
+        {"201", "400", "401", "404", "409", "413", "415", "422", "429"},
+    ),
     ("post", "/games/{game_id}/seat"): ("nameSeat", {"200", "400", "401", "404", "409", "413", "415", "429"}),
 }
 

@@ -15,19 +15,36 @@ import json
 
 from flask import Response
 
-from service.games import token_hash
+from service.games import IdempotencyKey, token_hash
 from service.games.answers import AcceptedAnswer, RecordedAnswer, RefusedAnswer
 
 from .problems import ApiProblem, problem_response
 from .responses import etag, json_response
 
 # docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (the core does, at the commit
-# and on a refusal of the move); 400/401/404/413/415/5xx never are.
+# and on a refusal of the move); 400/401/404/413/415/5xx never are. A join records its 201 alone.
 
 
 def scoped_key(token: str, key: str) -> str:
     """The store's name for `key` as used by the holder of `token`."""
     return f"{token_hash(token)[:32]}:{key}"
+
+
+def join_key(token: str | None, key: str, body: dict, client: str) -> tuple[IdempotencyKey, str]:
+    """A join's key as the store names it, and the secret that seals the seat token it records (answers.py).
+
+    It belongs to one game and the joiner: its player token, or without one
+    the client address (an anonymous joiner has no other name). The store's
+    name holds only digests, so the key and the token, the secret, stay
+    out of it.
+    """
+    scope = token_hash(token)[:32] if token is not None else "client:" + _digest(client)
+    secret = key if token is None else f"{key}\0{token}"
+    return IdempotencyKey(f"join:{scope}:{_digest(key)}", fingerprint(body)), secret
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def fingerprint(body: dict) -> str:

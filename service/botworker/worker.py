@@ -11,7 +11,10 @@ For each job, which names the version at which a bot is in turn, the worker:
    any time, so the worker fences it (`GamePlay.fence`: a new revision, the
    version unchanged) and drops the job. A fenced commit is refused when it
    is sent, judged again and retried, and the retry queues a new job: the
-   turn is never left without one;
+   turn is never left without one. A join that fills a game with a bot in
+   turn queues the job before its take and keeps the version (lobby.py):
+   a game at the job's version with a seat still open is awaited and
+   fenced the same way;
 3. drops the job unless the game is at exactly that version with a bot in
    turn (a late or repeated job: the bot has moved already, or a person is
    in turn);
@@ -96,6 +99,17 @@ def think_budget_ms(record: GameRecord, level_id: str, override_ms: int | None) 
     spare = clock.remaining_ms[seat] - CLOCK_RESERVE_MS
     allowed = int(spare * CLOCK_SHARE) + settings.increment_ms // 2 if spare > 0 else 1
     return max(1, min(budget, allowed))
+
+
+def _join_awaited(game: GameCopy, job: BotJob) -> bool:
+    """The game is at the job's version with a seat still open: the job is a join's, queued before its take.
+
+    A join keeps the version (lobby.py), so the take the job stands for is
+    not seen in it: it is awaited, and fenced when late, as a commit is.
+    """
+    return (
+        game.version == job.version and game.record.open_seat is not None and not game.record.state.finished
+    )
 
 
 class BotWorker:
@@ -218,14 +232,15 @@ class BotWorker:
         poll = _VERSION_POLL_FIRST_SECONDS
         while True:
             game = self._load(job.game_id)
-            if (game is not None and game.version >= job.version) or time.monotonic() >= deadline:
+            landed = game is not None and game.version >= job.version and not _join_awaited(game, job)
+            if landed or time.monotonic() >= deadline:
                 break
             time.sleep(poll)
             poll = min(_VERSION_POLL_MAX_SECONDS, poll * 2)
-        if game is not None and game.version == job.version - 1:
+        if game is not None and (game.version == job.version - 1 or _join_awaited(game, job)):
             if self.play.fence(job.game_id, game):
                 log.info(
-                    "game %s is still at version %d: fenced the late commit of its job at version %d",
+                    "game %s is still at version %d: fenced the late commit (or join) of its job at version %d",
                     job.game_id,
                     game.version,
                     job.version,

@@ -12,10 +12,19 @@ first answer.
   is not English: the replay speaks it too, whatever the retry asks for.
 - An answer that versions before this one recorded whole (`{"status",
   "body", "headers"}`): still replayed as it was, until its 24 h are up.
+- A join (lobby.py): the seat, the Game body after it and the seat's
+  token (`{"seat", "sealed", "body"}`), stored with the take. A seat token
+  is otherwise kept only hashed, so the record holds it sealed: XORed
+  with a pad drawn from the request's own secrets (its Idempotency-Key, and
+  the joiner's player token if any), which the store never sees in the
+  clear (the record's name carries only a digest of the key). Only a
+  retry that sends them again can read it back.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass
 
 from service.languages import DEFAULT_LANGUAGE
@@ -53,7 +62,37 @@ class WholeAnswer:
     headers: dict[str, str]
 
 
+@dataclass(frozen=True, slots=True)
+class JoinedAnswer:
+    """A seat taken by a join: the seat, the Game body after it, and its token sealed (`token` opens it)."""
+
+    seat: int
+    view: str
+    sealed: str
+
+    def token(self, secret: str) -> str:
+        """The seat token, opened with the secret it was sealed with (`seal`)."""
+        return _xor(base64.urlsafe_b64decode(self.sealed), secret).decode("ascii")
+
+
+# A move's answers; a join's (JoinedAnswer) are read by the join alone (decode_joined).
 RecordedAnswer = AcceptedAnswer | RefusedAnswer | WholeAnswer
+
+
+def _xor(data: bytes, secret: str) -> bytes:
+    """`data` XORed with a pad as long, drawn from `secret`: sealing and opening are the same step.
+
+    One pad seals one token (a key records one answer), so the pad is never
+    used twice; the token is as safe in the store as the secret is hard to guess.
+    """
+    pad = hashlib.shake_256(b"patchwork joined seat token\0" + secret.encode("utf-8")).digest(len(data))
+    return bytes(a ^ b for a, b in zip(data, pad))
+
+
+def encode_joined(seat: int, view: str, token: str, secret: str) -> str:
+    """The record of a join that took `seat`, its token sealed with `secret`."""
+    sealed = base64.urlsafe_b64encode(_xor(token.encode("ascii"), secret)).decode("ascii")
+    return compact({"seat": seat, "sealed": sealed, "body": view})
 
 
 def encode_accepted(version: int, number: int, view: str) -> str:
@@ -79,3 +118,9 @@ def decode(text: str) -> RecordedAnswer:
     if "headers" in doc:
         return WholeAnswer(doc["status"], doc["body"], doc["headers"])
     return AcceptedAnswer(doc["version"], doc["number"], doc["body"])
+
+
+def decode_joined(text: str) -> JoinedAnswer:
+    """The join a record stands for."""
+    doc = parse(text)
+    return JoinedAnswer(doc["seat"], doc["body"], doc["sealed"])

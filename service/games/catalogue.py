@@ -192,6 +192,16 @@ _ENTRIES = (
         what_to_do=N_("Pick another game from `GET /games?status=open`, or seek a game with `POST /seeks`."),
     ),
     ProblemType(
+        code="seat_never_taken",
+        status=409,
+        title=N_("A seat was never taken"),
+        when=N_(
+            "`POST /games/{id}/rematch` of a game whose open seat nobody joined before it was aborted: "
+            "its rematch would have a seat nobody holds."
+        ),
+        what_to_do=N_("Open a new game (`POST /games` with an open seat) or seek one with `POST /seeks`."),
+    ),
+    ProblemType(
         code="name_fixed",
         status=409,
         title=N_("Seat's name cannot change"),

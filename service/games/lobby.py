@@ -21,16 +21,25 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from service.languages import Text
-from service.storage import LobbyIndex, PlayerStore, SeatChange
+from service.storage import IdempotencyAnswer, LobbyIndex, PlayerStore, SeatChange, StorageError
 
+from .answers import decode_joined, encode_joined
 from .clock import start
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy
-from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, Seating, clock_check, clock_log
+from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, IdempotencyKey, Seating, clock_check, clock_log
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
-from .records import NO_BOTS, GameRecord, seated, token_hash
-from .refusals import GameBusy, GameNotFound, InvalidToken, PlayerNotFound, SeatTaken
+from .records import NO_BOTS, GameRecord, could_be_game_id, seated, token_hash
+from .refusals import (
+    GameBusy,
+    GameNotFound,
+    IdempotencyKeyInUse,
+    IdempotencyKeyReused,
+    InvalidToken,
+    PlayerNotFound,
+    SeatTaken,
+)
 from .views import game_view
 
 PAGE_SIZE = 50
@@ -168,14 +177,71 @@ class Lobby:
             self.index.add(created.game_id, opened)
         return created
 
-    def join(self, game_id: str, token: str | None, name: str | None) -> Joined:
+    def join_keyed(
+        self,
+        game_id: str,
+        token: str | None,
+        name: str | None,
+        key: IdempotencyKey,
+        secret: str,
+        *,
+        client: str = "",
+    ) -> Joined:
+        """`join` under an Idempotency-Key: the seat taken is recorded with the take; a retry gets it back, token included.
+
+        `secret`: what seals the seat token in the record (answers.py): the
+        request's own secrets, which the store never sees. The player's
+        token is checked first (a 401 claims nothing). A key already
+        claimed answers its join again, or IdempotencyKeyReused (another
+        body) or IdempotencyKeyInUse (the first request still runs). Only a
+        seat taken is recorded: a refusal frees the key, and a retry is
+        judged afresh (the seat is taken by then, or the game gone).
+        """
+        player = self.players.authenticate(token) if token is not None else None
+        if not could_be_game_id(game_id):
+            raise GameNotFound(game_id)
+        stored, existing = self.play.store.load_for_move(game_id, key.key, key.fingerprint)
+        if stored is None:
+            raise GameNotFound(game_id)
+        if existing is not None:
+            if existing.fingerprint != key.fingerprint:
+                raise IdempotencyKeyReused()
+            if existing.in_progress or existing.answer is None:
+                raise IdempotencyKeyInUse()
+            answer = decode_joined(existing.answer)
+            return Joined(answer.view, answer.seat, answer.token(secret))
+        try:
+            return self._join(game_id, player, name, client, GameCopy.of(stored), (key, secret))
+        except StorageError:
+            raise  # the store just failed: the in-progress marker expires on its own
+        except BaseException:
+            self.play.release_key(game_id, key)
+            raise
+
+    def join(self, game_id: str, token: str | None, name: str | None, *, client: str = "") -> Joined:
         """Take the game's first open seat, as the player of `token` (if any) or under `name`.
 
         SeatTaken when none is open (another joiner won it, the lobby's time
-        is up) or the player already holds a seat of it.
+        is up) or the player already holds a seat of it. A join that fills
+        the game with a bot in turn queues that bot's job before the take,
+        as a move does (GamePlay.hand_turn), in `client`'s share: a worker
+        that finds the seat still open when its wait is up fences the take
+        (botworker/worker.py), which is then judged again here and queues
+        a job of its own.
         """
         player = self.players.authenticate(token) if token is not None else None
-        game = self.play.load(game_id)
+        return self._join(game_id, player, name, client, self.play.load(game_id))
+
+    def _join(
+        self,
+        game_id: str,
+        player: PlayerRecord | None,
+        name: str | None,
+        client: str,
+        game: GameCopy,
+        keyed: tuple[IdempotencyKey, str] | None = None,
+    ) -> Joined:
+        """Take the first open seat of `game` (as just read) for `player` or `name`; `keyed`: the key and its secret."""
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             record = game.record
             seat = self._open_seat(record, player)
@@ -194,6 +260,13 @@ class Lobby:
                 after = replace(after, clock_now=start(settings, self.play.store.now_ms()), clock_past=())
             view = compact(game_view(after, game.version))
             text = after.encode()
+            answer = None
+            if keyed is not None:
+                key, secret = keyed
+                answer = IdempotencyAnswer(
+                    key.key, key.fingerprint, encode_joined(seat, view, seat_token, secret)
+                )
+            self.play.hand_turn(after, game.version, client)
             result = self.play.store.take_seat(
                 SeatChange(
                     game_id=game_id,
@@ -204,6 +277,7 @@ class Lobby:
                     open_until_ms=record.open_until_ms,
                     clock=clock_check(after.clock_now) if starting else None,
                     clock_log=clock_log(after.clock_now) if starting else None,
+                    answer=answer,
                 )
             )
             if result.clock_refused == "skew":

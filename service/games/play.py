@@ -10,7 +10,7 @@ kept copy, only on one just read from the store.
 
 `GamePlay._commit` is the one place every move is stored: the HTTP API and
 any other caller (a bot worker, through `play_bot`) go through it. Whenever
-a commit leaves a bot in turn, `_hand_turn` queues that bot's job first; a
+a commit leaves a bot in turn, `hand_turn` queues that bot's job first; a
 new game is stored first and its job queued after (storage/bot_jobs.py says
 why each way round). A job is served in the share of the client address
 that handed the bot its turn (`client`), for fairness between clients.
@@ -351,7 +351,7 @@ class GamePlay:
         clock_now = record.clock_state
         if clock_now is not None and clock_now.deadline_ms is not None:
             self.deadlines.schedule(record.id, clock_now.deadline_ms)
-        self._hand_turn(record, 1, client)
+        self.hand_turn(record, 1, client)
         if self.notices is not None:
             self.notices.created(record)
         return Created(record.id, view, tokens)
@@ -524,7 +524,7 @@ class GamePlay:
             return self.play(game_id, move, token, condition=condition, key=key, start=game, client=client)
         except Refusal as refusal:
             if not refusal.recorded:
-                self._release(game_id, key)
+                self.release_key(game_id, key)
                 raise
             answer = IdempotencyAnswer(key.key, key.fingerprint, encode_refused(refusal, language))
             self.store.record_answer(game_id, answer)
@@ -532,10 +532,10 @@ class GamePlay:
         except StorageError:
             raise
         except BaseException:
-            self._release(game_id, key)
+            self.release_key(game_id, key)
             raise
 
-    def _release(self, game_id: str, key: IdempotencyKey) -> None:
+    def release_key(self, game_id: str, key: IdempotencyKey) -> None:
         """Free a key whose request ended without an answer to record."""
         try:
             self.store.release_key(game_id, key.key)
@@ -803,7 +803,7 @@ class GamePlay:
                 compact({"move": Fragment(entry), "game": Fragment(view)}),
                 compact(result_body) if result_body is not None else None,
             )
-            self._hand_turn(record, version, client)
+            self.hand_turn(record, version, client)
             text = record.encode()
             answer = (
                 IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
@@ -844,14 +844,17 @@ class GamePlay:
             return _NotStored(GameCopy.of(result.current), result.clock_refused)
         raise GameBusy()
 
-    def _hand_turn(self, record: GameRecord, version: int, client: str) -> None:
+    def hand_turn(self, record: GameRecord, version: int, client: str) -> None:
         """Queue the job of the bot in turn in `record` at `version`, if a bot is in turn, in `client`'s share.
 
         Called before the commit that stores `record`: should this process
         die between the two, the job is there and the worker finds the
         game still before `version` and fences the commit (`fence`); should
         this process merely be slow, the fenced commit is retried and
-        queues a new job. Games with no bot in turn pay nothing here.
+        queues a new job. Games with no bot in turn pay nothing here, nor
+        do games with a seat still open (a new game `[bot, open]`): the join
+        that fills the last seat hands the bot its turn (lobby.py), the
+        same way round as a commit.
         """
         if record.bot_in_turn is not None:
             self.bot_jobs.enqueue(record.id, version, person_waiting=record.has_person, client=client)

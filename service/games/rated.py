@@ -4,6 +4,10 @@ The update is decided with the result, in the game's final commit, whatever
 ends it (a move, a resignation, a timeout: GamePlay._commit is the one path):
 the new ratings, computed from the players' ratings as read just before, are
 stored in the game's record (`settlement`) and shown as `result.rating_diff`.
+Only a game both seats played in is rated (as lichess rates nothing before
+each side has moved): one resigned, lost on time or aborted before that
+ends with no settlement, `result.rated: false`, so two identities cannot
+farm ratings from games nobody played.
 A retried or racing request cannot decide it twice: only one commit makes a
 given version final, and the compare-and-set refuses the others.
 
@@ -35,6 +39,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from service.engine import GameState
 from service.storage import PlayerStore, RatingBook, StorageError
 
 from .players import PlayerRecord
@@ -53,6 +58,17 @@ REPAIR_BATCH = 20
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def played_by_both(state: GameState) -> bool:
+    """Whether each seat has made a move of the game's own (not a resignation, a timeout or an abort).
+
+    Every such move takes its seat's token along the time track (an advance
+    goes past the other token, and every patch costs at least one space),
+    while the ends a player or a clock decides move no token: a seat has
+    moved exactly when its token has left the start.
+    """
+    return all(player.position > 0 for player in state.players)
 
 
 class RatedGames:
@@ -75,6 +91,7 @@ class RatedGames:
             or record.settlement is not None
             or outcome is None
             or outcome.winner is None  # aborted: nobody played, nothing to rate
+            or not played_by_both(record.state)
             or first is None
             or second is None
         ):

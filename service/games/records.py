@@ -129,9 +129,12 @@ class GameRecord:
 
     @property
     def bot_in_turn(self) -> str | None:
-        """The level of the bot whose turn it is; None when a person is in turn or the game is over."""
+        """The level of the bot whose turn it is; None when a person is in turn, the game is over, or not full.
+
+        A bot never moves against a seat still open: its turn starts with the join (lobby.py).
+        """
         turn = self.state.turn
-        return None if turn is None else self.bots[turn]
+        return None if turn is None or True in self.open_seats else self.bots[turn]
 
     @property
     def has_person(self) -> bool:

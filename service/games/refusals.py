@@ -206,6 +206,17 @@ class SeekNotFound(Refusal):
         super().__init__(Text("No seek of yours has this id (seeks are readable an hour after they end)."))
 
 
+class SeatNeverTaken(Refusal):
+    """A rematch of a game one of whose seats nobody ever held (its open seat was never joined)."""
+
+    code = "seat_never_taken"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Text("Nobody ever joined this game's open seat: there is nobody to play its rematch against.")
+        )
+
+
 class SeatTaken(Refusal):
     """A join for a game with no open seat left (another joiner won it), or one's own game."""
 

@@ -24,7 +24,7 @@ from .jsontext import compact
 from .kept import GameCopy
 from .play import MAX_COMMIT_ATTEMPTS, GamePlay, Seating
 from .records import GameRecord, new_game_id
-from .refusals import GameBusy, GameNotFinished, GameNotFound, InvalidToken, MissingToken
+from .refusals import GameBusy, GameNotFinished, GameNotFound, InvalidToken, MissingToken, SeatNeverTaken
 from .views import game_view
 
 
@@ -56,6 +56,9 @@ class Rematches:
                 raise InvalidToken()
             if not record.state.finished:
                 raise GameNotFinished.for_rematch()
+            if record.open_seat is not None:
+                # Aborted with its seat still open: the swapped seats would hold nobody.
+                raise SeatNeverTaken()
             if record.next_game is not None:
                 return self._answer(record, record.next_game, seat, created=False)
             claimed = replace(record, next_game=new_game_id())

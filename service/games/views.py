@@ -138,6 +138,9 @@ def _result(record: GameRecord) -> dict[str, Any]:
     if record.settlement is not None:
         # Rounded as the ratings are shown: the exact change is in the record.
         body["rating_diff"] = [round(record.settlement.diff[0]), round(record.settlement.diff[1])]
+    if record.rated:
+        # A rated game that ended before both seats moved changed no rating (rated.py).
+        body["rated"] = record.settlement is not None
     return body
 
 

@@ -278,11 +278,17 @@ class RedisGameStore(GameStore):
         revision = _new_revision()
         args: list[Any] = [seat.version, seat.revision, revision, seat.state, seat.view, seat.open_until_ms]
         keys = [self._keys(seat.game_id).game]
+        if seat.clock is not None:
+            entry = seat.clock_log.entry if seat.clock_log is not None else "null"
+            args += [*seat.clock.args(), entry]
+        if seat.answer is not None:
+            # The record's key and its two arguments, last (lua/take_seat.lua).
+            keys.append(self._keys(seat.game_id).idempotency(seat.answer.key))
+            args += [RECORD_TTL_MS, _record(seat.answer)]
         if seat.clock is None:
             found = self._link.script("take_seat", keys, args)
         else:
-            entry = seat.clock_log.entry if seat.clock_log is not None else "null"
-            found = self._clocked("take_seat", keys, [*args, *seat.clock.args(), entry])
+            found = self._clocked("take_seat", keys, args)
         if found is None:
             return CommitResult()
         if found[0] == "moved":

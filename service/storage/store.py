@@ -214,6 +214,8 @@ class SeatChange:
     # and its first entry, which starts the game's clock log afresh.
     clock: ClockCheck | None = None
     clock_log: ClockLog | None = None
+    # The join's answer, recorded with the take under its Idempotency-Key.
+    answer: IdempotencyAnswer | None = None
 
 
 class EventWatch(ABC):

@@ -186,6 +186,52 @@ def test_a_commit_late_past_the_workers_wait_is_fenced_then_judged_again_with_a_
     assert replay_prefix(game, moves, len(moves)).moves_played == len(moves)
 
 
+def test_a_bot_facing_an_open_seat_waits_for_the_join_and_its_clock_with_it(app, client, worker):
+    clock = {"initial_s": 60, "increment_s": 0, "first_move_s": 30}
+    table = Table(
+        client,
+        {"players": [{"name": "Bot", "bot": "random"}, {"open": True}], "clock": clock, "first_player": 0},
+    )
+    created = table.game
+    # A job is queued from the moment a bot's move is due until after that
+    # move is committed: the queue read empty, then the game still at
+    # version 1, means no move was ever due while the seat was open.
+    assert pending_jobs(app) == 0
+    waiting = table.state()
+    assert waiting["version"] == 1 and waiting["moves_played"] == 0 and waiting["status"] == "active"
+    # The clock waits with the bot: its deadline is still the lobby's, nobody's time runs.
+    assert waiting["clock"] == created["clock"] and waiting["clock"]["running"] is None
+    joined = client.post(f"/games/{table.id}/join", json={"name": "Ann"})
+    assert joined.status_code == 201, joined.get_json()
+    assert joined.get_json()["seat"] == 1
+    table.tokens = [None, joined.get_json()["token"]]
+    # The join handed the bot its turn: it moves, and Ann's clock runs from then on.
+    game = wait_for_person_or_end(table)
+    assert game["status"] == "active" and game["turn"] == 1 and game["clock"]["running"] == 1
+    assert [entry["seat"] for entry in history(client, table.id)][:1] == [0]
+    table.play({"action": "advance"}, seat=1)
+
+
+def test_a_job_for_a_game_whose_seat_is_still_open_fences_the_join_and_moves_nothing(app, client, worker):
+    # A join's job is queued before its take, at the version the join keeps:
+    # a worker that reads the game with the seat still open waits for the
+    # take, then fences it as it would a late commit.
+    play = app.extensions["patchwork"].play
+    table = Table(client, {"players": [{"name": "Bot", "bot": "random"}, {"open": True}], "first_player": 0})
+    read = play.load(table.id)
+    play.bot_jobs.enqueue(table.id, 1, person_waiting=True, client="tests")
+    wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the worker kept the job")
+    fenced = play.load(table.id)
+    assert fenced.version == 1 and fenced.revision != read.revision
+    assert fenced.record.open_seats == (False, True) and fenced.record.state.moves_played == 0
+    # The join, judged on the game as stored now, queues the bot's job of its own.
+    joined = client.post(f"/games/{table.id}/join", json={"name": "Ann"})
+    assert joined.status_code == 201, joined.get_json()
+    table.tokens = [None, joined.get_json()["token"]]
+    game = wait_for_person_or_end(table)
+    assert game["turn"] == 1 and game["moves_played"] >= 1
+
+
 def test_bot_jobs_are_shared_by_the_client_address_the_rate_limits_count(backend, contract):
     # Behind one trusted proxy, X-Forwarded-For names the client. Nobody
     # takes the jobs here: the test reads them off the queue in the order

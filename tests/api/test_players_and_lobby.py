@@ -177,6 +177,58 @@ def test_a_stale_index_entry_is_dropped_when_the_lobby_is_read(client, app):
     assert gid not in [member for member, _ms in lobby.index.newest(None, 100)]
 
 
+def _join(client, gid, key, body=None, token=None):
+    headers = {"Idempotency-Key": key, **(_bearer(token) if token else {})}
+    return client.post(f"/games/{gid}/join", json=body or {}, headers=headers)
+
+
+def test_a_join_with_an_idempotency_key_is_safe_to_retry_token_included(client, backend):
+    gid = _open_game(client)["game"]["id"]
+    first = _join(client, gid, "join-7f3a", {"name": "Bob"})
+    assert first.status_code == 201, first.get_json()
+    seat_token = first.get_json()["token"]
+    # The 201 was lost: the retry gets it again, byte for byte, and the token in it plays the seat.
+    again = _join(client, gid, "join-7f3a", {"name": "Bob"})
+    assert again.status_code == 201 and again.get_data() == first.get_data()
+    assert again.headers["Location"] == f"/games/{gid}"
+    assert client.get(f"/games/{gid}/seat", headers=_bearer(seat_token)).get_json() == {"seat": 1}
+    # The same key with another body, as for moves.
+    other = _join(client, gid, "join-7f3a", {"name": "Bo"})
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+    # Another joiner's key is its own: a player sending the same key joins afresh, and finds the seat taken.
+    _player_body, player_token = _player(client, "Cy")
+    taken = _join(client, gid, "join-7f3a", {"name": "Bob"}, token=player_token)
+    assert taken.status_code == 409 and taken.get_json()["code"] == "seat_taken"
+    # The store keeps neither the seat token nor the key in the clear.
+    stored = [
+        (key, node.get(key))
+        for node in backend.nodes
+        for key in node.keys("*idem*")
+        if node.type(key) == "string"
+    ]
+    assert stored
+    for key, value in stored:
+        assert "join-7f3a" not in key and seat_token not in (value or "")
+
+
+def test_a_players_keyed_join_replays_and_a_refused_join_records_nothing(client):
+    _ann, ann_token = _player(client, "Ann")
+    _bob, bob_token = _player(client, "Bob")
+    gid = _open_game(client, ann_token)["game"]["id"]
+    # Ann already plays in it: refused, and the key stays free.
+    refused = _join(client, gid, "k1", token=ann_token)
+    assert refused.status_code == 409 and refused.get_json()["code"] == "seat_taken"
+    first = _join(client, gid, "k1", token=bob_token)
+    assert first.status_code == 201, first.get_json()
+    again = _join(client, gid, "k1", token=bob_token)
+    assert again.status_code == 201 and again.get_data() == first.get_data()
+    # Bob's player token and the seat token both act for his seat.
+    seat_token = first.get_json()["token"]
+    for token in (bob_token, seat_token):
+        assert client.get(f"/games/{gid}/seat", headers=_bearer(token)).get_json() == {"seat": 1}
+    assert client.post(f"/games/{gid}/join", headers={"Idempotency-Key": "a b"}).status_code == 400
+
+
 def test_an_open_seat_whose_lobby_time_is_up_cannot_be_joined(backend, contract):
     app = create_app(backend.settings(lobby_ttl_seconds=1))
     app.test_client_class = checked_client_class(contract)

@@ -20,6 +20,13 @@ def _rated_game(client, first_auth, second_auth):
     return paired["seek"]["game"]
 
 
+def _both_move(client, gid, first_auth, second_auth):
+    """Each seat advances once (seat 0, the seeker who waited, starts): the game is one that rates."""
+    for auth in (first_auth, second_auth):
+        resp = client.post(f"/games/{gid}/moves", json={"action": "advance"}, headers=auth)
+        assert resp.status_code == 201, resp.get_json()
+
+
 def _profile(client, player):
     return client.get(f"/players/{player['id']}").get_json()
 
@@ -28,11 +35,12 @@ def test_a_rated_game_settles_both_ratings_once_with_its_result(client):
     ann, ann_auth = _player(client, "Ann")
     bob, bob_auth = _player(client, "Bob")
     gid = _rated_game(client, ann_auth, bob_auth)
+    _both_move(client, gid, ann_auth, bob_auth)
     resign = {"headers": {**bob_auth, "Idempotency-Key": "give-up"}}
     resp = client.post(f"/games/{gid}/resign", **resign)
     assert resp.status_code == 201, resp.get_json()
     result = resp.get_json()["result"]
-    assert result["winner"] == 0 and result["reason"] == "resigned"
+    assert result["winner"] == 0 and result["reason"] == "resigned" and result["rated"] is True
     # Two 1500/350 players: the winner gains what the loser loses (Glicko-2, about 162).
     gain, loss = result["rating_diff"]
     assert gain == -loss and 150 < gain < 180
@@ -55,6 +63,27 @@ def test_an_unrated_game_between_players_leaves_ratings_alone(client):
     assert _profile(client, ann)["rating"] == 1500 and _profile(client, ann)["games"] == 0
 
 
+def test_a_rated_game_ended_before_both_seats_moved_rates_nobody(client):
+    ann, ann_auth = _player(client, "Ann")
+    bob, bob_auth = _player(client, "Bob")
+    # Resigned before any move: the way two identities farmed a rating.
+    gid = _rated_game(client, ann_auth, bob_auth)
+    result = client.post(f"/games/{gid}/resign", headers=bob_auth).get_json()["result"]
+    assert result["winner"] == 0 and result["reason"] == "resigned"
+    assert "rating_diff" not in result and result["rated"] is False
+    # Resigned when only the first seat had moved: still not a game both played.
+    gid = _rated_game(client, ann_auth, bob_auth)
+    moved = client.post(f"/games/{gid}/moves", json={"action": "advance"}, headers=ann_auth)
+    assert moved.status_code == 201 and moved.get_json()["turn"] == 1
+    result = client.post(f"/games/{gid}/resign", headers=ann_auth).get_json()["result"]
+    assert result["winner"] == 1 and "rating_diff" not in result and result["rated"] is False
+    assert client.get(f"/games/{gid}").get_json()["result"] == result
+    for player in (ann, bob):
+        profile = _profile(client, player)
+        assert (profile["rating"], profile["games"]) == (1500, 0)
+    assert client.get("/leaderboard").get_json()["players"] == []
+
+
 class _DiesBeforeApplying(RatedGames):
     """A process that dies between the game's final commit and the players' updates."""
 
@@ -66,6 +95,7 @@ def test_a_crash_between_the_final_commit_and_the_ratings_is_repaired_once(app, 
     ann, ann_auth = _player(client, "Ann")
     bob, bob_auth = _player(client, "Bob")
     gid = _rated_game(client, ann_auth, bob_auth)
+    _both_move(client, gid, ann_auth, bob_auth)
     play = app.extensions["patchwork"].play
     ratings = play.ratings
     play.ratings = _DiesBeforeApplying(ratings.players, ratings.book)
@@ -91,6 +121,7 @@ def test_the_leaderboard_ranks_players_with_five_rated_games(client):
     bob, bob_auth = _player(client, "Bob")
     for n in range(5):
         gid = _rated_game(client, ann_auth, bob_auth)
+        _both_move(client, gid, ann_auth, bob_auth)
         assert client.post(f"/games/{gid}/resign", headers=bob_auth if n < 4 else ann_auth).status_code == 201
         board = client.get("/leaderboard").get_json()["players"]
         assert board == [] if n < 4 else [p["id"] for p in board] == [ann["id"], bob["id"]]

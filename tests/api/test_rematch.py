@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
+from service.api import create_app
 from service.games.jsontext import compact
 from service.games.records import GameRecord
 from service.games.views import game_view
+
+from .conftest import checked_client_class
 
 
 def _auth(token):
@@ -85,3 +89,25 @@ def test_a_claim_whose_game_was_never_created_is_repaired_by_the_next_call(app, 
     resp = client.post(f"/games/{gid}/rematch", headers=_auth(tokens[0]))
     assert resp.status_code == 200 and resp.get_json()["game"]["id"] == "N" * 22
     assert client.get(f"/games/{'N' * 22}").status_code == 200
+
+
+def test_a_game_whose_open_seat_was_never_joined_has_no_rematch(backend, contract):
+    app = create_app(backend.settings(lobby_ttl_seconds=1))
+    app.test_client_class = checked_client_class(contract)
+    client = app.test_client()
+    try:
+        created = client.post("/games", json={"players": [{"name": "Ann"}, {"open": True}]}).get_json()
+        gid, tokens = created["game"]["id"], created["tokens"]
+        time.sleep(1.2)  # past the lobby's TTL: the next reading of the lobby aborts the game
+        client.get("/games?status=open")
+        game = client.get(f"/games/{gid}").get_json()
+        assert game["result"]["reason"] == "aborted" and game["players"][1]["open"] is True
+        resp = client.post(f"/games/{gid}/rematch", headers=_auth(tokens[0]))
+        assert resp.status_code == 409, resp.get_json()
+        assert resp.get_json()["code"] == "seat_never_taken"
+        # Nothing was claimed, nothing created: asking again is refused the same way.
+        assert client.get(f"/games/{gid}").get_json()["next_game"] is None
+        again = client.post(f"/games/{gid}/rematch", headers=_auth(tokens[0]))
+        assert again.status_code == 409 and again.get_json()["code"] == "seat_never_taken"
+    finally:
+        app.extensions["patchwork"].store.close()

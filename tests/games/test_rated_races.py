@@ -40,10 +40,12 @@ def test_a_resignation_racing_the_timeout_changes_the_ratings_once(storage):
             clock=ClockSettings(initial_s=10, increment_s=0),
             seating=Seating(holders=(first, second), rated=True),
         )
-        one.play(created.game_id, Advance(), first_token)  # seat 1's clock runs: its flag falls in 10 s
+        # Both seats move (a game both played is rated), then seat 0's clock runs: its flag falls in 10 s.
+        one.play(created.game_id, Advance(), first_token)
+        one.play(created.game_id, Advance(), second_token)
         clock = one.load(created.game_id).record.clock_state
         assert clock is not None and clock.deadline_ms is not None
-        games.append((created.game_id, clock.deadline_ms, first.id, second.id, second_token))
+        games.append((created.game_id, clock.deadline_ms, first.id, second.id, first_token))
     deadline = max(deadline for _, deadline, *_ in games)
     # Fire both just around the deadline: the store's clock decides which is in time.
     time.sleep(max(0.0, (deadline - 15) / 1000 - time.time()))
@@ -63,7 +65,7 @@ def test_a_resignation_racing_the_timeout_changes_the_ratings_once(storage):
     reasons = set()
     for game_id, _deadline, first_id, second_id, _token in games:
         record = one.load(game_id).record
-        assert record.state.result is not None and record.state.result.winner == 0
+        assert record.state.result is not None and record.state.result.winner == 1
         reasons.add(record.state.result.reason)
         assert record.settlement is not None
         for seat, player_id in enumerate((first_id, second_id)):

@@ -10,6 +10,7 @@ from service.games.player_feed import event_id_or_none
 from service.storage.players import TICKET_TTL_SECONDS
 
 from ..context import client_address, services
+from ..idempotency import join_key
 from ..incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from ..responses import json_response
 from .events import event_stream
@@ -80,11 +81,18 @@ def list_games():
 
 @bp.post("/games/<game_id>/join")
 def join_game(game_id: str):
-    """Take the game's open seat: 201 with the game, the seat and its token, or 409 seat_taken."""
+    """Take the game's open seat: 201 with the game, the seat and its token (replayed for its Idempotency-Key), or 409 seat_taken."""
     body = read_json_object(required=False) or {}
     check_headers("joinGame")
     check_body("joinGame", body)
-    joined = services().lobby.join(game_id, bearer_token(), body.get("name"))
+    token, key, name = bearer_token(), request.headers.get("Idempotency-Key"), body.get("name")
+    lobby = services().lobby
+    if key is None:
+        joined = lobby.join(game_id, token, name, client=client_address())
+    else:
+        # A retry with the same key gets this answer again, the seat's token included.
+        keyed, secret = join_key(token, key, body, client_address())
+        joined = lobby.join_keyed(game_id, token, name, keyed, secret, client=client_address())
     version = compact({"game": Fragment(joined.view), "seat": joined.seat, "token": joined.token})
     return json_response(version, 201, location=f"/games/{game_id}")
 

@@ -1,7 +1,9 @@
 -- include: clock
--- KEYS: game. ARGV: version, revision, new revision, state, view, open until
--- (epoch ms)[, the clock check's three (lib/clock.lua), the first entry of the
--- game's clock log].
+-- KEYS: game[, record]. ARGV: version, revision, new revision, state, view,
+-- open until (epoch ms)[, the clock check's three (lib/clock.lua), the first
+-- entry of the game's clock log]; with a record key (the join's
+-- Idempotency-Key), the record's TTL and text come last, and the record is
+-- written with the take: a join that took the seat has its answer recorded.
 -- Stores the game with a seat taken (the caller's new state and view) when it
 -- is still at that version and revision and the lobby's time (the store's
 -- clock) is not up: returns {'taken', now}. With a clock check the game's
@@ -21,12 +23,19 @@ end
 if tonumber(found[1]) ~= tonumber(ARGV[1]) or (found[2] or '') ~= ARGV[2] then
     return {'moved', found[1], found[2] or '', found[3]}
 end
+-- Without the record's two, six arguments; a clock check adds four.
+local record = KEYS[2]
+local given = #ARGV
+if record then
+    given = given - 2
+end
+local clocked = given > 6
 local now = clock_now()
 if now >= tonumber(ARGV[6]) then
     return {'expired', now}
 end
 local deadline = nil
-if ARGV[7] then
+if clocked then
     local refused
     refused, now, deadline = clock_check(7, nil)
     if refused then
@@ -34,11 +43,14 @@ if ARGV[7] then
     end
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5], 'changed', ARGV[1])
-if ARGV[7] then
+if clocked then
     -- The clock starts afresh: so does this version's entry in its log.
     redis.call('HSET', KEYS[1], 'clock:' .. ARGV[1], ARGV[10])
 end
 if deadline then
     redis.call('HSET', KEYS[1], 'deadline', deadline)
+end
+if record then
+    redis.call('SET', record, ARGV[given + 2], 'PX', ARGV[given + 1])
 end
 return {'taken', now}
