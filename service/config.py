@@ -54,6 +54,12 @@ DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS = 3600
 DEFAULT_RATE_LIMIT_PLAYERS = 30
 DEFAULT_RATE_LIMIT_SEEKS = 600
 DEFAULT_RATE_LIMIT_JOINS = 600
+# Games on a real-time clock with a bot seat that one live bot worker plays at
+# once (storage/bot_jobs.py): past it, creating one more answers 503 bots_busy.
+# With two, a clocked bot waits for at most one other clocked bot move per
+# worker, a twentieth of that bot's bank at most (botworker/worker.py), so it
+# keeps its time while the workers run (issue 36).
+DEFAULT_BOT_CLOCKED_GAMES_PER_WORKER = 2
 
 
 class ConfigError(ValueError):
@@ -196,6 +202,8 @@ class Settings:
     bot_workers: int = 1
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
+    # Clocked bot games each live bot worker plays at once (503 bots_busy past it).
+    bot_clocked_games_per_worker: int = DEFAULT_BOT_CLOCKED_GAMES_PER_WORKER
     # Search nodes per ms the bot levels plan with; None: each bot worker measures it when it starts.
     bot_nodes_per_ms: int | None = None
     # GET /metrics is served on this port (on HOST) instead of PORT: by gunicorn (the web of
@@ -260,6 +268,9 @@ class Settings:
             public_url=_public_url(env),
             bot_workers=_int(env, "BOT_WORKERS", 1),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
+            bot_clocked_games_per_worker=_int(
+                env, "BOT_CLOCKED_GAMES_PER_WORKER", DEFAULT_BOT_CLOCKED_GAMES_PER_WORKER, minimum=1
+            ),
             bot_nodes_per_ms=_int(env, "BOT_NODES_PER_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
             metrics_token=env.get("METRICS_TOKEN") or None,
