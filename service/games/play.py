@@ -61,6 +61,7 @@ from .players import PlayerRecord
 from .rated import RatedGames
 from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
+    BotsBusy,
     BotsUnavailable,
     GameBusy,
     GameNotFinished,
@@ -278,7 +279,9 @@ class GamePlay:
 
         `bots`: each seat's bot level id, None for a person (levels are the
         caller's to check). BotsUnavailable when a seat is a bot's and no
-        bot worker is alive to play it. `client`: the address the game's
+        bot worker is alive to play it; BotsBusy when the game is on a
+        real-time clock and the live workers already have all the clocked
+        bot games they can serve in time (BotJobs.admit_clocked). `client`: the address the game's
         bot jobs are served for. `clock`: the time control, None for none.
         `seating`: the creator's player and the open seats.
         """
@@ -331,6 +334,10 @@ class GamePlay:
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
+        if clock is not None and clock.realtime and bots != NO_BOTS and pending is not None and at_ms:
+            ticking = pending(at_ms)
+            if not self.bot_jobs.admit_clocked(record.id, _clocks_until_ms(ticking) - at_ms):
+                raise BotsBusy()
         for _attempt in range(CLOCK_ATTEMPTS):
             if pending is not None and at_ms is not None:
                 record = replace(record, clock_now=pending(at_ms))
@@ -854,4 +861,25 @@ class GamePlay:
         queues a new job. Games with no bot in turn pay nothing here.
         """
         if record.bot_in_turn is not None:
-            self.bot_jobs.enqueue(record.id, version, person_waiting=record.has_person, client=client)
+            clock, settings = record.clock_state, record.clock
+            # A bot on a real-time clock is served by its flag time, first (bot_jobs.py).
+            flag_ms = (
+                None if settings is None or not settings.realtime or clock is None else clock.deadline_ms
+            )
+            self.bot_jobs.enqueue(
+                record.id,
+                version,
+                person_waiting=record.has_person,
+                client=client,
+                flag_ms=flag_ms,
+                clocks_until_ms=None if flag_ms is None or clock is None else _clocks_until_ms(clock),
+            )
+
+
+def _clocks_until_ms(clock: ClockState) -> int:
+    """The latest a real-time game's clocks could run from `clock` without another move: one bank after the other.
+
+    Before the first move no bank runs until the deadline for it.
+    """
+    start_ms = clock.since_ms if clock.running is not None or clock.deadline_ms is None else clock.deadline_ms
+    return start_ms + clock.remaining_ms[0] + clock.remaining_ms[1]
