@@ -858,7 +858,8 @@ class GamePlay:
         die between the two, the job is there and the worker finds the
         game still before `version` and fences the commit (`fence`); should
         this process merely be slow, the fenced commit is retried and
-        queues a new job. Games with no bot in turn pay nothing here.
+        queues a new job. Games with no bot in turn pay nothing here, but for
+        the end of a clocked bot game, whose place the workers get back.
         """
         if record.bot_in_turn is not None:
             clock, settings = record.clock_state, record.clock
@@ -874,6 +875,14 @@ class GamePlay:
                 flag_ms=flag_ms,
                 clocks_until_ms=None if flag_ms is None or clock is None else _clocks_until_ms(clock),
             )
+        elif (
+            record.state.finished
+            and record.bots != NO_BOTS
+            and record.clock is not None
+            and record.clock.realtime
+        ):
+            # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
+            self.bot_jobs.forget_clocked(record.id)
 
 
 def _clocks_until_ms(clock: ClockState) -> int:

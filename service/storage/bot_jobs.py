@@ -223,6 +223,10 @@ class BotJobs:
         keys = [self.workers_key, self.clocked_key]
         return bool(self._link.script("bot_admit", keys, [game_id, clocks_ms, self.clocked_games_per_worker]))
 
+    def forget_clocked(self, game_id: str) -> None:
+        """Stop counting a clocked bot game (it is over) before its clocks would have lapsed."""
+        self._command("ZREM", self.clocked_key, game_id)
+
     def queued(self) -> int:
         """Jobs not done yet: queued, and taken by a worker."""
         keys = [self.rings[PERSON], self.rings[BOTS], self.taken_key, self.due_key]

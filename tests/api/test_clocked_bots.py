@@ -88,7 +88,7 @@ def test_one_clocked_bot_game_more_than_the_live_workers_serve_is_503_bots_busy(
         client = app.test_client()
         players = [{"name": "Ann"}, {"name": "Bot", "bot": "search"}]
         clocked = {"players": players, "clock": {"initial_s": 10}}
-        Table(client, clocked)
+        first = Table(client, clocked)
         resp = client.post("/games", json=clocked)
         assert resp.status_code == 503
         assert resp.get_json()["code"] == "bots_busy"
@@ -103,5 +103,8 @@ def test_one_clocked_bot_game_more_than_the_live_workers_serve_is_503_bots_busy(
         jobs.beat("a second worker")
         assert client.post("/games", json=clocked).status_code == 201
         assert client.post("/games", json=clocked).status_code == 503
+        # A game that ends gives its place back at once.
+        assert client.post(f"/games/{first.id}/resign", headers=first.auth(0)).status_code == 201
+        assert client.post("/games", json=clocked).status_code == 201
     finally:
         app.extensions["patchwork"].store.close()
