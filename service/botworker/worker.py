@@ -73,6 +73,7 @@ RECLAIM_EVERY_SECONDS = 1.0
 # While it analyses, the worker asks whether a bot job waits at most this often
 # (one EXISTS, from inside the searches): a bot move waits about this long for
 # an analysis, and the question costs the analysis well under 1% of its time.
+# So does a bot's move on no clock, for the clocked jobs (give_way_to_clocked).
 JOB_CHECK_SECONDS = 0.02
 # After a store error or an unexpected one, the loop waits this long, doubling up to the cap.
 _FIRST_BACKOFF_SECONDS = 0.2
@@ -140,6 +141,8 @@ class BotWorker:
         self._next_beat = 0.0
         self._next_reclaim = 0.0
         self._next_job_check = 0.0
+        # Seconds spent on clocked moves from inside unclocked ones: not the latter's thinking.
+        self._lent_seconds = 0.0
 
     def stop(self) -> None:
         """Finish the jobs in hand, then leave run() (safe to call from a signal handler)."""
@@ -224,9 +227,12 @@ class BotWorker:
         self._beat(now)
         if not self.jobs.clocked_waiting():
             return
-        while not self._stopping and (job := self.jobs.take_clocked()) is not None:
-            self.play_job(job)
-            self.jobs.renew(in_hand)
+        try:
+            while not self._stopping and (job := self.jobs.take_clocked()) is not None:
+                self.play_job(job)
+                self.jobs.renew(in_hand)
+        finally:
+            self._lent_seconds += time.monotonic() - now
 
     def play_waiting_jobs(self) -> None:
         """Play the bot jobs queued now, without waiting for more (between an analysis's moves)."""
@@ -287,7 +293,7 @@ class BotWorker:
         level = record.bot_in_turn
         # _game_at found the job's game at its version with a bot in turn.
         assert level is not None and job.game_id is not None and job.version is not None
-        started = time.monotonic()
+        started, lent = time.monotonic(), self._lent_seconds
         clocked = record.clock is not None and record.clock.realtime
         think_ms = think_budget_ms(
             record, level, self.think_ms, self.play.store.now_ms() if clocked else None
@@ -301,7 +307,7 @@ class BotWorker:
             # A move on no clock gives way to the clocked ones that come while it thinks.
             pause=None if clocked else lambda: self.give_way_to_clocked(job),
         )
-        thought = time.monotonic() - started
+        thought = time.monotonic() - started - (self._lent_seconds - lent)
         bot_think(level).observe(thought)
         self.spent.add(level, thought * 1000)
         try:

@@ -30,9 +30,11 @@ in between (botworker/worker.py), so no other client's games make a bot
 lose on time while its workers run, as long as the clocked games do not
 outnumber what the workers can serve: `clocked` counts the clocked games
 with a bot seat, each until the latest time its clocks could still run,
-renewed with each of its jobs, against the live workers (`workers`, one
+renewed with each of its jobs (or until it ends: forget_clocked), against the live workers (`workers`, one
 entry each, kept by their beats) times BOT_CLOCKED_GAMES_PER_WORKER, and
-the web refuses one more (503 bots_busy, admit_clocked()).
+the web refuses one more (503 bots_busy, admit_clocked()). While clocked
+jobs keep coming the rings wait (deadlines first, as the contract asks):
+the count keeps such games few, and none outlasts its clocks.
 
 Fair shares. Each other client address has its own list of jobs, and a ring
 holds the clients with jobs, each once: a sorted set, each client scored by
