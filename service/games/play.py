@@ -334,9 +334,12 @@ class GamePlay:
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
-        if clock is not None and clock.realtime and bots != NO_BOTS and pending is not None and at_ms:
-            ticking = pending(at_ms)
-            if not self.bot_jobs.admit_clocked(record.id, _clocks_until_ms(ticking) - at_ms):
+        # A place among the clocked bot games the workers serve; a game with an open
+        # seat counts from its first bot job (after the join), not for its time in the lobby.
+        counted = clock is not None and clock.realtime and bots != NO_BOTS and True not in seating.open_seats
+        if counted and pending is not None and at_ms is not None:
+            place_ms = _clocks_until_ms(pending(at_ms)) - at_ms
+            if not self.bot_jobs.admit_clocked(record.id, place_ms):
                 raise BotsBusy()
         for _attempt in range(CLOCK_ATTEMPTS):
             if pending is not None and at_ms is not None:

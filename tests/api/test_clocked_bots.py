@@ -93,7 +93,10 @@ def test_one_clocked_bot_game_more_than_the_live_workers_serve_is_503_bots_busy(
         assert resp.status_code == 503
         assert resp.get_json()["code"] == "bots_busy"
         assert int(resp.headers["Retry-After"]) > 0
-        # Bots on no clock or a correspondence clock, and clocked games between people, are not counted.
+        # Bots on no clock or a correspondence clock, and clocked games between people, are not counted;
+        # nor is a game whose other seat waits in the lobby (it counts from its first bot job, once joined).
+        lobby = {"players": [players[1], {"open": True}], "clock": {"initial_s": 10}, "first_player": 1}
+        assert client.post("/games", json=lobby).status_code == 201
         assert client.post("/games", json={"players": players}).status_code == 201
         assert (
             client.post("/games", json={"players": players, "clock": {"days_per_move": 1}}).status_code == 201
