@@ -281,8 +281,8 @@ class GamePlay:
         caller's to check). BotsUnavailable when a seat is a bot's and no
         bot worker is alive to play it; BotsBusy when the game is on a
         real-time clock and the live workers already have all the clocked
-        bot games they can serve in time (BotJobs.admit_clocked). `client`: the address the game's
-        bot jobs are served for. `clock`: the time control, None for none.
+        bot games they can serve in time (BotJobs.admit_clocked). `client`:
+        the address the game's bot jobs are served for. `clock`: the time control, None for none.
         `seating`: the creator's player and the open seats.
         """
         holders = seating.seat_holders(bots)

@@ -293,7 +293,7 @@ class BotJobs:
         return _job(text) if text else None
 
     def renew(self, job: BotJob) -> bool:
-        """Lease a job in hand anew, from now; False when it is no longer taken (done, or its lease was lost)."""
+        """Lease a job in hand anew, from now; False when it is no longer taken (it is done)."""
         return bool(self._link.script("bot_renew", [self.taken_key], [self.lease_ms, job.text]))
 
     def reclaim(self, count: int = 10) -> list[BotJob]:
