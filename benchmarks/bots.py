@@ -3,6 +3,7 @@
 Run: ./dev bench bots [--games N] [--pair A:B ...] [--think-ms MS] [--jobs J] [--nodes-per-ms N]
      ./dev bench bots --calibrate     (search nodes per CPU millisecond here)
      ./dev bench bots --analyse N [--think-ms MS]   (CPU seconds per analysed game)
+     ./dev bench bots --under-load [--games 20] [--deep-games 6] [--level search]
 
 The searching levels plan with the calibration a bot worker would measure
 here at its start (`service/bots/calibration.py`), or `--nodes-per-ms`.
@@ -20,18 +21,37 @@ greedy beats random >= 95% over 200 games; search beats greedy >= 90% over
 200 games; think time p99 <= think_ms + 10%, max <= think_ms + 1 s.
 `--jobs` plays games in parallel processes: only on otherwise idle cores,
 or the searching levels lose nodes to the clock cap and the times grow.
+
+`--under-load` (issue 36) plays no arena: it starts one instance as
+operators do (`python -m service`, its embedded Redis, the default
+BOT_WORKERS=1), has one client keep `--deep-games` deep bot-vs-bot games on
+no clock going, and another play `--games` games on 10 s + 0 against a
+`--level` bot, answering each of its turns at once over HTTP with a random
+legal move. It prints how many games the bot finished on time and the least
+time it had left after a move. Target: every game, whatever the load ("a
+bot never loses on time while its workers run").
 """
 
 import argparse
 import math
 import os
+import random
 import statistics
 import sys
+import tempfile
+import threading
 import time
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Run as a script, this file's directory would come first on sys.path and
+# shadow the standard library's modules of the same name (benchmarks/http.py
+# is http's, which requests needs); the project's top goes there instead.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
+sys.path.insert(0, str(ROOT))
+
+import requests
 
 from service.bots import LEVELS, choose_move, level, seed_for
 from service.bots.analysis import analyse_game
@@ -39,7 +59,9 @@ from service.bots.calibration import measure_nodes_per_ms
 from service.bots.levels import SEARCHING
 from service.bots.search import search_option
 from service.engine import apply_move, new_game
+from tests.bot_workers import wait_for
 from tests.bots import independent_greedy
+from tests.system.patchwork_service import PatchworkService
 
 DEFAULT_PAIRS = ("greedy:random", "search:greedy")
 Z95 = 1.959964
@@ -169,14 +191,143 @@ def calibrate() -> None:
     )
 
 
+# The two clients of --under-load, told apart by the instance behind one trusted proxy hop.
+PERSON_CLIENT, LOAD_CLIENT = "203.0.113.7", "198.51.100.2"
+# The clocked games of --under-load: 10 s each and no increment.
+UNDER_LOAD_CLOCK = {"initial_s": 10, "increment_s": 0}
+# How often the person looks whether the bot has moved.
+POLL_SECONDS = 0.01
+
+
+def client_session(address: str) -> requests.Session:
+    session = requests.Session()
+    session.headers["X-Forwarded-For"] = address
+    return session
+
+
+def create_game(session: requests.Session, base: str, body: dict) -> dict:
+    """POST /games until it is created (bot games are 503 until the worker's heartbeat)."""
+
+    def create() -> dict | None:
+        resp = session.post(f"{base}/games", json=body, timeout=10)
+        if resp.status_code == 201:
+            return resp.json()
+        if resp.status_code != 503:
+            raise SystemExit(f"POST /games: {resp.status_code} {resp.text}")
+        return None
+
+    return wait_for(create, 60, "no bot game created", every=0.5)
+
+
+def keep_deep_games_going(
+    base: str, count: int, stop: threading.Event, seed: int, moves: dict[str, int]
+) -> None:
+    """Keep `count` deep bot-vs-bot games on no clock in play, as another client would; `moves`: each one's moves so far."""
+    session = client_session(LOAD_CLIENT)
+    deep = [{"name": "Deep", "bot": "deep"}, {"name": "Deeper", "bot": "deep"}]
+    games = [
+        create_game(session, base, {"players": deep, "seed": seed + n})["game"]["id"] for n in range(count)
+    ]
+    while not stop.wait(1.0):
+        for index, game_id in enumerate(games):
+            game = session.get(f"{base}/games/{game_id}", timeout=10).json()
+            moves[game_id] = game["moves_played"]
+            if game["status"] == "finished":
+                games[index] = create_game(session, base, {"players": deep})["game"]["id"]
+
+
+def play_clocked_game(
+    base: str, level_id: str, first_player: int, rng: random.Random
+) -> tuple[dict, list[int]]:
+    """A person (seat 0) who answers at once against `level_id` (seat 1) on 10 s + 0: the game, the bot's bank after each of its turns."""
+    session = client_session(PERSON_CLIENT)
+    players = [{"name": "Quick"}, {"name": "Bot", "bot": level_id}]
+    body = {"players": players, "clock": UNDER_LOAD_CLOCK, "first_player": first_player}
+    created = create_game(session, base, body)
+    game, token = created["game"], created["tokens"][0]
+    url, auth = f"{base}/games/{game['id']}", {"Authorization": f"Bearer {token}"}
+    banks: list[int] = []
+    while game["status"] != "finished":
+        if game["turn"] == 1:
+            time.sleep(POLL_SECONDS)
+            game = session.get(url, timeout=10).json()
+            if game["turn"] != 1:
+                banks.append(game["clock"]["remaining_ms"][1])
+            continue
+        move = rng.choice(session.get(f"{url}/legal-moves", timeout=10).json()["moves"])
+        move.get("placement", {}).pop("cells", None)  # either form is enough
+        resp = session.post(f"{url}/moves", json=move, headers=auth, timeout=10)
+        game = resp.json() if resp.status_code == 201 else session.get(url, timeout=10).json()
+    return game, banks
+
+
+def under_load(games: int, deep_games: int, level_id: str, seed: int) -> None:
+    """Issue 36's figure: a clocked bot against an instant person while another client's deep games run."""
+    with tempfile.TemporaryDirectory() as work:
+        service = PatchworkService(
+            Path(work) / "data",
+            Path(work) / "service.log",
+            env={"TRUST_PROXY_HEADERS": "1", "RATE_LIMIT_BOT_GAMES": "1000"},
+        )
+        with service:
+            stop = threading.Event()
+            deep_moves: dict[str, int] = {}
+            loader = threading.Thread(
+                target=keep_deep_games_going, args=(service.url, deep_games, stop, seed, deep_moves)
+            )
+            loader.start()
+            rng = random.Random(seed)
+            on_time, least_left, flagged = 0, math.inf, []
+            try:
+                wait_for(lambda: sum(deep_moves.values()), 120, "the deep games did not start")
+                started, deep_before = time.monotonic(), sum(deep_moves.values())
+                for number in range(games):
+                    game, banks = play_clocked_game(service.url, level_id, number % 2, rng)
+                    result = game["result"] or {}
+                    bot_flagged = result.get("reason") == "timeout" and result.get("winner") == 0
+                    on_time += not bot_flagged
+                    if bot_flagged:
+                        flagged.append(game["id"])
+                    least_left = min([least_left, *banks])
+                    print(
+                        f"game {number + 1}: {result.get('reason')}, winner {result.get('winner')}, "
+                        f"{len(banks)} bot turns, the bot's least time left "
+                        f"{min(banks) if banks else float('nan'):.0f} ms",
+                        flush=True,
+                    )
+            finally:
+                stop.set()
+                loader.join()
+    deep_made = sum(deep_moves.values()) - deep_before
+    print(f"meanwhile the deep games made {deep_made} moves in {time.monotonic() - started:.0f} s")
+    print(
+        f"{level_id} on 10 s + 0 against an instant person, {deep_games} deep games of another client on "
+        f"BOT_WORKERS=1: {on_time} of {games} finished on time by the bot; its least time left after a "
+        f"turn: {least_left:.0f} ms" + (f"; flagged: {', '.join(flagged)}" if flagged else "")
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="games per pair (default 200), or clocked games with --under-load (default 20)",
+    )
     parser.add_argument("--pair", action="append", help="A:B, level ids (repeatable)")
     parser.add_argument("--think-ms", type=int, help="override the searching levels' think_ms")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1, help="first circle seed")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument(
+        "--under-load",
+        action="store_true",
+        help="clocked games against a bot while deep games load its worker",
+    )
+    parser.add_argument(
+        "--deep-games", type=int, default=6, help="--under-load: the other client's deep games"
+    )
+    parser.add_argument("--level", default="search", help="--under-load: the clocked bot's level")
     parser.add_argument("--analyse", type=int, metavar="N", help="time the analysis of N games instead")
     parser.add_argument(
         "--nodes-per-ms", type=int, help="the searching levels' calibration (default: measured now)"
@@ -187,6 +338,9 @@ def main() -> None:
         help="searches use their whole node budget (strength apart from load)",
     )
     args = parser.parse_args()
+    if args.under_load:
+        under_load(args.games or 20, args.deep_games, args.level, args.seed)
+        return
     if args.calibrate:
         calibrate()
         return
@@ -200,7 +354,9 @@ def main() -> None:
         + f"; {os.cpu_count()} cores; {nodes_per_ms} nodes per ms"
     )
     for pair in args.pair or DEFAULT_PAIRS:
-        run_pair(pair, args.games, args.think_ms, args.jobs, args.seed, not args.no_clock_cap, nodes_per_ms)
+        run_pair(
+            pair, args.games or 200, args.think_ms, args.jobs, args.seed, not args.no_clock_cap, nodes_per_ms
+        )
 
 
 if __name__ == "__main__":

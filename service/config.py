@@ -58,6 +58,12 @@ DEFAULT_RATE_LIMIT_JOINS = 600
 # deadlines are taken over by the other as its leases end (about a second,
 # storage/deadlines.py), inside the 2 s a timeout may come after its deadline.
 DEFAULT_TIMEKEEPERS = 2
+# Games on a real-time clock with a bot seat that one live bot worker plays at
+# once (storage/bot_jobs.py): past it, creating one more answers 503 bots_busy.
+# With two, a clocked bot waits for at most one other clocked bot move per
+# worker, a twentieth of that bot's bank at most (botworker/worker.py), so it
+# keeps its time while the workers run (issue 36).
+DEFAULT_BOT_CLOCKED_GAMES_PER_WORKER = 2
 
 
 class ConfigError(ValueError):
@@ -202,6 +208,8 @@ class Settings:
     timekeepers: int = DEFAULT_TIMEKEEPERS
     # Overrides every bot level's think_ms (tests run whole games with a few ms); None: each level's own.
     bot_think_ms: int | None = None
+    # Clocked bot games each live bot worker plays at once (503 bots_busy past it).
+    bot_clocked_games_per_worker: int = DEFAULT_BOT_CLOCKED_GAMES_PER_WORKER
     # Search nodes per ms the bot levels plan with; None: each bot worker measures it when it starts.
     bot_nodes_per_ms: int | None = None
     # GET /metrics is served on this port (on HOST) instead of PORT: by gunicorn (the web of
@@ -267,6 +275,9 @@ class Settings:
             bot_workers=_int(env, "BOT_WORKERS", 1),
             timekeepers=_int(env, "TIMEKEEPERS", DEFAULT_TIMEKEEPERS),
             bot_think_ms=_int(env, "BOT_THINK_MS", 0, minimum=1) or None,
+            bot_clocked_games_per_worker=_int(
+                env, "BOT_CLOCKED_GAMES_PER_WORKER", DEFAULT_BOT_CLOCKED_GAMES_PER_WORKER, minimum=1
+            ),
             bot_nodes_per_ms=_int(env, "BOT_NODES_PER_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
             metrics_token=env.get("METRICS_TOKEN") or None,

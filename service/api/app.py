@@ -45,6 +45,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     # any other path no route matches. No route ends in "/", so strict_slashes
     # redirects none; tests/api/test_hostile_input.py checks both.
     app.url_map.merge_slashes = False
+    storage.bot_jobs.clocked_games_per_worker = settings.bot_clocked_games_per_worker
     play = GamePlay(
         storage.games,
         KeptCopies(settings.recent_games, shared_copies.for_this_worker()),

@@ -13,6 +13,7 @@ of a caller that has not measured (tests, hints).
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from hashlib import blake2b
 
@@ -113,6 +114,7 @@ def choose_move(
     think_ms: int | None = None,
     clock_cap: bool = True,
     nodes_per_ms: float = NODES_PER_MS,
+    pause: Callable[[], None] | None = None,
 ) -> Move:
     """The move level_id plays in state (think_ms overrides the level's own budget).
 
@@ -120,6 +122,9 @@ def choose_move(
     clock_cap=False lets a search use its whole node budget however long it
     takes (the arena measures strength that way on a busy machine).
     nodes_per_ms: the calibration a searching level's node budget is made of.
+    pause: called inside a searching level's search every few dozen nodes,
+    where the caller may do other work (search.py); the time it takes there
+    is added to the clock cap.
     """
     chosen = level(level_id)
     if state.finished:
@@ -137,4 +142,7 @@ def choose_move(
     nodes = max(1, int(budget_ms * nodes_per_ms))
     deep = chosen.kind == DEEP
     weights = DEEP_WEIGHTS if deep else DEFAULT_WEIGHTS
-    return to_move(search_option(state, nodes, deadline, weights, best_first=deep, reduce_late=deep).option)
+    chosen_option = search_option(
+        state, nodes, deadline, weights, pause=pause, best_first=deep, reduce_late=deep
+    ).option
+    return to_move(chosen_option)

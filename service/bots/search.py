@@ -57,7 +57,9 @@ the machine is slower or busier than the budget assumed; only then can the
 move differ from run to run. A search may also be given `pause`, called as
 often as the clock is read: the caller does other work there (a bot worker
 plays the bot moves that came in while it analyses a game, whose searches
-have no clock), and the search goes on where it was, to the same result.
+have no clock, or the clocked bot moves that came in while it thinks for an
+unclocked game), and the search goes on where it was, to the same result;
+its deadline moves on by the time spent there.
 """
 
 import math
@@ -123,10 +125,13 @@ class _Search:
         if self.nodes >= self.node_budget:
             raise _OutOfBudget
         if self.nodes % _CLOCK_EVERY == 0:
-            if time.perf_counter() > self.deadline:
+            now = time.perf_counter()
+            if now > self.deadline:
                 raise _OutOfBudget
             if self.pause is not None:
                 self.pause()
+                # The caller's work there (a clocked bot's move) is not this search's time.
+                self.deadline += time.perf_counter() - now
 
     def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         """The minimax value of state for the root's seat, searched depth plies deep.

@@ -26,6 +26,12 @@ For each job, which names the version at which a bot is in turn, the worker:
    version (its revision renewed: another worker fenced this worker's own
    late commit) is made again on the game as it is now;
 5. marks the job done only then.
+The queue hands out the jobs of games on a real-time clock first, the
+bot whose flag falls first first; such a bot budgets its thought from its
+bank as it stands when it starts (`think_budget_ms`: the wait is spent),
+and a worker thinking for a game on no clock plays the clocked jobs that
+come meanwhile from inside its search (`give_way_to_clocked`), as an
+analysis does for every bot job (analyst.py).
 A worker that dies anywhere in this leaves the job taken; another worker
 reclaims it when its lease (`RECLAIM_IDLE_MS`) runs out, and the
 compare-and-set makes sure the bot moves once. A store error skips the
@@ -70,33 +76,42 @@ RECLAIM_EVERY_SECONDS = 1.0
 # While it analyses, the worker asks whether a bot job waits at most this often
 # (one EXISTS, from inside the searches): a bot move waits about this long for
 # an analysis, and the question costs the analysis well under 1% of its time.
+# So does a bot's move on no clock, for the clocked jobs (give_way_to_clocked).
 JOB_CHECK_SECONDS = 0.02
 # After a store error or an unexpected one, the loop waits this long, doubling up to the cap.
 _FIRST_BACKOFF_SECONDS = 0.2
 _MAX_BACKOFF_SECONDS = 2.0
 
 
-# A bot on a clock keeps this much of its bank in hand for the round trips
-# around its thinking (the job's wait, reading the game, the commit).
+# A bot on a clock keeps this much of its bank in hand for what follows its
+# thinking (the commit, a process descheduled on a busy machine); the wait
+# for a worker and the reading of the game are already charged (think_budget_ms).
 CLOCK_RESERVE_MS = 1_500
 # ... and spends at most this share of the rest on one move: a game is
 # some 20 to 30 moves a seat, and the increment comes back after each.
 CLOCK_SHARE = 1 / 20
 
 
-def think_budget_ms(record: GameRecord, level_id: str, override_ms: int | None) -> int | None:
+def think_budget_ms(
+    record: GameRecord, level_id: str, override_ms: int | None, now_ms: int | None = None
+) -> int | None:
     """How long the bot in turn may think: its level's budget (or the override), less on a short clock.
 
     Charged like anyone's (the clock runs from the commit that gave it the
-    turn), a bot budgets from its bank as of that version: the reserve for
-    the round trips, then a share of the rest, plus the increment it gets
-    back. Never below 1 ms (the search then plays its first idea).
+    turn), a bot budgets from its bank as of `now_ms` (the store's time when
+    it starts thinking: its job's wait in the queue is spent; None: as of
+    the version): the reserve, then a share of the rest, plus the increment
+    it gets back. Never below 1 ms (the search then plays its first idea).
     """
     budget = level(level_id).think_ms if override_ms is None else override_ms
     clock, settings, seat = record.clock_state, record.clock, record.state.turn
     if clock is None or settings is None or seat is None or not settings.realtime:
         return override_ms
-    spare = clock.remaining_ms[seat] - CLOCK_RESERVE_MS
+    left = clock.remaining_ms[seat]
+    if now_ms is not None and clock.deadline_ms is not None:
+        # The running bank falls at the deadline (before the first move: the game is aborted then).
+        left = min(left, clock.deadline_ms - now_ms)
+    spare = left - CLOCK_RESERVE_MS
     allowed = int(spare * CLOCK_SHARE) + settings.increment_ms // 2 if spare > 0 else 1
     return max(1, min(budget, allowed))
 
@@ -140,6 +155,8 @@ class BotWorker:
         self._next_beat = 0.0
         self._next_reclaim = 0.0
         self._next_job_check = 0.0
+        # Seconds spent on clocked moves from inside unclocked ones: not the latter's thinking.
+        self._lent_seconds = 0.0
 
     def stop(self) -> None:
         """Finish the jobs in hand, then leave run() (safe to call from a signal handler)."""
@@ -209,6 +226,28 @@ class BotWorker:
         if self.jobs.waiting():
             self.play_waiting_jobs()
 
+    def give_way_to_clocked(self, in_hand: BotJob) -> None:
+        """Inside an unclocked bot move's search: play the clocked bot jobs waiting, if any (asked every JOB_CHECK_SECONDS).
+
+        A clocked bot then waits for no unclocked move, only for this
+        question's interval. The job in hand is leased anew after each,
+        lest another worker take it over meanwhile; its search's clock cap
+        moves on by the time spent here (bots/search.py).
+        """
+        now = time.monotonic()
+        if now < self._next_job_check:
+            return
+        self._next_job_check = now + JOB_CHECK_SECONDS
+        self._beat(now)
+        if not self.jobs.clocked_waiting():
+            return
+        try:
+            while not self._stopping and (job := self.jobs.take_clocked()) is not None:
+                self.play_job(job)
+                self.jobs.renew(in_hand)
+        finally:
+            self._lent_seconds += time.monotonic() - now
+
     def play_waiting_jobs(self) -> None:
         """Play the bot jobs queued now, without waiting for more (between an analysis's moves)."""
         self._beat(time.monotonic())
@@ -269,16 +308,21 @@ class BotWorker:
         level = record.bot_in_turn
         # _game_at found the job's game at its version with a bot in turn.
         assert level is not None and job.game_id is not None and job.version is not None
-        started = time.monotonic()
-        think_ms = think_budget_ms(record, level, self.think_ms)
+        started, lent = time.monotonic(), self._lent_seconds
+        clocked = record.clock is not None and record.clock.realtime
+        think_ms = think_budget_ms(
+            record, level, self.think_ms, self.play.store.now_ms() if clocked else None
+        )
         move = choose_move(
             record.state,
             level,
             seed_for(job.game_id, job.version),
             think_ms=think_ms,
             nodes_per_ms=self.spent.nodes_per_ms,
+            # A move on no clock gives way to the clocked ones that come while it thinks.
+            pause=None if clocked else lambda: self.give_way_to_clocked(job),
         )
-        thought = time.monotonic() - started
+        thought = time.monotonic() - started - (self._lent_seconds - lent)
         bot_think(level).observe(thought)
         self.spent.add(level, thought * 1000)
         try:

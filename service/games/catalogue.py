@@ -374,6 +374,21 @@ _ENTRIES = (
         headers={"Retry-After": BOTS_RETRY_AFTER_SECONDS},
     ),
     ProblemType(
+        code="bots_busy",
+        status=503,
+        title=N_("Bot workers busy"),
+        when=N_(
+            "A game on a real-time clock with a computer player was asked for, but the bot workers "
+            "already play as many such games as they can without a bot losing on time. No game was created."
+        ),
+        what_to_do=N_(
+            "Wait the `Retry-After` seconds and create the game again, or create it without a clock. "
+            "Operators: run more bot workers (`BOT_WORKERS`), or allow each more games "
+            "(`BOT_CLOCKED_GAMES_PER_WORKER`)."
+        ),
+        headers={"Retry-After": BOTS_RETRY_AFTER_SECONDS},
+    ),
+    ProblemType(
         code="internal_error",
         status=500,
         title=N_("Internal error"),

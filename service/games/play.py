@@ -61,6 +61,7 @@ from .players import PlayerRecord
 from .rated import RatedGames
 from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
+    BotsBusy,
     BotsUnavailable,
     GameBusy,
     GameNotFinished,
@@ -278,8 +279,10 @@ class GamePlay:
 
         `bots`: each seat's bot level id, None for a person (levels are the
         caller's to check). BotsUnavailable when a seat is a bot's and no
-        bot worker is alive to play it. `client`: the address the game's
-        bot jobs are served for. `clock`: the time control, None for none.
+        bot worker is alive to play it; BotsBusy when the game is on a
+        real-time clock and the live workers already have all the clocked
+        bot games they can serve in time (BotJobs.admit_clocked). `client`:
+        the address the game's bot jobs are served for. `clock`: the time control, None for none.
         `seating`: the creator's player and the open seats.
         """
         holders = seating.seat_holders(bots)
@@ -331,6 +334,13 @@ class GamePlay:
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
+        # A place among the clocked bot games the workers serve; a game with an open
+        # seat counts from its first bot job (after the join), not for its time in the lobby.
+        counted = clock is not None and clock.realtime and bots != NO_BOTS and True not in seating.open_seats
+        if counted and pending is not None and at_ms is not None:
+            place_ms = _clocks_until_ms(pending(at_ms)) - at_ms
+            if not self.bot_jobs.admit_clocked(record.id, place_ms):
+                raise BotsBusy()
         for _attempt in range(CLOCK_ATTEMPTS):
             if pending is not None and at_ms is not None:
                 record = replace(record, clock_now=pending(at_ms))
@@ -851,10 +861,40 @@ class GamePlay:
         die between the two, the job is there and the worker finds the
         game still before `version` and fences the commit (`fence`); should
         this process merely be slow, the fenced commit is retried and
-        queues a new job. Games with no bot in turn pay nothing here, nor
+        queues a new job. Games with no bot in turn pay nothing here, but for
+        the end of a clocked bot game, whose place the workers get back; nor
         do games with a seat still open (a new game `[bot, open]`): the join
         that fills the last seat hands the bot its turn (lobby.py), the
         same way round as a commit.
         """
         if record.bot_in_turn is not None:
-            self.bot_jobs.enqueue(record.id, version, person_waiting=record.has_person, client=client)
+            clock, settings = record.clock_state, record.clock
+            # A bot on a real-time clock is served by its flag time, first (bot_jobs.py).
+            flag_ms = (
+                None if settings is None or not settings.realtime or clock is None else clock.deadline_ms
+            )
+            self.bot_jobs.enqueue(
+                record.id,
+                version,
+                person_waiting=record.has_person,
+                client=client,
+                flag_ms=flag_ms,
+                clocks_until_ms=None if flag_ms is None or clock is None else _clocks_until_ms(clock),
+            )
+        elif (
+            record.state.finished
+            and record.bots != NO_BOTS
+            and record.clock is not None
+            and record.clock.realtime
+        ):
+            # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
+            self.bot_jobs.forget_clocked(record.id)
+
+
+def _clocks_until_ms(clock: ClockState) -> int:
+    """The latest a real-time game's clocks could run from `clock` without another move: one bank after the other.
+
+    Before the first move no bank runs until the deadline for it.
+    """
+    start_ms = clock.since_ms if clock.running is not None or clock.deadline_ms is None else clock.deadline_ms
+    return start_ms + clock.remaining_ms[0] + clock.remaining_ms[1]

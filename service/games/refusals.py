@@ -141,6 +141,20 @@ class BotsUnavailable(Refusal):
         )
 
 
+class BotsBusy(Refusal):
+    """A game on a real-time clock with a bot seat was asked for while the live bot workers have all they can serve."""
+
+    code = "bots_busy"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Text(
+                "The bot workers already play as many games on a clock as they can without a bot losing on time;"
+                " try again shortly, or without a clock."
+            )
+        )
+
+
 class NotABot(Refusal):
     """A bot's move was offered for a seat a person plays (or none: the game is over)."""
 

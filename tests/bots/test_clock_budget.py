@@ -56,3 +56,12 @@ def test_the_deep_level_is_cut_by_a_clock_as_search_is():
     for settings, bank in ((ClockSettings(initial_s=20), 20_000), (ClockSettings(initial_s=20), 1_000)):
         record = record_with(settings, bank)
         assert think_budget_ms(record, "deep", None) == think_budget_ms(record, "search", None)
+
+
+def test_the_wait_for_a_worker_is_spent_before_the_budget():
+    # The bank of 20 s ran from 0 (its flag falls at 20,000); the bot starts
+    # thinking at 5,000 (its job waited 5 s): (15,000 - 1,500) / 20 = 675 ms.
+    record = record_with(ClockSettings(initial_s=20), 20_000)
+    assert think_budget_ms(record, "search", None, now_ms=5_000) == 675
+    # Starting at 19,000, the 1 s left is inside the reserve: it plays at once.
+    assert think_budget_ms(record, "search", None, now_ms=19_000) == 1

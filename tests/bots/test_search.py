@@ -36,6 +36,28 @@ def test_the_deep_level_stops_at_its_clock_cap_whatever_its_calibration():
     assert time.perf_counter() - start < 5  # the contract's think_ms + 1 s, with room for a busy machine
 
 
+def test_the_time_a_level_gives_way_inside_its_search_is_not_charged_to_its_cap():
+    # A bot worker plays a clocked bot's move inside an unclocked move's
+    # search (`pause`): here 0.3 s, at the first reading of a 50 ms cap.
+    # The search must go on for its own 50 ms after it, not stop at the
+    # next reading.
+    readings = 0
+
+    def pause() -> None:
+        nonlocal readings
+        readings += 1
+        if readings == 1:
+            time.sleep(0.3)
+
+    found = search_option(
+        new_game(seed=2), node_budget=10**9, deadline=time.perf_counter() + 0.05, pause=pause
+    )
+    # Every 32 nodes a reading: at 30 nodes a ms or more (levels.NODES_PER_MS,
+    # a busy machine's), 50 ms are dozens of readings; a search stopped at the
+    # first reading after the pause would have made two.
+    assert readings > 10, f"the search stopped {readings} readings in, at {found.nodes} nodes"
+
+
 def positions_of_a_greedy_game(game_seed: int) -> list:
     """Every sixth position of a greedy game where the seat in turn chooses (bought patches, real quilts)."""
     state, found = new_game(seed=game_seed), []

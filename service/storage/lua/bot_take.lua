@@ -1,10 +1,20 @@
 -- include: now_ms, ring
 -- KEYS: the person ring, the bots ring, taken, wake, the person ring's
--- state, the bots ring's, the person ring's served, the bots ring's. ARGV:
--- the person lists' prefix, the bots lists' prefix, lease ms. Returns the
--- job taken, or false. A ring entry whose list is gone (Redis lost data) is
--- skipped. Moves a job rather than growing anything (served holds only the
--- current round's clients), so it may run past maxmemory.
+-- state, the bots ring's, the person ring's served, the bots ring's, due.
+-- ARGV: the person lists' prefix, the bots lists' prefix, lease ms, and
+-- 'due' to take only a clocked job. Returns the job taken, or false.
+-- Clocked jobs first, the one whose flag falls first; then the rings. A
+-- ring entry whose list is gone (Redis lost data) is skipped. Moves a job
+-- rather than growing anything (served holds only the current round's
+-- clients), so it may run past maxmemory.
+local first = redis.call('ZPOPMIN', KEYS[9])
+if #first > 0 then
+    redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), first[1])
+    return first[1]
+end
+if ARGV[4] == 'due' then
+    return false
+end
 for ring = 1, 2 do
     while true do
         local popped = redis.call('ZPOPMIN', KEYS[ring])
