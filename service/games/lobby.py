@@ -94,10 +94,17 @@ class Players:
         self.store.issue_ticket(token_hash(ticket), player.id)
         return ticket
 
-    def redeem_ticket(self, ticket: str) -> PlayerRecord:
-        """The player a ticket was issued to; the ticket is used up. InvalidToken when unknown, used or expired."""
-        player_id = self.store.redeem_ticket(token_hash(ticket))
-        player = None if player_id is None else self.find(player_id)
+    def use_tickets(self, tickets: list[str]) -> dict[str, PlayerRecord | None]:
+        """Use up every ticket named (each is gone from now on): the player of each, None when unknown, used or expired."""
+        used = {}
+        for ticket in dict.fromkeys(tickets):
+            player_id = self.store.redeem_ticket(token_hash(ticket))
+            used[ticket] = None if player_id is None else self.find(player_id)
+        return used
+
+    @staticmethod
+    def ticket_holder(player: PlayerRecord | None) -> PlayerRecord:
+        """The player a used ticket named; InvalidToken for None (the ticket was unknown, used or expired)."""
         if player is None:
             raise InvalidToken(
                 "This stream ticket is unknown, used or expired: ask POST /players/me/stream-tickets for another."
