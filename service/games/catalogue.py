@@ -25,6 +25,8 @@ from service.languages import N_
 RETRY_AFTER_SECONDS = "1"
 # Bot workers beat every 2 s: one started or restarted now is seen within a few seconds.
 BOTS_RETRY_AFTER_SECONDS = "5"
+# The store's room comes back as games expire or an operator adds memory: not within a second.
+STORE_RESERVE_RETRY_AFTER_SECONDS = "60"
 
 RETRY_LATER = N_(
     "Wait the `Retry-After` seconds and send the same request again (with the same `Idempotency-Key`)."
@@ -348,6 +350,21 @@ _ENTRIES = (
         ),
         what_to_do=RETRY_LATER,
         headers={"Retry-After": RETRY_AFTER_SECONDS},
+    ),
+    ProblemType(
+        code="store_nearly_full",
+        status=503,
+        title=N_("Store nearly full"),
+        when=N_(
+            "A new game, player, seek or rematch was asked for while the store (Redis) is nearly full: "
+            "its last room (`STORE_RESERVE_PERCENT` of its `maxmemory`) is kept for the games in progress, "
+            "whose moves, resignations and timeouts go on. Nothing was created."
+        ),
+        what_to_do=N_(
+            "Wait the `Retry-After` seconds and ask again. Operators: give Redis more `maxmemory`, or "
+            "shorten `GAME_TTL_SECONDS`."
+        ),
+        headers={"Retry-After": STORE_RESERVE_RETRY_AFTER_SECONDS},
     ),
     ProblemType(
         code="bots_unavailable",

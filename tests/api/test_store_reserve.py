@@ -1,0 +1,131 @@
+"""The store reserve (issue 36): near `maxmemory`, creations are refused first and games in progress play on.
+
+A client filled a 16 MB Redis with open games in 13 s, and then every write
+of everyone was `503 storage_unavailable`, moves of games in progress
+included. Here each Redis node gets a `maxmemory` 4 MB above its data and
+is filled to 88 % of it at once, so a few new games bring it inside the
+10 % reserve: every creation up to then is made, the first one refused is
+`503 store_nearly_full`, and a game in progress is then played to its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from redis.exceptions import MovedError
+
+from service.api import create_app
+from service.config import Settings
+from tests.backends import Backend
+
+from .conftest import Table, checked_client_class
+
+ADVANCE = {"action": "advance"}
+OPEN_GAME = {"players": [{"name": "Ann"}, {"open": True}]}
+
+
+# Each node's room above what it holds when squeezed: its 10 % reserve (about 0.5 MB) holds a game
+# played to its end many times over (the first move loads its script, about 110 KB; each move about 2 KB).
+ROOM = 4 * 1024 * 1024
+
+
+def _fill(node, target: int) -> None:
+    """Strings of 16 KB on this node until its used_memory reaches `target` (one big argument would
+    count twice, in the client's query buffer as well); a cluster node takes only keys of its own slots."""
+    keys = iter(range(1_000_000))
+    while node.info("memory")["used_memory"] < target:
+        try:
+            node.set(f"filler:{{{next(keys)}}}", b"x" * 16384)
+        except MovedError:  # another node's slot
+            continue
+
+
+@pytest.fixture
+def squeeze(backend: Backend) -> Iterator:
+    """Call squeeze(f): each node gets ROOM bytes of maxmemory above its data, then is filled to the fraction f
+    of it at once (one big string), so a few creations bring it inside the reserve; undone after."""
+
+    def fill_to(fraction: float) -> None:
+        for node in backend.nodes:
+            node.config_set("maxmemory-policy", "noeviction")
+            used = node.info("memory")["used_memory"]
+            node.config_set("maxmemory", used + ROOM)
+            _fill(node, int((used + ROOM) * fraction))
+
+    try:
+        yield fill_to
+    finally:
+        for node in backend.nodes:
+            node.config_set("maxmemory", 0)  # the servers are shared with other tests
+
+
+@pytest.fixture
+def reserve_client(backend, contract):
+    # Memory read on every request (not once a second), so the first creation inside the reserve is refused.
+    app = create_app(backend.settings(store_reserve_check_seconds=0.0))
+    app.test_client_class = checked_client_class(contract)
+    yield app.test_client()
+    app.extensions["patchwork"].store.close()
+
+
+def play_to_the_end(t: Table) -> dict:
+    """Both seats advance only (tests/api/test_moves.py works this game out): 59 moves to its end."""
+    game = t.state()
+    leather_cells = iter([(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)])
+    while game["status"] == "active":
+        if game["phase"] == "place_leather":
+            row, col = next(leather_cells)
+            game = t.play({"action": "place_leather", "row": row, "col": col}, seat=game["turn"])
+        else:
+            game = t.play(ADVANCE, seat=game["turn"])
+    return game
+
+
+def test_the_reserve_is_on_by_default():
+    assert Settings().store_reserve_percent == 10
+    assert Settings.from_env({}).store_reserve_percent == 10
+    assert Settings.from_env({"STORE_RESERVE_PERCENT": "0"}).store_reserve_percent == 0
+
+
+def test_near_maxmemory_creations_are_refused_first_and_a_game_in_progress_plays_to_its_end(
+    reserve_client, squeeze
+):
+    client = reserve_client
+    t = Table(client, {"seed": 1})
+    assert client.get(f"/games/{t.id}").status_code == 200
+    squeeze(0.88)
+    answers = []
+    # 2 % of 5 MB at about 3 KB a game: a few dozen games; 1,000 is far past it.
+    for _ in range(1000):
+        answers.append(client.post("/games", json=OPEN_GAME))
+        if answers[-1].status_code != 201:
+            break
+    refused = answers[-1]
+    assert len(answers) > 1 and all(r.status_code == 201 for r in answers[:-1])
+    assert refused.status_code == 503, refused.get_json()
+    assert refused.get_json()["code"] == "store_nearly_full"
+    assert refused.headers["Retry-After"] == "60"
+    # Players and seeks are new things too.
+    for path, body in (("/players", {"name": "Bob"}), ("/games", {})):
+        also = client.post(path, json=body)
+        assert also.status_code == 503 and also.get_json()["code"] == "store_nearly_full"
+
+    finished = play_to_the_end(t)
+    assert finished["status"] == "finished" and finished["moves_played"] == 59
+
+
+def test_without_maxmemory_the_reserve_never_applies(reserve_client, backend):
+    for node in backend.nodes:
+        assert int(node.config_get("maxmemory")["maxmemory"]) == 0
+    assert all(reserve_client.post("/games", json=OPEN_GAME).status_code == 201 for _ in range(5))
+
+
+def test_the_reserve_can_be_turned_off(backend, contract, squeeze):
+    app = create_app(backend.settings(store_reserve_percent=0))
+    app.test_client_class = checked_client_class(contract)
+    try:
+        squeeze(0.95)
+        assert app.test_client().post("/games", json=OPEN_GAME).status_code == 201
+    finally:
+        app.extensions["patchwork"].store.close()
