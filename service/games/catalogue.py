@@ -194,6 +194,20 @@ _ENTRIES = (
         what_to_do=N_("Pick another game from `GET /games?status=open`, or seek a game with `POST /seeks`."),
     ),
     ProblemType(
+        code="too_many_waiting",
+        status=409,
+        title=N_("Too many open games or seeks"),
+        when=N_(
+            "A player (or, for a game created without a player token, a client address) asked for "
+            "another open game while holding `OPEN_GAMES_PER_PLAYER` open games nobody has joined, or "
+            "for another seek while `SEEKS_PER_PLAYER` of its seeks wait."
+        ),
+        what_to_do=N_(
+            "Wait until one is joined, paired or expires, or cancel a seek (`DELETE /seeks/{id}`); "
+            "then ask again."
+        ),
+    ),
+    ProblemType(
         code="name_fixed",
         status=409,
         title=N_("Seat's name cannot change"),

@@ -15,11 +15,10 @@ from collections.abc import Iterator
 import pytest
 from redis.exceptions import MovedError
 
-from service.api import create_app
 from service.config import Settings
 from tests.backends import Backend
 
-from .conftest import Table, checked_client_class
+from .conftest import Table, client_with
 
 ADVANCE = {"action": "advance"}
 OPEN_GAME = {"players": [{"name": "Ann"}, {"open": True}]}
@@ -63,10 +62,8 @@ def squeeze(backend: Backend) -> Iterator:
 @pytest.fixture
 def reserve_client(backend, contract):
     # Memory read on every request (not once a second), so the first creation inside the reserve is refused.
-    app = create_app(backend.settings(store_reserve_check_seconds=0.0))
-    app.test_client_class = checked_client_class(contract)
-    yield app.test_client()
-    app.extensions["patchwork"].store.close()
+    with client_with(backend, contract, store_reserve_check_seconds=0.0) as client:
+        yield client
 
 
 def play_to_the_end(t: Table) -> dict:
@@ -98,7 +95,7 @@ def test_near_maxmemory_creations_are_refused_first_and_a_game_in_progress_plays
     answers = []
     # 2 % of 5 MB at about 3 KB a game: a few dozen games; 1,000 is far past it.
     for _ in range(1000):
-        answers.append(client.post("/games", json=OPEN_GAME))
+        answers.append(client.post("/games", json={}))
         if answers[-1].status_code != 201:
             break
     refused = answers[-1]
@@ -107,7 +104,7 @@ def test_near_maxmemory_creations_are_refused_first_and_a_game_in_progress_plays
     assert refused.get_json()["code"] == "store_nearly_full"
     assert refused.headers["Retry-After"] == "60"
     # Players and seeks are new things too.
-    for path, body in (("/players", {"name": "Bob"}), ("/games", {})):
+    for path, body in (("/players", {"name": "Bob"}), ("/games", OPEN_GAME)):
         also = client.post(path, json=body)
         assert also.status_code == 503 and also.get_json()["code"] == "store_nearly_full"
 
@@ -122,10 +119,6 @@ def test_without_maxmemory_the_reserve_never_applies(reserve_client, backend):
 
 
 def test_the_reserve_can_be_turned_off(backend, contract, squeeze):
-    app = create_app(backend.settings(store_reserve_percent=0))
-    app.test_client_class = checked_client_class(contract)
-    try:
+    with client_with(backend, contract, store_reserve_percent=0) as client:
         squeeze(0.95)
-        assert app.test_client().post("/games", json=OPEN_GAME).status_code == 201
-    finally:
-        app.extensions["patchwork"].store.close()
+        assert client.post("/games", json=OPEN_GAME).status_code == 201
