@@ -13,44 +13,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from redis.exceptions import MovedError
 
 from service.config import Settings
 from tests.backends import Backend
+from tests.store_fill import play_out
+from tests.store_fill import squeeze as squeeze_node
 
 from .conftest import Table, client_with
 
-ADVANCE = {"action": "advance"}
 OPEN_GAME = {"players": [{"name": "Ann"}, {"open": True}]}
-
-
-# Each node's room above what it holds when squeezed: its 10 % reserve (about 0.5 MB) holds a game
-# played to its end many times over (the first move loads its script, about 110 KB; each move about 2 KB).
-ROOM = 4 * 1024 * 1024
-
-
-def _fill(node, target: int) -> None:
-    """Strings of 16 KB on this node until its used_memory reaches `target` (one big argument would
-    count twice, in the client's query buffer as well); a cluster node takes only keys of its own slots."""
-    keys = iter(range(1_000_000))
-    while node.info("memory")["used_memory"] < target:
-        try:
-            node.set(f"filler:{{{next(keys)}}}", b"x" * 16384)
-        except MovedError:  # another node's slot
-            continue
 
 
 @pytest.fixture
 def squeeze(backend: Backend) -> Iterator:
-    """Call squeeze(f): each node gets ROOM bytes of maxmemory above its data, then is filled to the fraction f
-    of it at once (one big string), so a few creations bring it inside the reserve; undone after."""
+    """Call squeeze(f): each node gets 4 MB of maxmemory above its data and is filled to the fraction f of it
+    (tests/store_fill.py), so a few creations bring it inside the reserve; undone after."""
 
     def fill_to(fraction: float) -> None:
         for node in backend.nodes:
-            node.config_set("maxmemory-policy", "noeviction")
-            used = node.info("memory")["used_memory"]
-            node.config_set("maxmemory", used + ROOM)
-            _fill(node, int((used + ROOM) * fraction))
+            squeeze_node(node, fraction)
 
     try:
         yield fill_to
@@ -64,19 +45,6 @@ def reserve_client(backend, contract):
     # Memory read on every request (not once a second), so the first creation inside the reserve is refused.
     with client_with(backend, contract, store_reserve_check_seconds=0.0) as client:
         yield client
-
-
-def play_to_the_end(t: Table) -> dict:
-    """Both seats advance only (tests/api/test_moves.py works this game out): 59 moves to its end."""
-    game = t.state()
-    leather_cells = iter([(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)])
-    while game["status"] == "active":
-        if game["phase"] == "place_leather":
-            row, col = next(leather_cells)
-            game = t.play({"action": "place_leather", "row": row, "col": col}, seat=game["turn"])
-        else:
-            game = t.play(ADVANCE, seat=game["turn"])
-    return game
 
 
 def test_the_reserve_is_on_by_default():
@@ -108,7 +76,7 @@ def test_near_maxmemory_creations_are_refused_first_and_a_game_in_progress_plays
         also = client.post(path, json=body)
         assert also.status_code == 503 and also.get_json()["code"] == "store_nearly_full"
 
-    finished = play_to_the_end(t)
+    finished = play_out(t.state(), lambda body, seat: t.play(body, seat=seat))
     assert finished["status"] == "finished" and finished["moves_played"] == 59
 
 
