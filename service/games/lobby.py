@@ -186,8 +186,9 @@ class Lobby:
         """TooManyWaiting when the holder already has `most_open` games with a seat nobody took (issue 36:
         one client made 3,000 open games in 16 s, and a real one fell to page 61 of the lobby).
 
-        Counted then and there, not in one atomic step: requests racing each other may pass it together,
-        at most one each, which bounds nothing a script would bound better for a client with many addresses.
+        Counted then and there, not in one atomic step (the games live in slots of their own): requests
+        of one holder racing each other may each pass it, so a holder may end a few over, one per request
+        in flight. A cap on abuse, not an exact count; RATE_LIMIT_GAMES bounds the rest.
         """
         held = self.index.held(holder, now_ms)
         closed = [game_id for game_id in held if not self._still_open(game_id)]

@@ -5,8 +5,8 @@ creates something new (service/api/middleware/store_reserve.py says what);
 one INFO per process at most every `max_age` seconds, so a burst of
 creations costs one round trip a second, not one each.
 
-On a Redis Cluster INFO goes to every master, and the store counts as
-nearly full when any master is: a new game's keys land on the node its
+On a Redis Cluster INFO goes to every node, and the store counts as
+nearly full when any node is: a new game's keys land on the node its
 random id hashes to (unknown until the id is drawn), and the lobby's index,
 the seeks and the players' lists each live on one fixed node; a node that
 fills refuses every write on it, the moves of the games it holds included.
