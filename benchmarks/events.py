@@ -251,7 +251,12 @@ def main() -> None:
     args = parse_args()
     print(f"open-file limit of the load generator: {raise_open_file_limit():,}; {os.cpu_count()} cores")
     # Every stream comes from this one address: lift the per-client stream limit above them all.
-    env = {"ACCESS_LOG": "0", "STREAMS_PER_CLIENT": str(args.streams + args.idle + 1)}
+    # More games than one client may create in an hour by default (RATE_LIMIT_GAMES).
+    env = {
+        "ACCESS_LOG": "0",
+        "RATE_LIMIT_GAMES": "0",
+        "STREAMS_PER_CLIENT": str(args.streams + args.idle + 1),
+    }
     with tempfile.TemporaryDirectory(prefix="bench-events-") as scratch:
         scratch_dir = Path(scratch)
         with (

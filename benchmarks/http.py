@@ -246,7 +246,12 @@ def main() -> None:
         unix = args.redis_socket == "unix"
         directives = ["--unixsocket", str(socket_path), "--unixsocketperm", "700"] if unix else []
         with ThrowawayRedis(scratch_dir / "redis", directives) as redis:
-            env = {"RATE_LIMIT_CREATE": "0", "RATE_LIMIT_MOVES": "0", "ACCESS_LOG": "0"}
+            env = {
+                "RATE_LIMIT_CREATE": "0",
+                "RATE_LIMIT_MOVES": "0",
+                "RATE_LIMIT_GAMES": "0",
+                "ACCESS_LOG": "0",
+            }
             # --idle-streams all come from this one address: lift the per-client stream limit above them.
             env["STREAMS_PER_CLIENT"] = str(args.idle_streams + 1)
             service_url = f"unix://{socket_path}" if unix else redis.url

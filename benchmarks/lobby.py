@@ -42,7 +42,12 @@ from tests.live_service import LiveService
 from tests.redis_servers import ThrowawayRedis
 
 CLOCK = {"initial_s": 300, "increment_s": 3}
-UNLIMITED = {"RATE_LIMIT_PLAYERS": "0", "RATE_LIMIT_SEEKS": "0", "RATE_LIMIT_JOINS": "0"}
+UNLIMITED = {
+    "RATE_LIMIT_PLAYERS": "0",
+    "RATE_LIMIT_SEEKS": "0",
+    "RATE_LIMIT_JOINS": "0",
+    "RATE_LIMIT_GAMES": "0",
+}
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -64,6 +64,19 @@ DEFAULT_TIMEKEEPERS = 2
 # worker, a twentieth of that bot's bank at most (botworker/worker.py), so it
 # keeps its time while the workers run (issue 36).
 DEFAULT_BOT_CLOCKED_GAMES_PER_WORKER = 2
+# Games created per client per hour (the bot window), open ones and bot ones
+# included (issue 36: one client made 3,000 open games in 16 s and filled
+# Redis): five an hour for a whole day's play is far beyond a person.
+DEFAULT_RATE_LIMIT_GAMES = 300
+# Open lobby games one player (or, without a token, one client address)
+# holds at once, and seeks one player keeps waiting at once (issue 36).
+DEFAULT_OPEN_GAMES_PER_PLAYER = 10
+DEFAULT_SEEKS_PER_PLAYER = 3
+# New games, players and seeks are refused (503 store_nearly_full) once Redis
+# uses more than 100 - this percent of its maxmemory, so that the games in
+# progress keep this much room to be played to their end (a game played
+# through is about 7 KB): 10 % of the embedded 256 MB is about 3,600 games.
+DEFAULT_STORE_RESERVE_PERCENT = 10
 
 
 class ConfigError(ValueError):
@@ -179,6 +192,12 @@ class Settings:
     rate_limit_analyses: RateLimit = RateLimit(
         DEFAULT_RATE_LIMIT_ANALYSES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS
     )
+    rate_limit_games: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_GAMES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
+    open_games_per_player: int = DEFAULT_OPEN_GAMES_PER_PLAYER
+    seeks_per_player: int = DEFAULT_SEEKS_PER_PLAYER
+    store_reserve_percent: int = DEFAULT_STORE_RESERVE_PERCENT
+    # How long a process trusts its last reading of Redis's memory (the store reserve's INFO).
+    store_reserve_check_seconds: float = 1.0
     trust_proxy_headers: int = 0
     recent_games: int = DEFAULT_RECENT_GAMES
     lobby_ttl_seconds: int = DEFAULT_LOBBY_TTL_SECONDS
@@ -253,6 +272,13 @@ class Settings:
             rate_limit_analyses=RateLimit(
                 _int(env, "RATE_LIMIT_ANALYSES", DEFAULT_RATE_LIMIT_ANALYSES), bot_window
             ),
+            rate_limit_games=RateLimit(_int(env, "RATE_LIMIT_GAMES", DEFAULT_RATE_LIMIT_GAMES), bot_window),
+            open_games_per_player=_int(
+                env, "OPEN_GAMES_PER_PLAYER", DEFAULT_OPEN_GAMES_PER_PLAYER, minimum=1
+            ),
+            seeks_per_player=_int(env, "SEEKS_PER_PLAYER", DEFAULT_SEEKS_PER_PLAYER, minimum=1),
+            store_reserve_percent=_int(env, "STORE_RESERVE_PERCENT", DEFAULT_STORE_RESERVE_PERCENT),
+            store_reserve_check_seconds=_float(env, "STORE_RESERVE_CHECK_SECONDS", 1.0),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             lobby_ttl_seconds=_int(env, "LOBBY_TTL_SECONDS", DEFAULT_LOBBY_TTL_SECONDS, minimum=1),

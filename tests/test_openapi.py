@@ -37,7 +37,7 @@ NEVER_SHED = {"healthz", "getMetrics"}
 API_MD_OPERATIONS = {
     ("get", "/patches"): ("listPatches", {"200"}),
     # 401 (extension, issue 20): a bearer token that is not a player's.
-    ("post", "/games"): ("createGame", {"201", "400", "401", "413", "415", "429", "503"}),
+    ("post", "/games"): ("createGame", {"201", "400", "401", "409", "413", "415", "429", "503"}),
     ("get", "/games/{game_id}"): ("getGame", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves"): ("listMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves/{number}"): ("getMove", {"200", "304", "400", "404", "503"}),
@@ -88,7 +88,7 @@ EXTENSION_OPERATIONS = {
         {"200", "201", "400", "401", "404", "409", "413", "415"},
     ),
     ("get", "/leaderboard"): ("getLeaderboard", {"200", "400"}),
-    ("post", "/seeks"): ("createSeek", {"201", "400", "401", "413", "415", "429"}),
+    ("post", "/seeks"): ("createSeek", {"201", "400", "401", "409", "413", "415", "429"}),
     ("get", "/seeks/{seek_id}"): ("getSeek", {"200", "400", "401", "404"}),
     ("delete", "/seeks/{seek_id}"): ("cancelSeek", {"200", "400", "401", "404"}),
     ("post", "/games/{game_id}/join"): (

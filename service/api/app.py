@@ -27,6 +27,7 @@ from .middleware.metrics_access import install_metrics_access
 from .middleware.ratelimit import install_rate_limits
 from .middleware.request_ids import RequestIds
 from .middleware.request_metrics import RequestMetrics
+from .middleware.store_reserve import install_store_reserve
 from .problems import register_error_handlers
 from .streams import counts as stream_counts
 from .streams.limits import OpenStreams
@@ -64,8 +65,8 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         spec_file=StaticBody(spec_bytes(), "application/yaml"),
         play=play,
         players=players,
-        lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds),
-        seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds),
+        lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds, settings.open_games_per_player),
+        seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
         rematches=Rematches(play),
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
@@ -91,6 +92,8 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)
+    # Before the rate limits: a creation refused for the store's room writes no counter.
+    install_store_reserve(app, settings, storage.memory)
     install_rate_limits(app, settings)
     install_cors(app, settings.cors_origins)
     register_error_handlers(app)

@@ -25,6 +25,8 @@ from service.languages import N_
 RETRY_AFTER_SECONDS = "1"
 # Bot workers beat every 2 s: one started or restarted now is seen within a few seconds.
 BOTS_RETRY_AFTER_SECONDS = "5"
+# The store's room comes back as games expire or an operator adds memory: not within a second.
+STORE_RESERVE_RETRY_AFTER_SECONDS = "60"
 
 RETRY_LATER = N_(
     "Wait the `Retry-After` seconds and send the same request again (with the same `Idempotency-Key`)."
@@ -202,6 +204,20 @@ _ENTRIES = (
         what_to_do=N_("Open a new game (`POST /games` with an open seat) or seek one with `POST /seeks`."),
     ),
     ProblemType(
+        code="too_many_waiting",
+        status=409,
+        title=N_("Too many open games or seeks"),
+        when=N_(
+            "A player (or, for a game created without a player token, a client address) asked for "
+            "another open game while holding `OPEN_GAMES_PER_PLAYER` open games nobody has joined, or "
+            "for another seek while `SEEKS_PER_PLAYER` of its seeks wait."
+        ),
+        what_to_do=N_(
+            "Wait until one is joined, paired or expires, or cancel a seek (`DELETE /seeks/{id}`); "
+            "then ask again."
+        ),
+    ),
+    ProblemType(
         code="name_fixed",
         status=409,
         title=N_("Seat's name cannot change"),
@@ -358,6 +374,21 @@ _ENTRIES = (
         ),
         what_to_do=RETRY_LATER,
         headers={"Retry-After": RETRY_AFTER_SECONDS},
+    ),
+    ProblemType(
+        code="store_nearly_full",
+        status=503,
+        title=N_("Store nearly full"),
+        when=N_(
+            "A new game, player, seek or rematch was asked for while the store (Redis) is nearly full: "
+            "its last room (`STORE_RESERVE_PERCENT` of its `maxmemory`) is kept for the games in progress, "
+            "whose moves, resignations and timeouts go on. Nothing was created."
+        ),
+        what_to_do=N_(
+            "Wait the `Retry-After` seconds and ask again. Operators: give Redis more `maxmemory`, or "
+            "shorten `GAME_TTL_SECONDS`."
+        ),
+        headers={"Retry-After": STORE_RESERVE_RETRY_AFTER_SECONDS},
     ),
     ProblemType(
         code="bots_unavailable",

@@ -39,6 +39,7 @@ from .refusals import (
     InvalidToken,
     PlayerNotFound,
     SeatTaken,
+    TooManyWaiting,
 )
 from .views import game_view
 
@@ -103,10 +104,17 @@ class Players:
         self.store.issue_ticket(token_hash(ticket), player.id)
         return ticket
 
-    def redeem_ticket(self, ticket: str) -> PlayerRecord:
-        """The player a ticket was issued to; the ticket is used up. InvalidToken when unknown, used or expired."""
-        player_id = self.store.redeem_ticket(token_hash(ticket))
-        player = None if player_id is None else self.find(player_id)
+    def use_tickets(self, tickets: list[str]) -> dict[str, PlayerRecord | None]:
+        """Use up every ticket named (each is gone from now on): the player of each, None when unknown, used or expired."""
+        used = {}
+        for ticket in dict.fromkeys(tickets):
+            player_id = self.store.redeem_ticket(token_hash(ticket))
+            used[ticket] = None if player_id is None else self.find(player_id)
+        return used
+
+    @staticmethod
+    def ticket_holder(player: PlayerRecord | None) -> PlayerRecord:
+        """The player a used ticket named; InvalidToken for None (the ticket was unknown, used or expired)."""
         if player is None:
             raise InvalidToken(
                 "This stream ticket is unknown, used or expired: ask POST /players/me/stream-tickets for another."
@@ -151,11 +159,13 @@ class Players:
 class Lobby:
     """Open games: creating them, listing the listed ones, and joining a seat."""
 
-    def __init__(self, play: GamePlay, players: Players, index: LobbyIndex, ttl_seconds: int):
+    def __init__(self, play: GamePlay, players: Players, index: LobbyIndex, ttl_seconds: int, most_open: int):
         self.play = play
         self.players = players
         self.index = index
         self.ttl_ms = ttl_seconds * 1000
+        # Open games one holder (a player, or a client address without one) has at once (OPEN_GAMES_PER_PLAYER).
+        self.most_open = most_open
 
     def create(
         self,
@@ -170,12 +180,44 @@ class Lobby:
     ) -> Created:
         """A new game (GamePlay.create) whose open seats, if any, wait LOBBY_TTL_SECONDS; listed in the lobby when asked."""
         opened = _now_ms()
+        holder = f"player:{owner.id}" if owner is not None else f"client:{client}"
+        if True in open_seats:
+            self._check_open_games(holder, opened)
         seating = Seating(owner, open_seats, listed, opened + self.ttl_ms if True in open_seats else 0)
         created = self.play.create(names, bots, client=client, seating=seating, **setup)
+        if True in open_seats:
+            self.index.hold(holder, created.game_id, opened + self.ttl_ms)
         if True in open_seats and listed:
             # After the game: an entry whose game is not there yet would be dropped by a reader.
             self.index.add(created.game_id, opened)
         return created
+
+    def _check_open_games(self, holder: str, now_ms: int) -> None:
+        """TooManyWaiting when the holder already has `most_open` games with a seat nobody took (issue 36:
+        one client made 3,000 open games in 16 s, and a real one fell to page 61 of the lobby).
+
+        Counted then and there, not in one atomic step (the games live in slots of their own): requests
+        of one holder racing each other may each pass it, so a holder may end a few over, one per request
+        in flight. A cap on abuse, not an exact count; RATE_LIMIT_GAMES bounds the rest.
+        """
+        held = self.index.held(holder, now_ms)
+        closed = [game_id for game_id in held if not self._still_open(game_id)]
+        self.index.release(holder, *closed)
+        if len(held) - len(closed) >= self.most_open:
+            raise TooManyWaiting(
+                Text(
+                    "You already have {count} open games that nobody has joined, as many as you may: "
+                    "wait until one is joined or its time in the lobby is up.",
+                    {"count": len(held) - len(closed)},
+                )
+            )
+
+    def _still_open(self, game_id: str) -> bool:
+        try:
+            view = parse(self.play.view(game_id).view)
+        except GameNotFound:
+            return False
+        return view["status"] == "active" and any(p.get("open") for p in view["players"])
 
     def join_keyed(
         self,

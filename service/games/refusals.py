@@ -260,3 +260,9 @@ class NameFixed(Refusal):
     """A seat's name asked to change where it cannot: a player's seat, or a finished game."""
 
     code = "name_fixed"
+
+
+class TooManyWaiting(Refusal):
+    """A player asked for another open game or seek while holding as many as it may at once."""
+
+    code = "too_many_waiting"

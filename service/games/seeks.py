@@ -23,6 +23,7 @@ import hashlib
 import time
 from typing import Any
 
+from service.languages import Text
 from service.storage import GameExists, SeekPool, StoredSeek
 
 from .clock import ClockSettings, rfc3339_ms
@@ -31,7 +32,7 @@ from .lobby import Players
 from .play import GamePlay, Seating
 from .players import PlayerRecord
 from .records import DEFAULT_NAMES, could_be_game_id, new_game_id
-from .refusals import GameNotFound, SeekNotFound
+from .refusals import GameNotFound, SeekNotFound, TooManyWaiting
 
 # A seek pairs with ratings this far from its player's (either way) by default.
 DEFAULT_RANGE = 500
@@ -46,11 +47,13 @@ def pool_of(clock: ClockSettings, rated: bool) -> str:
 class Seeks:
     """Posting, reading and cancelling a player's seeks, and starting the games they pair into."""
 
-    def __init__(self, pool: SeekPool, players: Players, play: GamePlay, ttl_seconds: int):
+    def __init__(self, pool: SeekPool, players: Players, play: GamePlay, ttl_seconds: int, most_waiting: int):
         self.pool = pool
         self.players = players
         self.play = play
         self.ttl_ms = ttl_seconds * 1000
+        # Seeks one player keeps waiting at once (SEEKS_PER_PLAYER); a seek paired at once never waits.
+        self.most_waiting = most_waiting
 
     def post(
         self, player: PlayerRecord, clock: ClockSettings, rated: bool, rating_range: int | None
@@ -66,7 +69,16 @@ class Seeks:
             ttl_ms=self.ttl_ms,
             game_id=game_id,
             spec=compact({"clock": clock.to_json(), "rated": rated}),
+            most_waiting=self.most_waiting,
         )
+        if pairing.refused_waiting is not None:
+            raise TooManyWaiting(
+                Text(
+                    "You already have {count} seeks waiting, as many as a player may: cancel one, "
+                    "or wait until one is paired or expires.",
+                    {"count": pairing.refused_waiting},
+                )
+            )
         if pairing.partner_player is not None:
             self._start(game_id, pairing.partner_player, player.id, clock, rated)
         return self.get(player, seek_id)
@@ -91,7 +103,9 @@ class Seeks:
         """Cancel the player's seek if it still waits: from now on no pairing takes it. The seek as it is after."""
         seek = self._load(player, seek_id)
         spec = parse(seek.spec)
-        cancelled = self.pool.cancel(seek_id, pool_of(ClockSettings.from_json(spec["clock"]), spec["rated"]))
+        cancelled = self.pool.cancel(
+            seek_id, pool_of(ClockSettings.from_json(spec["clock"]), spec["rated"]), player.id
+        )
         if cancelled is None:
             raise SeekNotFound()
         return _view(cancelled)

@@ -22,6 +22,7 @@ from .bot_jobs import BotJobs
 from .connections import ClusterCommands, LendingPool, RedisLink
 from .deadlines import Deadlines
 from .lobby import LobbyIndex
+from .memory import StoreMemory
 from .players import PlayerStore
 from .ratings import RatingBook
 from .redis_store import RedisGameStore
@@ -44,6 +45,8 @@ class Storage:
     seeks: SeekPool
     ratings: RatingBook
     analyses: Analyses
+    # How full the Redis is, for the store reserve (memory.py).
+    memory: StoreMemory
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -123,6 +126,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         SeekPool(link),
         RatingBook(link),
         Analyses(link, ttl_seconds),
+        StoreMemory(link),
     )
 
 

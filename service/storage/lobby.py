@@ -17,11 +17,35 @@ from .connections import RedisLink
 
 
 class LobbyIndex:
-    """Game ids with an open seat, scored by opening time in ms."""
+    """Game ids with an open seat, scored by opening time in ms; and each holder's open games.
+
+    A holder (a player, or the client address of a game made without a
+    player token) has a sorted set of its own, `<prefix>lobby:held:{<holder>}`,
+    of its open games' ids scored by when their seats' time is up, listed or
+    not: what OPEN_GAMES_PER_PLAYER counts (games/lobby.py). A hint as well:
+    the counter checks each game, so a game joined or aborted counts no more.
+    """
 
     def __init__(self, link: RedisLink):
         self._link = link
         self._key = f"{link.prefix}lobby"
+        self._held = f"{link.prefix}lobby:held:"
+
+    def held(self, holder: str, now_ms: int) -> list[str]:
+        """The holder's open games whose seats' time is not up at `now_ms` (those whose time is up are dropped)."""
+        key = f"{self._held}{{{holder}}}"
+        self._link.command("lobby_held_expire", "ZREMRANGEBYSCORE", key, "-inf", now_ms)
+        return list(self._link.command("lobby_held", "ZRANGE", key, 0, -1))
+
+    def hold(self, holder: str, game_id: str, until_ms: int) -> None:
+        """Count the game as the holder's until `until_ms` (its seat's time in the lobby); the set goes after its last."""
+        key = f"{self._held}{{{holder}}}"
+        self._link.command("lobby_hold", "ZADD", key, until_ms, game_id)
+        self._link.command("lobby_hold_expire", "PEXPIREAT", key, until_ms)
+
+    def release(self, holder: str, *game_ids: str) -> None:
+        if game_ids:
+            self._link.command("lobby_release", "ZREM", f"{self._held}{{{holder}}}", *game_ids)
 
     def add(self, game_id: str, opened_ms: int) -> None:
         self._link.command("lobby_add", "ZADD", self._key, opened_ms, game_id)

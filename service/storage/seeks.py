@@ -9,6 +9,9 @@ one script (lua/seek_post.lua) on one node, atomic on a Redis Cluster too:
   and creation time, one of each per pool (the same clock and `rated`): a
   pairing reads only the notes of the seeks rated within the new one's
   range, and finds the oldest compatible however many wait;
+- `{seeks}:player:<player id>`: sorted set of the player's waiting seeks'
+  ids by expiry, across every pool, so that a player keeps at most so many
+  waiting at once (SEEKS_PER_PLAYER, issue 36);
 - `{seeks}:seek:<id>`: hash of one seek: player, rating, range, status
   (waiting, paired, cancelled, expired), the caller's text of it, and once
   paired the game id, its seat and the opponent. It stays readable KEEP_MS
@@ -66,11 +69,14 @@ class StoredSeek:
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """What posting a seek did: paired with `partner` (its id and player) into `game_id`, or waiting until `expires_ms`."""
+    """What posting a seek did: paired with `partner` (its id and player) into `game_id`, waiting until
+    `expires_ms`, or refused (`refused_waiting`)."""
 
     partner: str | None = None
     partner_player: str | None = None
     expires_ms: int | None = None
+    # Not made: the player already has this many seeks waiting, as many as it may.
+    refused_waiting: int | None = None
 
 
 class SeekPool:
@@ -82,6 +88,9 @@ class SeekPool:
 
     def _seek(self, seek_id: str) -> str:
         return f"{self._base}seek:{seek_id}"
+
+    def _player(self, player_id: str) -> str:
+        return f"{self._base}player:{player_id}"
 
     def _pools(self, pool: str) -> list[str]:
         return [f"{self._base}pool:{pool}", f"{self._base}expiry:{pool}", f"{self._base}notes:{pool}"]
@@ -97,11 +106,13 @@ class SeekPool:
         ttl_ms: int,
         game_id: str,
         spec: str,
+        most_waiting: int,
     ) -> Pairing:
-        """Pair the seek with the oldest compatible waiting one in `pool` (into `game_id`), or leave it waiting."""
+        """Pair the seek with the oldest compatible waiting one in `pool` (into `game_id`), or leave it waiting,
+        unless the player already has `most_waiting` seeks waiting."""
         found = self._link.script(
             "seek_post",
-            [*self._pools(pool), self._seek(seek_id)],
+            [*self._pools(pool), self._seek(seek_id), self._player(player_id)],
             [
                 seek_id,
                 player_id,
@@ -112,19 +123,25 @@ class SeekPool:
                 KEEP_MS,
                 self._base + "seek:",
                 spec,
+                most_waiting,
+                self._base + "player:",
             ],
         )
         if found[0] == "paired":
             return Pairing(partner=found[1], partner_player=found[2])
+        if found[0] == "too_many":
+            return Pairing(refused_waiting=int(found[1]))
         return Pairing(expires_ms=int(found[1]))
 
     def load(self, seek_id: str) -> StoredSeek | None:
         fields = self._link.command("seek_load", "HGETALL", self._seek(seek_id))
         return StoredSeek.of(fields) if fields else None
 
-    def cancel(self, seek_id: str, pool: str) -> StoredSeek | None:
-        """Cancel the seek if it still waits; the seek as it is after (None: there is none)."""
-        found = self._link.script("seek_cancel", [*self._pools(pool), self._seek(seek_id)], [])
+    def cancel(self, seek_id: str, pool: str, player_id: str) -> StoredSeek | None:
+        """Cancel the player's seek if it still waits; the seek as it is after (None: there is none)."""
+        found = self._link.script(
+            "seek_cancel", [*self._pools(pool), self._seek(seek_id), self._player(player_id)], []
+        )
         if not found:
             return None
         return StoredSeek.of(dict(zip(found[::2], found[1::2])))

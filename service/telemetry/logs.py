@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
+from collections.abc import Mapping
 from contextvars import ContextVar
+from typing import Any
+from urllib.parse import unquote_plus
 
 from gunicorn import glogging
 
@@ -24,6 +28,53 @@ current_request_id: ContextVar[str | None] = ContextVar("current_request_id", de
 
 _TEXT_FORMAT = "%(asctime)s [%(process)d] [%(levelname)s] %(message)s"
 _TEXT_DATE = "[%Y-%m-%d %H:%M:%S %z]"
+
+
+# A query parameter or header whose name holds one of these carries a secret
+# (a stream ticket, a token, an API key, ...): its value never reaches a log.
+_SECRET_NAME_PARTS = (
+    "ticket",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "key",
+    "auth",
+    "session",
+    "signature",
+)
+# One `name=value` of a query, wherever it sits in a logged text: the query string alone
+# (gunicorn's %(q)s), a request line (%(r)s) or a URL (a Referer).
+_QUERY_PAIR = re.compile(r"(?:^|(?<=[?&;]))([^=&;?#\s\"]+)=([^&;#\s\"]*)")
+REDACTED = "[redacted]"
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a query parameter or header of this name (percent-encoded or not) carries a secret."""
+    plain = unquote_plus(name).lower()
+    return any(part in plain for part in _SECRET_NAME_PARTS)
+
+
+def redact_secrets(text: str) -> str:
+    """`text` with the value of every secret-named query parameter replaced by REDACTED."""
+
+    def pair(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return f"{name}={REDACTED}" if is_secret_name(name) else match.group(0)
+
+    return _QUERY_PAIR.sub(pair, text) if "=" in text else text
+
+
+def _redacted_atoms(atoms: Mapping[str, Any]) -> dict[str, Any]:
+    """gunicorn's access-log atoms with no secret: in the URL's query (request line, query, Referer, the
+    environ's copies of them) and in the values of secret-named headers (`{authorization}i`)."""
+    redacted: dict[str, Any] = {}
+    for name, value in atoms.items():
+        if isinstance(value, str):
+            header = name.startswith("{") and name[-2:] in ("}i", "}o")
+            value = REDACTED if header and is_secret_name(name[1:-2]) else redact_secrets(value)
+        redacted[name] = value
+    return redacted
 
 
 def _request_id(record: logging.LogRecord) -> str | None:
@@ -93,7 +144,8 @@ class GunicornLogger(glogging.Logger):
         """The access line; in JSON its fields are also keys of their own."""
         if not self.access_log_enabled:
             return
-        atoms = self.atoms(resp, req, environ, request_time)
+        # Issue 36: a stream ticket in a logged URL opened the player's stream to whoever read the log.
+        atoms = _redacted_atoms(self.atoms(resp, req, environ, request_time))
         fields = {
             "method": atoms["m"],
             "path": atoms["U"],

@@ -9,6 +9,8 @@ show that the same code keeps the contract on both backends.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from flask.testing import FlaskClient
@@ -38,6 +40,17 @@ def checked_client_class(contract: ResponseContract):
             return resp
 
     return CheckedClient
+
+
+@contextmanager
+def client_with(backend, contract: ResponseContract, **overrides) -> Iterator[FlaskClient]:
+    """A checked client of an app on `backend` whose settings differ by `overrides`; its store closed after."""
+    app = create_app(backend.settings(**overrides))
+    app.test_client_class = checked_client_class(contract)
+    try:
+        yield app.test_client()
+    finally:
+        app.extensions["patchwork"].store.close()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import json
 from flask.testing import FlaskClient
 
 from service.api.contract.spec import load_spec
+from service.games.records import token_hash
 from tests.sse import compile_stream_item, event_faults, parse_blocks
 
 ADVANCE = {"data": json.dumps({"action": "advance"}), "content_type": "application/json"}
@@ -113,3 +114,18 @@ def test_a_stream_ticket_is_good_for_one_stream_and_a_token_never_goes_in_the_ur
     assert client.get("/players/me/events", query_string={"ticket": ann}).status_code == 400
     assert client.get("/players/me/events", query_string={"ticket": "x" * 43}).status_code == 401
     assert client.post("/players/me/stream-tickets").get_json()["code"] == "missing_token"
+
+
+def test_a_ticket_is_used_up_by_the_first_request_naming_it_even_a_refused_one(app, client):
+    """Issue 36: a request refused before the ticket was looked at (400) left the ticket valid."""
+    _ann, ann = _player(client, "Ann")
+    tickets = app.extensions["patchwork"].players.store
+    ticket = client.post("/players/me/stream-tickets", headers=_bearer(ann)).get_json()["ticket"]
+    refused = client.get(f"/players/me/events?ticket={ticket}&ticket=x")
+    assert refused.status_code == 400
+    # Gone from the store (asked there, as a valid ticket would open a stream that never ends).
+    assert tickets.redeem_ticket(token_hash(ticket)) is None
+    # With a token as well, the ticket beside it is used up too.
+    other = client.post("/players/me/stream-tickets", headers=_bearer(ann)).get_json()["ticket"]
+    assert client.get(f"/players/me/events?ticket={other}&ticket=x", headers=_bearer(ann)).status_code == 400
+    assert tickets.redeem_ticket(token_hash(other)) is None

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from service.api import create_app
+from service.config import Settings
 from service.games.records import token_hash
 
-from .conftest import checked_client_class
+from .conftest import checked_client_class, client_with
 
 
 def _player(client, name="Ann"):
@@ -152,7 +155,15 @@ def test_a_game_without_an_open_seat_cannot_be_joined(client, table):
     assert client.post("/games/AAAAAAAAAAAAAAAAAAAAAA/join").get_json()["code"] == "game_not_found"
 
 
-def test_the_lobby_pages_newest_first_with_a_cursor(client):
+@pytest.fixture
+def roomy_client(backend, contract):
+    """A client whose address may hold 60 open games at once (OPEN_GAMES_PER_PLAYER is 10 by default)."""
+    with client_with(backend, contract, open_games_per_player=60) as client:
+        yield client
+
+
+def test_the_lobby_pages_newest_first_with_a_cursor(roomy_client):
+    client = roomy_client
     ids = [_open_game(client)["game"]["id"] for _ in range(53)]
     first = client.get("/games?status=open").get_json()
     assert len(first["games"]) == 50 and first["next"]
@@ -283,3 +294,29 @@ def test_a_clock_waits_while_a_seat_is_open_and_starts_when_it_is_taken(client):
         headers=_bearer(created_tokens[0]),
     )
     assert resp.status_code == 201, resp.get_json()
+
+
+def test_a_player_holds_at_most_ten_open_games_at_once_by_default(client):
+    """Issue 36, finding 4: one client made 3,000 open games in 16 s; a real one fell to page 61 of the lobby."""
+    assert Settings().open_games_per_player == 10
+    _host, host_token = _player(client, "Host")
+    games = [_open_game(client, host_token)["game"]["id"] for _ in range(10)]
+    refused = client.post(
+        "/games", json={"players": [{"name": "x"}, {"open": True}]}, headers=_bearer(host_token)
+    )
+    assert refused.status_code == 409 and refused.get_json()["code"] == "too_many_waiting"
+    # Unlisted open games count too; a game with no open seat does not.
+    unlisted = {"players": [{"name": "x"}, {"open": True}], "listed": False}
+    assert client.post("/games", json=unlisted, headers=_bearer(host_token)).status_code == 409
+    assert client.post("/games", json={}, headers=_bearer(host_token)).status_code == 201
+    # A joined game is open no more: the host may open another.
+    assert client.post(f"/games/{games[0]}/join", json={"name": "Guest"}).status_code == 201
+    _open_game(client, host_token)
+    # Without a player token, the client address holds them; another address has its own.
+    for _ in range(10):
+        _open_game(client)
+    assert client.post("/games", json={"players": [{"name": "x"}, {"open": True}]}).status_code == 409
+    elsewhere = client.post(
+        "/games", json={"players": [{"name": "x"}, {"open": True}]}, environ_base={"REMOTE_ADDR": "10.9.8.7"}
+    )
+    assert elsewhere.status_code == 201

@@ -17,11 +17,13 @@ def _app(redis_url, contract, **limits):
     return app
 
 
-def test_off_by_default(client):
-    for _ in range(5):
+def test_create_and_moves_limits_are_off_by_default_the_hourly_games_limit_on(client):
+    for count in range(1, 6):
         resp = client.post("/games")
         assert resp.status_code == 201
-        assert "RateLimit-Limit" not in resp.headers
+        # Only the games-per-hour family counts (issue 36).
+        assert resp.headers["RateLimit-Limit"] == "300"
+        assert resp.headers["RateLimit-Remaining"] == str(300 - count)
 
 
 def test_settings_read_the_environment():
@@ -144,11 +146,12 @@ def test_only_games_with_a_bot_count_as_bot_games(redis_url, contract):
     for _ in range(3):
         person = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
         assert person.status_code == 201
-        assert "RateLimit-Limit" not in person.headers
+        # Counted as games (per hour), not as bot games.
+        assert person.headers["RateLimit-Limit"] == "300"
         # A null `bot` is a person, as an optional field sent as null is left out.
         nulled = client.post("/games", json={"players": [{"name": "Ann"}, {"name": "Bob", "bot": None}]})
         assert nulled.status_code != 429
-        assert "RateLimit-Limit" not in nulled.headers
+        assert nulled.headers["RateLimit-Limit"] == "300"
     # Counted once the body is read, whatever the game's creation then answers.
     counted = [client.post("/games", json=BOT_GAME) for _ in range(2)]
     assert [r.status_code != 429 for r in counted] == [True, True]
@@ -220,3 +223,21 @@ def test_player_creation_seeks_and_joins_each_count_in_their_own_family(redis_ur
     # Another client has its own budget.
     other = client.post("/players", json={"name": "Dee"}, environ_base={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code == 201
+
+
+def test_games_created_per_client_per_hour_are_limited_by_default():
+    """Issue 36: one client made 3,000 open games in 16 s; every POST /games now counts, on by default."""
+    settings = Settings()
+    assert settings.rate_limit_games == RateLimit(300, 3600)
+    assert Settings.from_env({"RATE_LIMIT_GAMES": "7"}).rate_limit_games == RateLimit(7, 3600)
+
+
+def test_every_game_created_counts_open_ones_too(redis_url, contract):
+    client = _app(redis_url, contract, rate_limit_games=RateLimit(limit=3, window_seconds=3600)).test_client()
+    open_game = {"players": [{"name": "Ann"}, {"open": True}]}
+    answers = [client.post("/games", json=body) for body in (open_game, {}, open_game, open_game)]
+    assert [r.status_code for r in answers] == [201, 201, 201, 429]
+    limited = answers[-1]
+    assert limited.get_json()["code"] == "rate_limited"
+    assert limited.headers["RateLimit-Limit"] == "3"
+    assert 3000 <= int(limited.headers["Retry-After"]) <= 3600

@@ -6,10 +6,11 @@ import json
 import time
 
 from service.api import create_app
+from service.config import Settings
 from service.games.clock import ClockSettings
 from service.games.seeks import pool_of
 
-from .conftest import checked_client_class
+from .conftest import checked_client_class, client_with
 
 BLITZ = {"initial_s": 300, "increment_s": 3}
 
@@ -108,6 +109,7 @@ def test_a_pairing_whose_game_was_never_created_is_repaired_by_a_reader(app, cli
         ttl_ms=60_000,
         game_id="G" * 22,
         spec=json.dumps({"clock": settings.to_json(), "rated": False}),
+        most_waiting=3,
     )
     assert client.get(f"/games/{'G' * 22}").status_code == 404
     seen = client.get(f"/seeks/{first['id']}", headers=ann_auth).get_json()["seek"]
@@ -116,3 +118,49 @@ def test_a_pairing_whose_game_was_never_created_is_repaired_by_a_reader(app, cli
     assert [p["player_id"] for p in game["players"]] == [ann["id"], bob["id"]]
     # Reading again creates nothing twice.
     assert client.get(f"/seeks/{first['id']}", headers=ann_auth).status_code == 200
+
+
+def test_one_player_keeps_at_most_three_seeks_waiting_by_default(client):
+    """Issue 36, finding 7: 20 seekers were all paired with one player, who then sat on 20 games."""
+    ann, ann_auth = _player(client, "Ann")
+    clocks = [{"initial_s": 60 * n, "increment_s": 0} for n in range(1, 21)]
+    posted = [client.post("/seeks", json={"clock": clock}, headers=ann_auth) for clock in clocks]
+    assert [r.status_code for r in posted] == [201] * 3 + [409] * 17
+    refused = posted[-1].get_json()
+    assert refused["code"] == "too_many_waiting" and "3" in refused["detail"]
+    # 20 seekers, one for each clock: three are paired with Ann, the others wait.
+    paired_with_ann = 0
+    for n, clock in enumerate(clocks):
+        _other, other_auth = _player(client, f"Seeker {n}")
+        seek = _seek(client, other_auth, clock=clock)
+        if seek["status"] == "paired":
+            game = client.get(f"/games/{seek['game']}").get_json()
+            paired_with_ann += ann["id"] in [p["player_id"] for p in game["players"]]
+    assert paired_with_ann == 3
+    # A paired seek waits no more, nor a cancelled one: Ann may seek again.
+    first = _seek(client, ann_auth, clock={"initial_s": 5000, "increment_s": 0})
+    assert first["status"] == "waiting"
+    assert client.post("/seeks", json={"clock": BLITZ}, headers=ann_auth).status_code == 201
+    assert client.post("/seeks", json={"clock": BLITZ, "rated": True}, headers=ann_auth).status_code == 201
+    assert (
+        client.post(
+            "/seeks", json={"clock": {"initial_s": 120, "increment_s": 1}}, headers=ann_auth
+        ).status_code
+        == 409
+    )
+    assert client.delete(f"/seeks/{first['id']}", headers=ann_auth).status_code == 200
+    assert (
+        client.post(
+            "/seeks", json={"clock": {"initial_s": 120, "increment_s": 1}}, headers=ann_auth
+        ).status_code
+        == 201
+    )
+
+
+def test_the_seeks_a_player_keeps_waiting_is_a_setting(backend, contract):
+    assert Settings().seeks_per_player == 3
+    with client_with(backend, contract, seeks_per_player=1) as client:
+        _ann, ann_auth = _player(client, "Ann")
+        assert _seek(client, ann_auth)["status"] == "waiting"
+        again = client.post("/seeks", json={"clock": BLITZ, "rated": True}, headers=ann_auth)
+        assert again.status_code == 409 and again.get_json()["code"] == "too_many_waiting"

@@ -16,6 +16,7 @@ def _post(pool, n, player, rating, rating_range):
         ttl_ms=60_000,
         game_id=f"game{n:018d}",
         spec="{}",
+        most_waiting=3,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import socket
 
+import pytest
 import requests
 
 from tests.live_service import LiveService
@@ -61,3 +62,35 @@ def test_json_log_lines_name_every_request_by_its_id(tmp_path):
     ), by_id.get("log-test-3")
     # The arbiter's own lines are JSON too, and belong to no request.
     assert any("Booting worker" in d["message"] for d in by_id[""])
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_a_stream_ticket_never_reaches_the_access_log_and_a_refused_request_uses_it_up(tmp_path, log_format):
+    """Issue 36: `?ticket=T&ticket=x` was refused (400) yet left T valid, and the access log held the URL."""
+    log_path = tmp_path / "service.log"
+    with ThrowawayRedis(tmp_path / "redis") as redis:
+        with LiveService(redis.url, log_path, env={"LOG_FORMAT": log_format, "ACCESS_LOG": "1"}) as service:
+            token = requests.post(f"{service.url}/players", json={"name": "Ann"}, timeout=10).json()["token"]
+            issued = requests.post(
+                f"{service.url}/players/me/stream-tickets",
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10,
+            )
+            ticket = issued.json()["ticket"]
+            stream = f"{service.url}/players/me/events"
+            refused = requests.get(
+                stream,
+                params=[("ticket", ticket), ("ticket", "x")],
+                headers={"X-Request-ID": "t-1"},
+                timeout=10,
+            )
+            assert refused.status_code == 400
+            again = requests.get(
+                stream, params={"ticket": ticket}, headers={"X-Request-ID": "t-2"}, timeout=10
+            )
+            assert again.status_code == 401 and again.json()["code"] == "invalid_token"
+    text = log_path.read_text()
+    assert ticket not in text and token not in text
+    access_lines = [line for line in text.splitlines() if "/players/me/events" in line]
+    assert len(access_lines) == 2 and all("t-1" in line or "t-2" in line for line in access_lines)
+    assert all("ticket=[redacted]" in line for line in access_lines), access_lines

@@ -271,12 +271,16 @@ def test_nginx_passes_the_real_client_address_request_ids_and_strong_tags(redis_
                 f"{nginx.url}/games/{game_id}", headers={"Accept-Encoding": "gzip"}, stream=True, timeout=10
             )
             assert json.loads(gzip.decompress(raw.raw.read()))["id"] == game_id
+            # A ticket in a query (issue 36) stays out of nginx's log as well: the line names the path alone.
+            client.get("/players/me/events", params={"ticket": "nginx-secret-ticket"})
             generated = client.get("/healthz").headers["X-Request-ID"]
             # nginx writes the access line after the answer: give it a moment.
             deadline = time.monotonic() + 5
             while generated not in nginx.access_log() and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert generated and generated in nginx.access_log()
+            assert "/players/me/events" in nginx.access_log()
+            assert "nginx-secret-ticket" not in nginx.access_log()
 
             metrics = client.get("/metrics")
             assert metrics.status_code == 404

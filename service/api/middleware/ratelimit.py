@@ -1,8 +1,11 @@
 """Per-client rate limits: games created, moves, bot games, hints, players, seeks and joins.
 
-Eight families, each with its own limit and counters: `create` (POST /games)
-and `moves` (POST /games/{id}/moves and /resign) are off by default
-(RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0); `bot_games` (POST /games with a
+Nine families, each with its own limit and counters: `create` (POST /games
+per RATE_LIMIT_WINDOW_SECONDS) and `moves` (POST /games/{id}/moves and
+/resign) are off by default (RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0);
+`games` (POST /games per hour, every game: open, bot or neither) is on by
+default, because each game stays in Redis for a month (issue 36: one client
+filled a 16 MB Redis with open games in 13 s); `bot_games` (POST /games with a
 bot seat), `hints` (GET /games/{id}/hint) and `analyses` (POST
 /games/{id}/analysis) are on by default and generous, because each of those
 costs the service CPU; so are `players` (POST /players), `seeks` (POST
@@ -37,7 +40,7 @@ from ..context import client_address, services
 from ..problems import ApiProblem
 
 CREATE, MOVES, BOT_GAMES, HINTS, ANALYSES = "create", "moves", "bot_games", "hints", "analyses"
-PLAYERS, SEEKS, JOINS = "players", "seeks", "joins"
+PLAYERS, SEEKS, JOINS, GAMES = "players", "seeks", "joins", "games"
 # What a family counts, for the 429's detail.
 # The 429's detail for each family: how many of what in how long.
 _TOO_MANY = {
@@ -49,18 +52,19 @@ _TOO_MANY = {
     SEEKS: N_("More than {limit} seeks in {window} s; retry in {reset} s."),
     JOINS: N_("More than {limit} joins in {window} s; retry in {reset} s."),
     ANALYSES: N_("More than {limit} analysis requests in {window} s; retry in {reset} s."),
+    GAMES: N_("More than {limit} games created in {window} s; retry in {reset} s."),
 }
 
-# endpoint -> the family every request to it counts in.
+# endpoint -> the families every request to it counts in.
 _ENDPOINT_FAMILIES = {
-    "games.create_game": CREATE,
-    "moves.make_move": MOVES,
-    "moves.resign_game": MOVES,
-    "hints.get_hint": HINTS,
-    "players.create_player": PLAYERS,
-    "seeks.create_seek": SEEKS,
-    "players.join_game": JOINS,
-    "analysis.request_analysis": ANALYSES,
+    "games.create_game": (CREATE, GAMES),
+    "moves.make_move": (MOVES,),
+    "moves.resign_game": (MOVES,),
+    "hints.get_hint": (HINTS,),
+    "players.create_player": (PLAYERS,),
+    "seeks.create_seek": (SEEKS,),
+    "players.join_game": (JOINS,),
+    "analysis.request_analysis": (ANALYSES,),
 }
 
 
@@ -74,6 +78,7 @@ def _limits(settings: Settings) -> dict[str, RateLimit]:
         SEEKS: settings.rate_limit_seeks,
         JOINS: settings.rate_limit_joins,
         ANALYSES: settings.rate_limit_analyses,
+        GAMES: settings.rate_limit_games,
     }
 
 
@@ -83,14 +88,15 @@ def install_rate_limits(app: Flask, settings: Settings) -> None:
     if not any(limit.enabled for limit in limits.values()):
         return
     counted_by_endpoint = {
-        endpoint: family for endpoint, family in _ENDPOINT_FAMILIES.items() if limits[family].enabled
+        endpoint: [family for family in families if limits[family].enabled]
+        for endpoint, families in _ENDPOINT_FAMILIES.items()
     }
 
     @app.before_request
     def _check_rate_limit():
-        family = counted_by_endpoint.get(request.endpoint or "")
-        if family is not None and request.method != "OPTIONS":
-            _count(family, limits[family])
+        if request.method != "OPTIONS":
+            for family in counted_by_endpoint.get(request.endpoint or "", ()):
+                _count(family, limits[family])
 
     @app.after_request
     def _rate_limit_headers(resp: Response) -> Response:

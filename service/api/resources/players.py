@@ -119,12 +119,17 @@ def issue_stream_ticket():
 @bp.get("/players/me/events")
 def player_events():
     """The player's events (game_start, your_turn, game_end, rematch) as Server-Sent Events, resumable."""
+    players = services().players
+    # Every ticket the request names is used up before anything can refuse the request (issue 36):
+    # a ticket left valid by a 400 would open the stream to whoever reads the URL in a log.
+    used = players.use_tickets(request.args.getlist("ticket"))
     check_headers("streamPlayerEvents")
     query = read_query("streamPlayerEvents")
-    players = services().players
     ticket = query.get("ticket")
     token = bearer_token()
-    player = players.redeem_ticket(ticket) if ticket and token is None else players.authenticate(token)
+    player = (
+        players.ticket_holder(used.get(ticket)) if ticket and token is None else players.authenticate(token)
+    )
     after = event_id_or_none(request.headers.get("Last-Event-ID") or query.get("last_event_id"))
     client = client_address()
     open_streams = services().open_streams

@@ -5,7 +5,9 @@
 -- seek's hash. ARGV: seek id, player id, rating, range, ttl ms, game id
 -- (chosen beforehand), keep ms (how long a seek's hash stays readable), the
 -- seeks' key prefix, the caller's text of the seek (its clock and rated,
--- kept with it).
+-- kept with it), the most seeks a player keeps waiting at once, the
+-- prefix of the players' sets of waiting seeks. KEYS[5]: the poster's set
+-- (its waiting seeks' ids by expiry, across every pool).
 -- Every key is in the one `{seeks}` slot: the paired seek's hash, named from
 -- the prefix, lives beside the pool on the same node, so the pairing is one
 -- atomic step on any instance, a Cluster too.
@@ -14,7 +16,10 @@
 -- range (another player, whose own range holds the new seek's rating): both
 -- hashes say 'paired' with the game id and the seats (the older seek's
 -- player seat 0), the other leaves the pool, and it returns {'paired', its
--- id, its player}. Else the new seek waits in the pool: {'waiting', expires}.
+-- id, its player}. Else the new seek waits in the pool: {'waiting', expires};
+-- or, when the poster already has as many waiting as it may, it is not
+-- made: {'too_many', the count} (issue 36: one player held 20 seeks and sat
+-- on the 20 games they paired into).
 -- Only ids within range are looked at, and their notes are read in batches
 -- (no hash per candidate), so many waiting seeks cost little and hide none.
 local function forget(id)
@@ -25,6 +30,7 @@ end
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
     forget(id)
 end
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
 local rating, range = tonumber(ARGV[3]), tonumber(ARGV[4])
 local candidates = redis.call('ZRANGEBYSCORE', KEYS[1], rating - range, rating + range, 'WITHSCORES')
 local best, best_player, best_created = nil, nil, nil
@@ -53,12 +59,19 @@ local fields = {'id', ARGV[1], 'player', ARGV[2], 'rating', ARGV[3], 'range', AR
     'expires_ms', now + tonumber(ARGV[5]), 'spec', ARGV[9]}
 if best then
     forget(best)
+    redis.call('ZREM', ARGV[11] .. best_player, best)
     redis.call('HSET', ARGV[8] .. best, 'status', 'paired', 'game', ARGV[6], 'seat', 0, 'opponent', ARGV[2])
     redis.call('HSET', KEYS[4], 'status', 'paired', 'game', ARGV[6], 'seat', 1, 'opponent', best_player,
         unpack(fields))
     redis.call('PEXPIRE', KEYS[4], ARGV[7])
     return {'paired', best, best_player}
 end
+local waiting = redis.call('ZCARD', KEYS[5])
+if waiting >= tonumber(ARGV[10]) then
+    return {'too_many', waiting}
+end
+redis.call('ZADD', KEYS[5], now + tonumber(ARGV[5]), ARGV[1])
+redis.call('PEXPIRE', KEYS[5], ARGV[5])
 redis.call('HSET', KEYS[4], 'status', 'waiting', unpack(fields))
 redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[5]) + tonumber(ARGV[7]))
 redis.call('ZADD', KEYS[1], rating, ARGV[1])
