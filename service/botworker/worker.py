@@ -211,6 +211,15 @@ class BotWorker:
             self.jobs.report(self.spent.report())
             self._next_beat = now + BEAT_EVERY_SECONDS
 
+    def _time_to_ask(self) -> float | None:
+        """Inside a search: now, when JOB_CHECK_SECONDS have passed since the last question for jobs (beating then), else None."""
+        now = time.monotonic()
+        if now < self._next_job_check:
+            return None
+        self._next_job_check = now + JOB_CHECK_SECONDS
+        self._beat(now)
+        return now
+
     def give_way(self) -> None:
         """Inside an analysis's searches: play the bot jobs waiting, if any (Redis asked every JOB_CHECK_SECONDS).
 
@@ -218,12 +227,7 @@ class BotWorker:
         error leaves the analysis (its lease runs out, and it is taken
         again), and the loop handles the error.
         """
-        now = time.monotonic()
-        if now < self._next_job_check:
-            return
-        self._next_job_check = now + JOB_CHECK_SECONDS
-        self._beat(now)
-        if self.jobs.waiting():
+        if self._time_to_ask() is not None and self.jobs.waiting():
             self.play_waiting_jobs()
 
     def give_way_to_clocked(self, in_hand: BotJob) -> None:
@@ -234,12 +238,8 @@ class BotWorker:
         lest another worker take it over meanwhile; its search's clock cap
         moves on by the time spent here (bots/search.py).
         """
-        now = time.monotonic()
-        if now < self._next_job_check:
-            return
-        self._next_job_check = now + JOB_CHECK_SECONDS
-        self._beat(now)
-        if not self.jobs.clocked_waiting():
+        now = self._time_to_ask()
+        if now is None or not self.jobs.clocked_waiting():
             return
         try:
             while not self._stopping and (job := self.jobs.take_clocked()) is not None:

@@ -27,20 +27,20 @@ from .answers import decode_joined, encode_joined
 from .clock import start
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy
-from .play import MAX_COMMIT_ATTEMPTS, Created, GamePlay, IdempotencyKey, Seating, clock_check, clock_log
+from .play import (
+    MAX_COMMIT_ATTEMPTS,
+    Created,
+    GamePlay,
+    IdempotencyKey,
+    Seating,
+    clock_check,
+    clock_log,
+    recorded_answer,
+)
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
-from .records import NO_BOTS, GameRecord, could_be_game_id, seated, token_hash
-from .refusals import (
-    GameBusy,
-    GameNotFound,
-    IdempotencyKeyInUse,
-    IdempotencyKeyReused,
-    InvalidToken,
-    PlayerNotFound,
-    SeatTaken,
-    TooManyWaiting,
-)
+from .records import NO_BOTS, GameRecord, seated, token_hash
+from .refusals import GameBusy, GameNotFound, InvalidToken, PlayerNotFound, SeatTaken, TooManyWaiting
 from .views import game_view
 
 PAGE_SIZE = 50
@@ -240,20 +240,12 @@ class Lobby:
         judged afresh (the seat is taken by then, or the game gone).
         """
         player = self.players.authenticate(token) if token is not None else None
-        if not could_be_game_id(game_id):
-            raise GameNotFound(game_id)
-        stored, existing = self.play.store.load_for_move(game_id, key.key, key.fingerprint)
-        if stored is None:
-            raise GameNotFound(game_id)
+        game, existing = self.play.claim_key(game_id, key)
         if existing is not None:
-            if existing.fingerprint != key.fingerprint:
-                raise IdempotencyKeyReused()
-            if existing.in_progress or existing.answer is None:
-                raise IdempotencyKeyInUse()
-            answer = decode_joined(existing.answer)
+            answer = decode_joined(recorded_answer(existing, key))
             return Joined(answer.view, answer.seat, answer.token(secret))
         try:
-            return self._join(game_id, player, name, client, GameCopy.of(stored), (key, secret))
+            return self._join(game_id, player, name, client, game, (key, secret))
         except StorageError:
             raise  # the store just failed: the in-progress marker expires on its own
         except BaseException:

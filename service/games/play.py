@@ -46,6 +46,7 @@ from service.storage import (
     Deadlines,
     GameStore,
     IdempotencyAnswer,
+    IdempotencyRecord,
     NewEvent,
     StorageError,
     StoredView,
@@ -218,6 +219,15 @@ def seat_of_token(record: GameRecord, token: str | None) -> int:
     if seat is None:
         raise InvalidToken()
     return seat
+
+
+def recorded_answer(existing: IdempotencyRecord, key: IdempotencyKey) -> str:
+    """The answer a key claimed before recorded; IdempotencyKeyReused for another body, IdempotencyKeyInUse while its request runs."""
+    if existing.fingerprint != key.fingerprint:
+        raise IdempotencyKeyReused()
+    if existing.in_progress or existing.answer is None:
+        raise IdempotencyKeyInUse()
+    return existing.answer
 
 
 def _replayed(record: GameRecord, moves: list[Move]) -> GameState:
@@ -517,19 +527,11 @@ class GamePlay:
         key. A store that just failed is not called again: the in-progress
         marker expires on its own.
         """
-        self._check_id(game_id)
-        stored, existing = self.store.load_for_move(game_id, key.key, key.fingerprint)
-        if stored is None:
-            raise GameNotFound(game_id)
-        game = GameCopy.of(stored)
+        game, existing = self.claim_key(game_id, key)
         if existing is not None:
             if game.record.seat_of(token) is None:
                 raise InvalidToken()
-            if existing.fingerprint != key.fingerprint:
-                raise IdempotencyKeyReused()
-            if existing.in_progress or existing.answer is None:
-                raise IdempotencyKeyInUse()
-            return decode(existing.answer)
+            return decode(recorded_answer(existing, key))
         try:
             return self.play(game_id, move, token, condition=condition, key=key, start=game, client=client)
         except Refusal as refusal:
@@ -544,6 +546,14 @@ class GamePlay:
         except BaseException:
             self.release_key(game_id, key)
             raise
+
+    def claim_key(self, game_id: str, key: IdempotencyKey) -> tuple[GameCopy, IdempotencyRecord | None]:
+        """Read the game and claim the key in one round trip: the game, and the key's record if it was claimed before."""
+        self._check_id(game_id)
+        stored, existing = self.store.load_for_move(game_id, key.key, key.fingerprint)
+        if stored is None:
+            raise GameNotFound(game_id)
+        return GameCopy.of(stored), existing
 
     def release_key(self, game_id: str, key: IdempotencyKey) -> None:
         """Free a key whose request ended without an answer to record."""
