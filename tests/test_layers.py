@@ -22,20 +22,48 @@ ALLOWED = {
     # The store times its calls (service/telemetry/metrics.py, which imports no web code);
     # it knows nothing of the processes that run it (run/) or of HTTP (api/).
     "storage": {"storage", "config", "telemetry"},
-    "games": {"games", "engine", "storage", "languages"},
+    # Glicko-2 and the error catalogue: plain data and maths, importing nothing of the project's layers.
+    "ratings": {"ratings"},
+    "problems": {"problems", "languages"},
+    "games": {"games", "engine", "storage", "languages", "ratings", "problems", "site"},
+    # The site builds and amends games through the core; it knows nothing of HTTP.
+    "site": {"site", "games", "engine", "storage", "languages", "ratings", "problems"},
     # The bot worker plays through the game-play core, and must stay out of the web stack.
-    "botworker": {"botworker", "bots", "games", "engine", "storage", "config", "telemetry", "languages"},
+    "botworker": {
+        "botworker",
+        "bots",
+        "games",
+        "site",
+        "ratings",
+        "problems",
+        "engine",
+        "storage",
+        "config",
+        "telemetry",
+        "languages",
+    },
     # Metrics, their directory and the log formats: below everything that records or logs.
     "telemetry": {"telemetry", "config"},
     # The processes on top: the supervisor, gunicorn's settings (which make the kept copies'
     # table before forking) and its worker class (which answers problem+json itself and closes
     # the event streams' wakeups on shutdown).
-    "run": {"run", "config", "telemetry", "api", "games", "storage", "languages"},
+    "run": {"run", "config", "telemetry", "api", "games", "site", "storage", "languages"},
 }
 WEB = {"flask", "werkzeug", "marshmallow", "gunicorn"}
 # The layers that import no web code: telemetry's log formats are gunicorn's logger, and
 # run/ is gunicorn's settings and worker.
-WITHOUT_WEB = {"engine", "bots", "pictures", "storage", "games", "botworker", "languages"}
+WITHOUT_WEB = {
+    "engine",
+    "bots",
+    "pictures",
+    "storage",
+    "games",
+    "site",
+    "ratings",
+    "problems",
+    "botworker",
+    "languages",
+}
 
 
 def imports_of(path: Path, package: str) -> set[str]:

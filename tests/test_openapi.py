@@ -15,7 +15,7 @@ from openapi_spec_validator import OpenAPIV32SpecValidator
 from service.api.contract.faults import compile_schema, schema_errors
 from service.api.contract.request_validator import RequestValidator
 from service.api.contract.spec import HTTP_METHODS, load_spec, resolve_pointer, spec_bytes
-from service.games import CATALOGUE
+from service.problems import CATALOGUE
 from tests.api.contract import ResponseContract
 
 REPOSITORY = Path(__file__).resolve().parent.parent

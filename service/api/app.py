@@ -5,32 +5,32 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service.api.contract.request_validator import RequestValidator
+from service.api.contract.spec import load_spec, spec_bytes
+from service.api.middleware.admission import install_admission
+from service.api.middleware.compression import StaticBody, install_compression
+from service.api.middleware.cors import install_cors
+from service.api.middleware.metrics_access import install_metrics_access
+from service.api.middleware.ratelimit import install_rate_limits
+from service.api.middleware.request_ids import RequestIds
+from service.api.middleware.request_metrics import RequestMetrics
+from service.api.middleware.store_reserve import install_store_reserve
+from service.api.streams.limits import OpenStreams
 from service.config import Settings
 from service.games import GamePlay, KeptCopies, shared_copies
-from service.games.lobby import Lobby, Players
-from service.games.notices import PlayerNotices
-from service.games.rated import RatedGames
-from service.games.rematch import Rematches
-from service.games.seat_names import SeatNames
-from service.games.seeks import Seeks
+from service.site.lobby import Lobby, Players
+from service.site.notices import PlayerNotices
+from service.site.rated_games import RatedGames
+from service.site.rematch import Rematches
+from service.site.seat_names import SeatNames
+from service.site.seeks import Seeks
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
 from .context import EXTENSION_KEY, Services
-from .contract.request_validator import RequestValidator
-from .contract.spec import load_spec, spec_bytes
 from .incoming import MAX_BODY_BYTES
-from .middleware.admission import install_admission
-from .middleware.compression import StaticBody, install_compression
-from .middleware.cors import install_cors
-from .middleware.metrics_access import install_metrics_access
-from .middleware.ratelimit import install_rate_limits
-from .middleware.request_ids import RequestIds
-from .middleware.request_metrics import RequestMetrics
-from .middleware.store_reserve import install_store_reserve
 from .problems import register_error_handlers
 from .streams import counts as stream_counts
-from .streams.limits import OpenStreams
 
 
 def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> Flask:

@@ -8,19 +8,18 @@ from typing import TYPE_CHECKING
 from flask import current_app, request
 from prometheus_client import CollectorRegistry
 
+from service.api.contract.request_validator import RequestValidator
+from service.api.middleware.compression import StaticBody
 from service.config import Settings
 from service.games import GamePlay
-from service.games.lobby import Lobby, Players
-from service.games.rematch import Rematches
-from service.games.seat_names import SeatNames
-from service.games.seeks import Seeks
+from service.site.lobby import Lobby, Players
+from service.site.rematch import Rematches
+from service.site.seat_names import SeatNames
+from service.site.seeks import Seeks
 from service.storage import GameStore, RequestCounter
 
-from .contract.request_validator import RequestValidator
-from .middleware.compression import StaticBody
-
 if TYPE_CHECKING:  # streams.limits imports problems, which imports this module
-    from .streams.limits import OpenStreams
+    from service.api.streams.limits import OpenStreams
 
 EXTENSION_KEY = "patchwork"
 
@@ -35,7 +34,7 @@ class Services:
     # openapi.yaml as GET /openapi.yaml answers it.
     spec_file: StaticBody
     play: GamePlay
-    # Players, the lobby and joining (games/lobby.py).
+    # Players, the lobby and joining (site/lobby.py).
     players: Players
     lobby: Lobby
     seeks: Seeks

@@ -17,10 +17,10 @@ import hashlib
 from flask import Response
 from markupsafe import Markup, escape
 
+from service.api.middleware.compression import StaticBody, StaticResponse
 from service.languages import N_, translate
 
 from .languages import speaks
-from .middleware.compression import StaticBody, StaticResponse
 
 HTML = "text/html; charset=utf-8"
 _PLAY = N_("Play")

@@ -4,7 +4,7 @@ Views raise `ApiProblem`; the game-play core's refusals, engine rule errors,
 storage outages and werkzeug's HTTP exceptions are translated here, so no other module builds error bodies
 and no request, however malformed, ends in an HTML page or a 500. What each
 code's answers carry (status, title, headers) is its entry in the catalogue
-(service/games/catalogue.py).
+(service/problems/catalogue.py).
 
 `title` and `detail` are written for people, so they come in the language
 the request's Accept-Language negotiated (service/languages), with

@@ -9,8 +9,8 @@ from prometheus_client import start_http_server
 from prometheus_client.registry import CollectorRegistry
 
 from service.games import GamePlay, KeptCopies
-from service.games.notices import PlayerNotices
-from service.games.rated import RatedGames
+from service.site.notices import PlayerNotices
+from service.site.rated_games import RatedGames
 from service.storage import Storage
 
 log = logging.getLogger("patchwork.botworker")

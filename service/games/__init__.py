@@ -4,8 +4,9 @@ The HTTP API (service/api) and any other caller play through `GamePlay`;
 refusals come out as typed `Refusal`s carrying the API's stable code.
 """
 
+from service.problems import CATALOGUE, ProblemType
+
 from .answers import AcceptedAnswer, RecordedAnswer, RefusedAnswer
-from .catalogue import CATALOGUE, ProblemType
 from .events import EventFeed, GameEvent
 from .kept import GameCopy, KeptCopies
 from .play import Committed, Created, GamePlay, IdempotencyKey, VersionCondition

@@ -37,6 +37,9 @@ from service.engine import (
     replay,
 )
 from service.languages import DEFAULT_LANGUAGE, Text
+from service.site.notices import PlayerNotices
+from service.site.players import PlayerRecord
+from service.site.rated_games import RatedGames
 from service.storage import (
     Analyses,
     BotJobs,
@@ -57,9 +60,6 @@ from .clock import ClockAt, ClockSettings, ClockState, after_move, at_deadline, 
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
-from .notices import PlayerNotices
-from .players import PlayerRecord
-from .rated import RatedGames
 from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
@@ -97,7 +97,7 @@ class Created:
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Who holds a new game's seats beyond names and bots (games/lobby.py, games/seeks.py)."""
+    """Who holds a new game's seats beyond names and bots (site/lobby.py, site/seeks.py)."""
 
     # The creator's player: it holds the first seat that is a person's and not open, under its name.
     owner: PlayerRecord | None = None

@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from service.engine import GameState, state_from_dict, state_to_dict
+from service.ratings import Settlement
 
 from .clock import ClockSettings, ClockState
 from .jsontext import compact, parse
-from .ratings import Settlement
 
 RECORD_FORMAT = 1
 DEFAULT_NAMES = ("Player 1", "Player 2")
@@ -92,7 +92,7 @@ class GameRecord:
         """The clock as of this version (None without one)."""
         return self.clock_now
 
-    # The player (games/players.py) holding each seat, None for none, and the
+    # The player (site/players.py) holding each seat, None for none, and the
     # hash of that player's token, so the player token acts for the seat.
     player_ids: tuple[str | None, str | None] = NO_PLAYERS
     player_hashes: tuple[str | None, str | None] = NO_PLAYERS

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from service.engine import RuleError
 from service.languages import Text
+from service.problems import CATALOGUE, ProblemType
 
-from .catalogue import CATALOGUE, ProblemType
 from .records import could_be_game_id
 
 

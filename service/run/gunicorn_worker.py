@@ -72,7 +72,7 @@ _LINE = Text("The request line is malformed.")
 _HEADER = Text("A header line is malformed.")
 _CHUNKS = Text("The chunked body is malformed.")
 # First match wins: (error class, code, detail); the status is the code's
-# (service/games/catalogue.py). The detail is fixed: the exception's text quotes the request.
+# (service/problems/catalogue.py). The detail is fixed: the exception's text quotes the request.
 _REFUSALS: tuple[tuple[type[Exception], str, Text], ...] = (
     (errors.LimitRequestLine, "uri_too_long", Text("The request line is over 4094 bytes.")),
     (

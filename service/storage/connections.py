@@ -49,9 +49,9 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from service.storage import scripts
 from service.telemetry.metrics import store_duration, store_errors
 
-from . import scripts
 from .keys import check_prefix
 from .store import StorageError, StoreBusy
 

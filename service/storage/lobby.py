@@ -4,7 +4,7 @@ One sorted set, `<prefix>lobby`, of game ids scored by when they opened
 (epoch ms). It is a hint, never the truth: a join changes the game alone
 (one script on the game's slot, GameStore.take_seat), and on a Redis Cluster
 the index lives in another slot, so no script could change both. Whoever
-reads the index checks each entry against its game (games/lobby.py) and
+reads the index checks each entry against its game (site/lobby.py) and
 drops the entries whose game is no longer open; entries older than the
 lobby's TTL are dropped as the index is read (and their games aborted). So a crash between a join
 and the index's update leaves at worst a stale entry, never a game listed
@@ -22,7 +22,7 @@ class LobbyIndex:
     A holder (a player, or the client address of a game made without a
     player token) has a sorted set of its own, `<prefix>lobby:held:{<holder>}`,
     of its open games' ids scored by when their seats' time is up, listed or
-    not: what OPEN_GAMES_PER_PLAYER counts (games/lobby.py). A hint as well:
+    not: what OPEN_GAMES_PER_PLAYER counts (site/lobby.py). A hint as well:
     the counter checks each game, so a game joined or aborted counts no more.
     """
 

@@ -4,7 +4,7 @@ Every key of a player carries its id as a hash tag, `<prefix>player:{<id>}...`:
 on a Redis Cluster a player's keys share one slot, apart from every game it
 plays (the game-play core never needs a script over both):
 
-- `player:{<id>}`: the record, the caller's JSON text (games/players.py);
+- `player:{<id>}`: the record, the caller's JSON text (site/players.py);
 - `player:{<id>}:games`: sorted set of its game ids by when it joined them,
   the newest MAX_GAMES kept (GET /players/me/games);
 - `player:{<id>}:rated`: set of the rated games applied to its rating

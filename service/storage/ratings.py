@@ -2,7 +2,7 @@
 
 - `<prefix>ratings:pending`: sorted set of game ids by when their final
   commit was prepared (epoch ms). Written before that commit, removed once
-  the settlement is applied to both players (games/rated.py says why this
+  the settlement is applied to both players (site/rated_games.py says why this
   order repairs a crash between the two).
 - `<prefix>leaderboard`: sorted set of player ids by rating, for players
   with enough rated games.

@@ -20,7 +20,7 @@ one script (lua/seek_post.lua) on one node, atomic on a Redis Cluster too:
 Expired seeks leave the pool whenever a seek is posted to it, before any
 pairing, so an expired seek is never paired; a cancelled one leaves it at
 once (lua/seek_cancel.lua). The game a pairing names is created after it, in
-the game's own slot, by the poster (games/seeks.py says how a crash between
+the game's own slot, by the poster (site/seeks.py says how a crash between
 the two is repaired).
 """
 

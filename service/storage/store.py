@@ -22,7 +22,7 @@ class GameExists(ValueError):
     """A game already lives under the id given to create_game (nothing changed).
 
     Only an id chosen beforehand can meet it (a seek's pairing names its
-    game, games/seeks.py): whoever creates it second learns it is there.
+    game, site/seeks.py): whoever creates it second learns it is there.
     """
 
 

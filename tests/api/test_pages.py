@@ -12,7 +12,7 @@ import pytest
 
 from service.api import create_app
 from service.config import ConfigError, Settings
-from service.games import CATALOGUE
+from service.problems import CATALOGUE
 
 from .conftest import checked_client_class
 

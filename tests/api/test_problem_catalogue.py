@@ -1,4 +1,4 @@
-"""The error catalogue (service/games/catalogue.py): every refusal finds its entry there, and answers carry it.
+"""The error catalogue (service/problems/catalogue.py): every refusal finds its entry there, and answers carry it.
 
 openapi.yaml's code list and docs/api-guide.md's error table are held to it
 in tests/test_openapi.py; the problem pages in test_pages.py.

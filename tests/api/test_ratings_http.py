@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.games.rated import RatedGames
+from service.site.rated_games import RatedGames
 
 BLITZ = {"initial_s": 300, "increment_s": 3}
 

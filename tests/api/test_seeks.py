@@ -8,7 +8,7 @@ import time
 from service.api import create_app
 from service.config import Settings
 from service.games.clock import ClockSettings
-from service.games.seeks import pool_of
+from service.site.seeks import pool_of
 
 from .conftest import checked_client_class, client_with
 

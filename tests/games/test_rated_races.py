@@ -9,10 +9,10 @@ import pytest
 from service.engine import Advance, GameFinished, Resign
 from service.games import KeptCopies, Refusal
 from service.games.clock import ClockSettings
-from service.games.lobby import Players
-from service.games.notices import PlayerNotices
 from service.games.play import GamePlay, Seating
-from service.games.rated import RatedGames
+from service.site.lobby import Players
+from service.site.notices import PlayerNotices
+from service.site.rated_games import RatedGames
 from tests.system.concurrency import run_together
 
 GAMES = 3

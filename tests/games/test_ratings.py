@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.games.ratings import MIN_RD, Rating, Result, after_game, updated
+from service.ratings import MIN_RD, Rating, Result, after_game, updated
 
 
 def test_the_papers_worked_example():

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 from flask import Flask, g, request
 
+from service.api.problems import overloaded
 from service.config import Settings
 from service.languages import Text
 from service.telemetry.metrics import requests_shed
-
-from ..problems import overloaded
 
 # Endpoints whose requests are not counted (see the module's doc).
 NOT_COUNTED = frozenset({"events.stream_events", "meta.healthz", "meta.readyz", "meta.metrics"})

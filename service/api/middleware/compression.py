@@ -19,7 +19,7 @@ from functools import cached_property
 
 from flask import Flask, Response, request
 
-from ..vary import add_vary
+from service.api.vary import add_vary
 
 MIN_BYTES = 1024
 # Level 1 for SVG: a board at level 6 cost 2.5x the CPU of level 1 for a few

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from ..vary import add_vary
+from service.api.vary import add_vary
 
 ALLOWED_HEADERS = (
     "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, X-Request-ID"

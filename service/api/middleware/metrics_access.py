@@ -19,9 +19,8 @@ import hmac
 
 from flask import Flask, request
 
+from service.api.problems import no_such_resource
 from service.config import Settings
-
-from ..problems import no_such_resource
 
 METRICS_PATH = "/metrics"
 # The server's socket for this request, as gunicorn hands it to the app.

@@ -33,11 +33,10 @@ import math
 
 from flask import Flask, Response, g, request
 
+from service.api.context import client_address, services
+from service.api.problems import ApiProblem
 from service.config import RateLimit, Settings
 from service.languages import N_, Text
-
-from ..context import client_address, services
-from ..problems import ApiProblem
 
 CREATE, MOVES, BOT_GAMES, HINTS, ANALYSES = "create", "moves", "bot_games", "hints", "analyses"
 PLAYERS, SEEKS, JOINS, GAMES = "players", "seeks", "joins", "games"

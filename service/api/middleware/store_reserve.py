@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from flask import Flask, request
 
+from service.api.problems import ApiProblem
 from service.config import Settings
 from service.languages import Text
 from service.storage.memory import StoreMemory
-
-from ..problems import ApiProblem
 
 # The requests that make something new for the store to keep.
 CREATING_ENDPOINTS = frozenset(

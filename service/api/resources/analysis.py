@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
+from service.api.context import services
+from service.api.incoming import check_headers
+from service.api.languages import request_language, speaks
+from service.api.responses import json_response
 from service.games.jsontext import compact, parse
 from service.pictures import analysis_svg
 
-from ..context import services
-from ..incoming import check_headers
-from ..languages import request_language, speaks
-from ..responses import json_response
 from .pictures import SVG_MIMETYPE, picture_response
 
 bp = Blueprint("analysis", __name__)

@@ -6,12 +6,11 @@ import json
 
 from flask import Blueprint
 
+from service.api.context import services
+from service.api.responses import json_response
 from service.bots import LEVELS
 from service.games.jsontext import compact
 from service.storage import StorageError
-
-from ..context import services
-from ..responses import json_response
 
 bp = Blueprint("bots", __name__)
 

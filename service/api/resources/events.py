@@ -25,12 +25,11 @@ from typing import Protocol
 
 from flask import Blueprint, Response, request
 
+from service.api.context import client_address, services
+from service.api.incoming import check_headers, read_query
+from service.api.streams.hangups import HangupWatch
 from service.storage import StorageError
 from service.telemetry.metrics import OPEN_EVENT_STREAMS
-
-from ..context import client_address, services
-from ..incoming import check_headers, read_query
-from ..streams.hangups import HangupWatch
 
 log = logging.getLogger(__name__)
 bp = Blueprint("events", __name__)
@@ -55,7 +54,7 @@ def _last_event_id() -> int | None:
 
 
 class Event(Protocol):
-    """What a feed yields: a game's events (games/events.py) or a player's (games/player_feed.py)."""
+    """What a feed yields: a game's events (games/events.py) or a player's (site/player_feed.py)."""
 
     @property
     def event_id(self) -> str | None: ...

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from flask import Blueprint
 
+from service.api.context import client_address, services
+from service.api.incoming import bearer_token, check_body, check_headers, read_json_object, read_query
+from service.api.middleware.ratelimit import count_bot_game
+from service.api.problems import invalid_request
+from service.api.responses import json_response, not_modified
+from service.api.schemas import load_create_game
 from service.engine import InvalidSetup, legal_moves
 from service.games.jsontext import Fragment, compact
 from service.games.views import legal_moves_text
 from service.languages import Text
-
-from ..context import client_address, services
-from ..incoming import bearer_token, check_body, check_headers, read_json_object, read_query
-from ..middleware.ratelimit import count_bot_game
-from ..problems import invalid_request
-from ..responses import json_response, not_modified
-from ..schemas import load_create_game
 
 bp = Blueprint("games", __name__)
 

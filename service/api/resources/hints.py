@@ -17,14 +17,13 @@ from collections import OrderedDict
 from flask import Blueprint
 
 from service import bots
+from service.api.context import services
+from service.api.incoming import check_headers, read_query
+from service.api.problems import from_refusal, invalid_request
+from service.api.responses import json_response, not_modified
 from service.engine import GameFinished, canonical_move
 from service.games.jsontext import compact
 from service.languages import Text
-
-from ..context import services
-from ..incoming import check_headers, read_query
-from ..problems import from_refusal, invalid_request
-from ..responses import json_response, not_modified
 
 bp = Blueprint("hints", __name__)
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from service.api.context import services
+from service.api.middleware.compression import StaticResponse
+from service.api.problems import storage_unavailable
+from service.api.responses import json_response
+from service.api.schemas import patches_view
 from service.games.jsontext import compact
 from service.storage import StorageError, StoreBusy
-
-from ..context import services
-from ..middleware.compression import StaticResponse
-from ..problems import storage_unavailable
-from ..responses import json_response
-from ..schemas import patches_view
 
 bp = Blueprint("meta", __name__)
 

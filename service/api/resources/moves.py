@@ -11,6 +11,20 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
+from service.api.context import client_address, services
+from service.api.idempotency import answer_response, fingerprint, refusal_problem, scoped_key
+from service.api.incoming import (
+    bearer_token,
+    check_body,
+    check_headers,
+    read_json_object,
+    read_path,
+    read_query,
+)
+from service.api.languages import request_language
+from service.api.problems import ApiProblem, from_refusal, from_storage_error
+from service.api.responses import if_match_versions, json_response, not_modified
+from service.api.schemas import load_move
 from service.engine import Move, Resign
 from service.games import (
     AcceptedAnswer,
@@ -23,21 +37,6 @@ from service.games.jsontext import Fragment, compact
 from service.languages import Text
 from service.storage import StorageError
 from service.telemetry import metrics
-
-from ..context import client_address, services
-from ..idempotency import answer_response, fingerprint, refusal_problem, scoped_key
-from ..incoming import (
-    bearer_token,
-    check_body,
-    check_headers,
-    read_json_object,
-    read_path,
-    read_query,
-)
-from ..languages import request_language
-from ..problems import ApiProblem, from_refusal, from_storage_error
-from ..responses import if_match_versions, json_response, not_modified
-from ..schemas import load_move
 
 bp = Blueprint("moves", __name__)
 

@@ -16,16 +16,15 @@ from collections.abc import Callable, Mapping
 
 from flask import Blueprint, Response
 
+from service.api.context import services
+from service.api.incoming import check_headers, read_query
+from service.api.languages import language_tag, request_language, speaks
+from service.api.problems import ApiProblem
+from service.api.responses import copy_is_current
 from service.engine import PATCHES
 from service.games.jsontext import parse
 from service.languages import Text
 from service.pictures import board_svg, board_text, patch_svg
-
-from ..context import services
-from ..incoming import check_headers, read_query
-from ..languages import language_tag, request_language, speaks
-from ..problems import ApiProblem
-from ..responses import copy_is_current
 
 bp = Blueprint("pictures", __name__)
 

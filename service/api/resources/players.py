@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
+from service.api.context import client_address, services
+from service.api.idempotency import join_key
+from service.api.incoming import bearer_token, check_body, check_headers, read_json_object, read_query
+from service.api.responses import json_response
 from service.games import GameNotFound, GameRecord
 from service.games.jsontext import Fragment, compact
-from service.games.player_feed import event_id_or_none
+from service.site.player_feed import event_id_or_none
 from service.storage.players import TICKET_TTL_SECONDS
 
-from ..context import client_address, services
-from ..idempotency import join_key
-from ..incoming import bearer_token, check_body, check_headers, read_json_object, read_query
-from ..responses import json_response
 from .events import event_stream
 
 bp = Blueprint("players", __name__)
@@ -30,7 +30,7 @@ def create_player():
 
 
 def _repair_ratings() -> None:
-    """Apply the rated games' settlements whose appliers died (games/rated.py) before ratings are read."""
+    """Apply the rated games' settlements whose appliers died (site/rated_games.py) before ratings are read."""
     play = services().play
     if play.ratings is not None:
 

@@ -13,16 +13,15 @@ from functools import cache
 from flask import Blueprint
 from markupsafe import escape
 
+from service.api.incoming import read_query
+from service.api.languages import request_language
+from service.api.middleware.compression import StaticBody
+from service.api.people_pages import page_body, page_response, rich
 from service.engine import new_game
 from service.games.records import create_record
 from service.games.views import game_view
 from service.languages import LANGUAGES, N_, translate
 from service.pictures import board_svg
-
-from ..incoming import read_query
-from ..languages import request_language
-from ..middleware.compression import StaticBody
-from ..people_pages import page_body, page_response, rich
 
 bp = Blueprint("rules", __name__)
 

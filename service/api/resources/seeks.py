@@ -1,15 +1,14 @@
-"""Quick pairing: POST /seeks, GET /seeks/{id}, DELETE /seeks/{id} (games/seeks.py pairs them)."""
+"""Quick pairing: POST /seeks, GET /seeks/{id}, DELETE /seeks/{id} (site/seeks.py pairs them)."""
 
 from __future__ import annotations
 
 from flask import Blueprint
 
+from service.api.context import services
+from service.api.incoming import bearer_token, check_body, check_headers, read_json_object
+from service.api.responses import json_response
 from service.games.clock import ClockSettings
 from service.games.jsontext import compact
-
-from ..context import services
-from ..incoming import bearer_token, check_body, check_headers, read_json_object
-from ..responses import json_response
 
 bp = Blueprint("seeks", __name__)
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import threading
 
+from service.api.problems import ApiProblem
 from service.languages import Text
 
-from ..problems import ApiProblem
 from .counts import StreamCounts
 
 # A refused client has as many streams open as it may: one of them closing

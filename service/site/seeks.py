@@ -23,16 +23,16 @@ import hashlib
 import time
 from typing import Any
 
+from service.games.clock import ClockSettings, rfc3339_ms
+from service.games.jsontext import compact, parse
+from service.games.play import GamePlay, Seating
+from service.games.records import DEFAULT_NAMES, could_be_game_id, new_game_id
+from service.games.refusals import GameNotFound, SeekNotFound, TooManyWaiting
 from service.languages import Text
 from service.storage import GameExists, SeekPool, StoredSeek
 
-from .clock import ClockSettings, rfc3339_ms
-from .jsontext import compact, parse
 from .lobby import Players
-from .play import GamePlay, Seating
 from .players import PlayerRecord
-from .records import DEFAULT_NAMES, could_be_game_id, new_game_id
-from .refusals import GameNotFound, SeekNotFound, TooManyWaiting
 
 # A seek pairs with ratings this far from its player's (either way) by default.
 DEFAULT_RANGE = 500

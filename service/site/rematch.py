@@ -18,14 +18,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from service.games.jsontext import compact
+from service.games.kept import GameCopy
+from service.games.play import MAX_COMMIT_ATTEMPTS, GamePlay, Seating
+from service.games.records import GameRecord, new_game_id
+from service.games.refusals import (
+    GameBusy,
+    GameNotFinished,
+    GameNotFound,
+    InvalidToken,
+    MissingToken,
+    SeatNeverTaken,
+)
+from service.games.views import game_view
 from service.storage import GameExists
-
-from .jsontext import compact
-from .kept import GameCopy
-from .play import MAX_COMMIT_ATTEMPTS, GamePlay, Seating
-from .records import GameRecord, new_game_id
-from .refusals import GameBusy, GameNotFinished, GameNotFound, InvalidToken, MissingToken, SeatNeverTaken
-from .views import game_view
 
 
 @dataclass(frozen=True, slots=True)

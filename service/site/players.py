@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .jsontext import compact, parse
-from .ratings import Rating
-from .records import could_be_game_id, new_game_id, now_rfc3339, token_hash
-from .refusals import InvalidToken, MissingToken, PlayerNotFound
+from service.games.jsontext import compact, parse
+from service.games.records import could_be_game_id, new_game_id, now_rfc3339, token_hash
+from service.games.refusals import InvalidToken, MissingToken, PlayerNotFound
+from service.ratings import Rating
 
 PLAYER_FORMAT = 1
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from service.games.jsontext import compact
+from service.games.kept import GameCopy
+from service.games.play import MAX_COMMIT_ATTEMPTS, GamePlay, seat_of_token
+from service.games.refusals import GameBusy, GameNotFound, NameFixed
+from service.games.views import game_view
 from service.languages import Text
-
-from .jsontext import compact
-from .kept import GameCopy
-from .play import MAX_COMMIT_ATTEMPTS, GamePlay, seat_of_token
-from .refusals import GameBusy, GameNotFound, NameFixed
-from .views import game_view
 
 
 @dataclass(frozen=True, slots=True)

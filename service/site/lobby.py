@@ -20,14 +20,11 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from service.languages import Text
-from service.storage import IdempotencyAnswer, LobbyIndex, PlayerStore, SeatChange, StorageError
-
-from .answers import decode_joined, encode_joined
-from .clock import start
-from .jsontext import Fragment, compact, parse
-from .kept import GameCopy
-from .play import (
+from service.games.answers import decode_joined, encode_joined
+from service.games.clock import start
+from service.games.jsontext import Fragment, compact, parse
+from service.games.kept import GameCopy
+from service.games.play import (
     MAX_COMMIT_ATTEMPTS,
     Created,
     GamePlay,
@@ -37,11 +34,21 @@ from .play import (
     clock_log,
     recorded_answer,
 )
+from service.games.records import NO_BOTS, GameRecord, seated, token_hash
+from service.games.refusals import (
+    GameBusy,
+    GameNotFound,
+    InvalidToken,
+    PlayerNotFound,
+    SeatTaken,
+    TooManyWaiting,
+)
+from service.games.views import game_view
+from service.languages import Text
+from service.storage import IdempotencyAnswer, LobbyIndex, PlayerStore, SeatChange, StorageError
+
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
-from .records import NO_BOTS, GameRecord, seated, token_hash
-from .refusals import GameBusy, GameNotFound, InvalidToken, PlayerNotFound, SeatTaken, TooManyWaiting
-from .views import game_view
 
 PAGE_SIZE = 50
 # Expired entries dropped (and their games aborted) per listing.

@@ -40,11 +40,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from service.engine import GameState
+from service.games.records import GameRecord
+from service.ratings import settle
 from service.storage import PlayerStore, RatingBook, StorageError
 
 from .players import PlayerRecord
-from .ratings import settle
-from .records import GameRecord
 
 log = logging.getLogger(__name__)
 

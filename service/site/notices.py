@@ -17,10 +17,9 @@ import logging
 import time
 from typing import Any
 
+from service.games.jsontext import compact
+from service.games.records import GameRecord
 from service.storage import PlayerStore, StorageError
-
-from .jsontext import compact
-from .records import GameRecord
 
 log = logging.getLogger(__name__)
 
