@@ -337,10 +337,7 @@ class GamePlay:
         if old is not None:
             # Each person's token of the finished game acts for its seat in this one: no new secret to hand out.
             record = replace(
-                record,
-                token_hashes=(old.token_hashes[1], old.token_hashes[0]),
-                player_ids=(old.player_ids[1], old.player_ids[0]),
-                player_hashes=(old.player_hashes[1], old.player_hashes[0]),
+                record, seats=(record.seats[0].held_by(old.seats[1]), record.seats[1].held_by(old.seats[0]))
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()

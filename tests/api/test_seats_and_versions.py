@@ -175,8 +175,7 @@ def _store_old_game(play: GamePlay, setup: dict) -> str:
     record, _tokens = create_record(state, DEFAULT_NAMES)
     record = GameRecord(
         id=record.id,
-        names=record.names,
-        token_hashes=record.token_hashes,
+        seats=record.seats,
         created_at=record.created_at,
         updated_at=record.updated_at,
         state=state,
