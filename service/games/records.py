@@ -12,7 +12,6 @@ import hmac
 import re
 import secrets
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -97,12 +96,9 @@ class GameRecord:
     move_times: tuple[str | None, ...] = ()
     # The time control (None: no clock) and the clock as of this version. The
     # earlier versions' clocks are the store's clock log (GameStore.load_clock),
-    # which only a past view reads; `clock_past` holds them, oldest first in
-    # the record's form (ClockState.log), only in a record stored before the
-    # log moved out of it, until its next move hands them to the store.
+    # which only a past view reads.
     clock: ClockSettings | None = None
     clock_now: ClockState | None = None
-    clock_past: tuple[Sequence[int | None], ...] = ()
 
     @property
     def clock_state(self) -> ClockState | None:
@@ -203,8 +199,6 @@ class GameRecord:
             move_times=times,
             clock=self.clock,
             clock_now=self.clock_now if clock is None else clock,
-            # With a clock, the commit hands the earlier clocks to the store's log (play.py).
-            clock_past=self.clock_past if clock is None else (),
             listed=self.listed,
             open_until_ms=self.open_until_ms,
             rated=self.rated,
@@ -232,12 +226,10 @@ class GameRecord:
                     if first.bot is not None or second.bot is not None
                     else {}
                 ),
-                # Left out without a clock, likewise.
+                # Left out without a clock, likewise. The clock as of this version is
+                # the last entry of a list, as when the record held every version's.
                 **(
-                    {
-                        "clock": self.clock.to_json(),
-                        "clock_log": [*self.clock_past, self.clock_now.log],
-                    }
+                    {"clock": self.clock.to_json(), "clock_log": [self.clock_now.log]}
                     if self.clock is not None and self.clock_now is not None
                     else {}
                 ),
@@ -303,10 +295,10 @@ class GameRecord:
 
 
 def _clock_of(log: list[list[int | None]] | None) -> dict[str, Any]:
-    """The record's clock fields from its stored log."""
+    """The record's clock as of its version from its stored log: the log's last entry."""
     if not log:
         return {}
-    return {"clock_now": ClockState.from_log(log[-1]), "clock_past": tuple(log[:-1])}
+    return {"clock_now": ClockState.from_log(log[-1])}
 
 
 def create_record(
