@@ -187,8 +187,6 @@ class GameRecord:
         """The record after a move produced `state` (and, with a clock, left it as `clock` says)."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
         now = now_rfc3339()
-        # A game stored before move times were kept has none for its early moves.
-        times = self.move_times + (None,) * (state.moves_played - 1 - len(self.move_times)) + (now,)
         return GameRecord(
             id=self.id,
             seats=self.seats,
@@ -196,7 +194,7 @@ class GameRecord:
             updated_at=now,
             state=state,
             patch_order=self.patch_order,
-            move_times=times,
+            move_times=self.move_times + (now,),
             clock=self.clock,
             clock_now=self.clock_now if clock is None else clock,
             listed=self.listed,
@@ -281,9 +279,8 @@ class GameRecord:
             created_at=doc["created_at"],
             updated_at=doc["updated_at"],
             state=state_from_dict(doc["engine"]),
-            # Records written before these were kept have neither.
-            patch_order=None if doc.get("patch_order") is None else tuple(doc["patch_order"]),
-            move_times=tuple(doc.get("move_times", ())),
+            patch_order=None if doc["patch_order"] is None else tuple(doc["patch_order"]),
+            move_times=tuple(doc["move_times"]),
             clock=None if doc.get("clock") is None else ClockSettings.from_json(doc["clock"]),
             **_clock_of(doc.get("clock_log")),
             listed=doc.get("listed", True),
