@@ -93,7 +93,7 @@ class GameRecord:
     # starting circle of a game set up from a patch order (a seeded one
     # derives it from its seed), and when each move was accepted, oldest first.
     patch_order: tuple[int, ...] | None = None
-    move_times: tuple[str | None, ...] = ()
+    move_times: tuple[str, ...] = ()
     # The time control (None: no clock) and the clock as of this version. The
     # earlier versions' clocks are the store's clock log (GameStore.load_clock),
     # which only a past view reads.
