@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.engine import pin_to_one_core, random_game
 from service.engine.patches import ORIENTATION_ORDER
-from service.games import GameRecord
 from service.games.jsontext import compact, parse
+from service.games.records import GameRecord, Seat
 from service.games.views import game_view
 from service.pictures import board_svg, board_text, patch_svg
 
@@ -37,8 +37,7 @@ NAMES = ("Ada Lovelace", "Grace <Hopper> & co")
 def record_of(state) -> GameRecord:
     return GameRecord(
         id="bench",
-        names=NAMES,
-        token_hashes=("0" * 64, "1" * 64),
+        seats=(Seat(NAMES[0], "0" * 64), Seat(NAMES[1], "1" * 64)),
         created_at="2024-01-01T00:00:00Z",
         updated_at="2024-01-01T00:00:00Z",
         state=state,

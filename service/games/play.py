@@ -190,19 +190,13 @@ def clock_check(clock: ClockState | None, must_be: str = "") -> ClockCheck | Non
 
 
 def clock_log(clock: ClockState | None, before: GameCopy | None = None) -> ClockLog | None:
-    """The store's clock-log entry of a version whose clock is `clock`, after the copy `before` (None: the first)."""
-    if clock is None:
-        return None
-    entry = compact(clock.log)
-    if before is not None:
-        past = before.record
-        if past.clock_now is not None and (past.clock_past or before.version <= 1):
-            # A game stored before the store kept the log: the earlier versions' clocks, for the store to start it with.
-            return ClockLog(
-                entry, tuple(compact(logged) for logged in (*past.clock_past, past.clock_now.log))
-            )
-    # The store keeps this game's log already: its creation, or a move since, wrote it.
-    return ClockLog(entry)
+    """The store's clock-log entry of a version whose clock is `clock` (None: no clock).
+
+    The store keeps every clocked game's log from its creation on, so an
+    entry is all a write adds to it. `before` is not read: transitional, until
+    the core's commit stops passing it (issue 37).
+    """
+    return None if clock is None else ClockLog(compact(clock.log))
 
 
 # A commit whose reckoning of the store's time was too far from the store's
@@ -337,10 +331,7 @@ class GamePlay:
         if old is not None:
             # Each person's token of the finished game acts for its seat in this one: no new secret to hand out.
             record = replace(
-                record,
-                token_hashes=(old.token_hashes[1], old.token_hashes[0]),
-                player_ids=(old.player_ids[1], old.player_ids[0]),
-                player_hashes=(old.player_hashes[1], old.player_hashes[0]),
+                record, seats=(record.seats[0].held_by(old.seats[1]), record.seats[1].held_by(old.seats[0]))
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
@@ -434,7 +425,6 @@ class GamePlay:
             state=past,
             move_times=times[: version - 1],
             clock_now=self._clock_of_version(game_id, record, version),
-            clock_past=(),
         )
         return current, StoredView(version, compact(game_view(then, version)))
 
@@ -442,14 +432,6 @@ class GamePlay:
         """The clock as of `version` of the game whose record (the current version's) this is."""
         if record.clock_now is None:
             return None
-        if record.clock_past:
-            # A record from before the store kept the log holds it, until its next move.
-            entries: list[Any] = [*record.clock_past, record.clock_now.log]
-            return (
-                ClockState.from_log(list(entries[version - 1]))
-                if version <= len(entries)
-                else record.clock_now
-            )
         entry = self.store.load_clock(game_id, version)
         return record.clock_now if entry is None else ClockState.from_log(parse(entry))
 

@@ -12,9 +12,8 @@ import hmac
 import re
 import secrets
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
 from service.engine import GameState, state_from_dict, state_to_dict
 from service.ratings import Settlement
@@ -27,7 +26,6 @@ DEFAULT_NAMES = ("Player 1", "Player 2")
 NO_BOTS: tuple[None, None] = (None, None)
 NO_PLAYERS: tuple[None, None] = (None, None)
 NO_OPEN_SEATS = (False, False)
-T = TypeVar("T")
 
 
 GAME_ID_BYTES = 16
@@ -60,14 +58,34 @@ def now_rfc3339() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat of a game: who plays it and what acts for it."""
+
+    name: str
+    # SHA-256 of the seat's token; None for a bot's seat and an open one: no token was handed out.
+    token_hash: str | None = None
+    bot: str | None = None  # the bot level id; None for a person
+    # The player (site/players.py) holding the seat, None for none, and the
+    # hash of that player's token, so the player token acts for the seat.
+    player_id: str | None = None
+    player_hash: str | None = None
+    # A seat nobody holds yet, taken by the first joiner (site/lobby.py).
+    open: bool = False
+
+    def held_by(self, other: Seat) -> Seat:
+        """This seat acted for by `other`'s token and player (a rematch: no new secret to hand out)."""
+        return replace(
+            self, token_hash=other.token_hash, player_id=other.player_id, player_hash=other.player_hash
+        )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
-    """One game as stored: engine state and service metadata (built with keywords: nine fields)."""
+    """One game as stored: engine state and service metadata (built with keywords)."""
 
     id: str
-    names: tuple[str, str]
-    # None for a bot seat: it has no token.
-    token_hashes: tuple[str | None, str | None]
+    seats: tuple[Seat, Seat]
     created_at: str
     updated_at: str | None  # None only in a replayed past version whose move time is not stored
     state: GameState
@@ -75,29 +93,18 @@ class GameRecord:
     # starting circle of a game set up from a patch order (a seeded one
     # derives it from its seed), and when each move was accepted, oldest first.
     patch_order: tuple[int, ...] | None = None
-    move_times: tuple[str | None, ...] = ()
-    # Each seat's bot level id, None for a person.
-    bots: tuple[str | None, str | None] = NO_BOTS
+    move_times: tuple[str, ...] = ()
     # The time control (None: no clock) and the clock as of this version. The
     # earlier versions' clocks are the store's clock log (GameStore.load_clock),
-    # which only a past view reads; `clock_past` holds them, oldest first in
-    # the record's form (ClockState.log), only in a record stored before the
-    # log moved out of it, until its next move hands them to the store.
+    # which only a past view reads.
     clock: ClockSettings | None = None
     clock_now: ClockState | None = None
-    clock_past: tuple[Sequence[int | None], ...] = ()
 
     @property
     def clock_state(self) -> ClockState | None:
         """The clock as of this version (None without one)."""
         return self.clock_now
 
-    # The player (site/players.py) holding each seat, None for none, and the
-    # hash of that player's token, so the player token acts for the seat.
-    player_ids: tuple[str | None, str | None] = NO_PLAYERS
-    player_hashes: tuple[str | None, str | None] = NO_PLAYERS
-    # Open seats: a seat nobody holds yet, taken by the first joiner (GamePlay.join).
-    open_seats: tuple[bool, bool] = NO_OPEN_SEATS
     # Whether the game is shown in the lobby while a seat is open, and until
     # when (epoch milliseconds; 0 without an open seat).
     listed: bool = True
@@ -109,22 +116,52 @@ class GameRecord:
     # Of a finished game: the id of its rematch (rematch.py), once asked for.
     next_game: str | None = None
 
+    # transitional: removed once the core's callers read seats (issue 37)
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
+
+    # transitional: removed once the core's callers read seats (issue 37)
+    @property
+    def token_hashes(self) -> tuple[str | None, str | None]:
+        return (self.seats[0].token_hash, self.seats[1].token_hash)
+
+    # transitional: removed once the core's callers read seats (issue 37)
+    @property
+    def bots(self) -> tuple[str | None, str | None]:
+        return (self.seats[0].bot, self.seats[1].bot)
+
+    # transitional: removed once the core's callers read seats (issue 37)
+    @property
+    def player_ids(self) -> tuple[str | None, str | None]:
+        return (self.seats[0].player_id, self.seats[1].player_id)
+
+    # transitional: removed once the core's callers read seats (issue 37)
+    @property
+    def player_hashes(self) -> tuple[str | None, str | None]:
+        return (self.seats[0].player_hash, self.seats[1].player_hash)
+
+    # transitional: removed once the core's callers read seats (issue 37)
+    @property
+    def open_seats(self) -> tuple[bool, bool]:
+        return (self.seats[0].open, self.seats[1].open)
+
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
         digest = token_hash(token)
-        seat = None
-        for candidate in (0, 1):
-            for stored in (self.token_hashes[candidate], self.player_hashes[candidate]):
+        found = None
+        for index, seat in enumerate(self.seats):
+            for stored in (seat.token_hash, seat.player_hash):
                 if stored is not None and hmac.compare_digest(digest, stored):
-                    seat = candidate
-        return seat
+                    found = index
+        return found
 
     @property
     def open_seat(self) -> int | None:
         """The first seat still open, or None."""
-        for seat in (0, 1):
-            if self.open_seats[seat]:
-                return seat
+        for index, seat in enumerate(self.seats):
+            if seat.open:
+                return index
         return None
 
     @property
@@ -134,36 +171,32 @@ class GameRecord:
         A bot never moves against a seat still open: its turn starts with the join (lobby.py).
         """
         turn = self.state.turn
-        return None if turn is None or True in self.open_seats else self.bots[turn]
+        first, second = self.seats
+        return None if turn is None or first.open or second.open else self.seats[turn].bot
 
     @property
     def has_person(self) -> bool:
         """Whether a person plays at least one seat."""
-        return None in self.bots
+        return self.seats[0].bot is None or self.seats[1].bot is None
+
+    def with_seat(self, index: int, seat: Seat) -> GameRecord:
+        """The record with its seat `index` replaced by `seat`."""
+        return replace(self, seats=(seat, self.seats[1]) if index == 0 else (self.seats[0], seat))
 
     def advanced(self, state: GameState, clock: ClockState | None = None) -> GameRecord:
         """The record after a move produced `state` (and, with a clock, left it as `clock` says)."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
         now = now_rfc3339()
-        # A game stored before move times were kept has none for its early moves.
-        times = self.move_times + (None,) * (state.moves_played - 1 - len(self.move_times)) + (now,)
         return GameRecord(
             id=self.id,
-            names=self.names,
-            token_hashes=self.token_hashes,
+            seats=self.seats,
             created_at=self.created_at,
             updated_at=now,
             state=state,
             patch_order=self.patch_order,
-            move_times=times,
-            bots=self.bots,
+            move_times=self.move_times + (now,),
             clock=self.clock,
             clock_now=self.clock_now if clock is None else clock,
-            # With a clock, the commit hands the earlier clocks to the store's log (play.py).
-            clock_past=self.clock_past if clock is None else (),
-            player_ids=self.player_ids,
-            player_hashes=self.player_hashes,
-            open_seats=self.open_seats,
             listed=self.listed,
             open_until_ms=self.open_until_ms,
             rated=self.rated,
@@ -172,38 +205,44 @@ class GameRecord:
         )
 
     def encode(self) -> str:
-        """The stored text."""
+        """The stored text: each seat's fields in lists of both seats' (the form records had before `Seat`)."""
+        first, second = self.seats
         return compact(
             {
                 "format": RECORD_FORMAT,
                 "id": self.id,
-                "names": list(self.names),
-                "token_hashes": list(self.token_hashes),
+                "names": [first.name, second.name],
+                "token_hashes": [first.token_hash, second.token_hash],
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,
                 "patch_order": None if self.patch_order is None else list(self.patch_order),
                 "move_times": list(self.move_times),
                 "engine": state_to_dict(self.state),
                 # Left out of a game between people: records written before bots existed read the same.
-                **({"bots": list(self.bots)} if self.bots != NO_BOTS else {}),
-                # Left out without a clock, likewise.
                 **(
-                    {
-                        "clock": self.clock.to_json(),
-                        "clock_log": [*self.clock_past, self.clock_now.log],
-                    }
+                    {"bots": [first.bot, second.bot]}
+                    if first.bot is not None or second.bot is not None
+                    else {}
+                ),
+                # Left out without a clock, likewise. The clock as of this version is
+                # the last entry of a list, as when the record held every version's.
+                **(
+                    {"clock": self.clock.to_json(), "clock_log": [self.clock_now.log]}
                     if self.clock is not None and self.clock_now is not None
                     else {}
                 ),
                 # Left out of a game with no player identities or open seats, for the same reason.
                 **(
-                    {"player_ids": list(self.player_ids), "player_hashes": list(self.player_hashes)}
-                    if self.player_ids != NO_PLAYERS
+                    {
+                        "player_ids": [first.player_id, second.player_id],
+                        "player_hashes": [first.player_hash, second.player_hash],
+                    }
+                    if first.player_id is not None or second.player_id is not None
                     else {}
                 ),
                 **(
                     {
-                        "open_seats": list(self.open_seats),
+                        "open_seats": [first.open, second.open],
                         "listed": self.listed,
                         "open_until_ms": self.open_until_ms,
                     }
@@ -222,22 +261,28 @@ class GameRecord:
         doc = parse(text)
         if doc.get("format") != RECORD_FORMAT:
             raise ValueError(f"unknown game record format {doc.get('format')!r}")
+        first, second = (
+            Seat(*fields)
+            for fields in zip(
+                doc["names"],
+                doc["token_hashes"],
+                doc.get("bots", NO_BOTS),
+                doc.get("player_ids", NO_PLAYERS),
+                doc.get("player_hashes", NO_PLAYERS),
+                doc.get("open_seats", NO_OPEN_SEATS),
+                strict=True,
+            )
+        )
         return cls(
             id=doc["id"],
-            names=tuple(doc["names"]),
-            token_hashes=tuple(doc["token_hashes"]),
+            seats=(first, second),
             created_at=doc["created_at"],
             updated_at=doc["updated_at"],
             state=state_from_dict(doc["engine"]),
-            # Records written before these were kept have neither.
-            patch_order=None if doc.get("patch_order") is None else tuple(doc["patch_order"]),
-            move_times=tuple(doc.get("move_times", ())),
-            bots=tuple(doc.get("bots", NO_BOTS)),
+            patch_order=None if doc["patch_order"] is None else tuple(doc["patch_order"]),
+            move_times=tuple(doc["move_times"]),
             clock=None if doc.get("clock") is None else ClockSettings.from_json(doc["clock"]),
             **_clock_of(doc.get("clock_log")),
-            player_ids=tuple(doc.get("player_ids", NO_PLAYERS)),
-            player_hashes=tuple(doc.get("player_hashes", NO_PLAYERS)),
-            open_seats=tuple(doc.get("open_seats", NO_OPEN_SEATS)),
             listed=doc.get("listed", True),
             open_until_ms=doc.get("open_until_ms", 0),
             rated=bool(doc.get("rated", False)),
@@ -247,10 +292,10 @@ class GameRecord:
 
 
 def _clock_of(log: list[list[int | None]] | None) -> dict[str, Any]:
-    """The record's clock fields from its stored log."""
+    """The record's clock as of its version from its stored log: the log's last entry."""
     if not log:
         return {}
-    return {"clock_now": ClockState.from_log(log[-1]), "clock_past": tuple(log[:-1])}
+    return {"clock_now": ClockState.from_log(log[-1])}
 
 
 def create_record(
@@ -276,24 +321,22 @@ def create_record(
     `game_id`: the id chosen beforehand (a seek's pairing names its game), else a new one.
     """
     tokens = [None if bot is not None or empty else new_seat_token() for bot, empty in zip(bots, open_seats)]
+    first, second = (
+        Seat(name, None if token is None else token_hash(token), bot, player, player_hash, empty)
+        for name, token, bot, player, player_hash, empty in zip(
+            names, tokens, bots, players, player_hashes, open_seats, strict=True
+        )
+    )
     created = now_rfc3339()
     record = GameRecord(
         id=game_id or new_game_id(),
-        names=names,
-        token_hashes=(
-            None if tokens[0] is None else token_hash(tokens[0]),
-            None if tokens[1] is None else token_hash(tokens[1]),
-        ),
+        seats=(first, second),
         created_at=created,
         updated_at=created,
         state=state,
         patch_order=None if state.seed is not None else state.circle,
-        bots=bots,
         clock=settings,
         clock_now=clock,
-        player_ids=players,
-        player_hashes=player_hashes,
-        open_seats=open_seats,
         listed=listed,
         open_until_ms=open_until_ms if True in open_seats else 0,
         rated=rated,
@@ -306,19 +349,12 @@ def seated(
 ) -> tuple[GameRecord, str]:
     """The record with its open `seat` taken by `name` (and that player, if any), and the seat's new token."""
     token = new_seat_token()
-
-    def put(pair: tuple[T, T], value: T) -> tuple[T, T]:
-        return (value, pair[1]) if seat == 0 else (pair[0], value)
-
-    open_seats = put(record.open_seats, False)
-    return (
-        replace(
-            record,
-            names=put(record.names, name),
-            token_hashes=put(record.token_hashes, token_hash(token)),
-            player_ids=put(record.player_ids, player_id),
-            player_hashes=put(record.player_hashes, player_hash),
-            open_seats=open_seats,
-        ),
-        token,
+    taken = replace(
+        record.seats[seat],
+        name=name,
+        token_hash=token_hash(token),
+        player_id=player_id,
+        player_hash=player_hash,
+        open=False,
     )
+    return record.with_seat(seat, taken), token

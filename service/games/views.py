@@ -91,11 +91,12 @@ def legal_moves_text(version: int, turn: int | None, phase: str | None, moves: I
 
 def _player_view(record: GameRecord, state: GameState, seat: int) -> dict[str, Any]:
     player = state.players[seat]
+    held = record.seats[seat]
     return {
-        "name": record.names[seat],
-        "bot": record.bots[seat],
-        "open": record.open_seats[seat],
-        "player_id": record.player_ids[seat],
+        "name": held.name,
+        "bot": held.bot,
+        "open": held.open,
+        "player_id": held.player_id,
         "buttons": player.buttons,
         "position": player.position,
         "income": player.income,

@@ -298,7 +298,7 @@ class Lobby:
             settings = after.clock if after.open_seat is None else None
             starting = settings is not None
             if settings is not None:
-                after = replace(after, clock_now=start(settings, self.play.store.now_ms()), clock_past=())
+                after = replace(after, clock_now=start(settings, self.play.store.now_ms()))
             view = compact(game_view(after, game.version))
             text = after.encode()
             answer = None

@@ -47,8 +47,7 @@ class SeatNames:
                 raise NameFixed(Text("The game is over: its seats' names are as they were played."))
             if record.names[seat] == name:
                 return Named(seat, compact(game_view(record, game.version)))
-            names = (name, record.names[1]) if seat == 0 else (record.names[0], name)
-            named = replace(record, names=names)
+            named = record.with_seat(seat, replace(record.seats[seat], name=name))
             text = named.encode()
             view = compact(game_view(named, game.version))
             result = self.play.store.amend(game_id, game.version, game.revision, text, view)

@@ -223,7 +223,8 @@ def test_a_job_for_a_game_whose_seat_is_still_open_fences_the_join_and_moves_not
     wait_for(lambda: pending_jobs(app) == 0, BOT_MOVE_BOUND, "the worker kept the job")
     fenced = play.load(table.id)
     assert fenced.version == 1 and fenced.revision != read.revision
-    assert fenced.record.open_seats == (False, True) and fenced.record.state.moves_played == 0
+    assert [seat.open for seat in fenced.record.seats] == [False, True]
+    assert fenced.record.state.moves_played == 0
     # The join, judged on the game as stored now, queues the bot's job of its own.
     joined = client.post(f"/games/{table.id}/join", json={"name": "Ann"})
     assert joined.status_code == 201, joined.get_json()

@@ -1,15 +1,6 @@
 """GET /games/{id}/seat, POST /games/{id}/seat (a seat names itself), and GET /games/{id}?version=N: past versions rebuilt by replay."""
 
-import json
-
 import pytest
-
-from service.engine import Advance, apply_move, new_game
-from service.games import DEFAULT_NAMES, GamePlay, GameRecord
-from service.games.jsontext import compact
-from service.games.records import create_record
-from service.games.views import game_view
-from tests.store_calls import commit
 
 from .anu import anu_games, create_body, request_body, tokens
 
@@ -160,56 +151,3 @@ def test_past_version_revalidates(table, client):
     resp = client.get(f"/games/{t.id}?version=1", headers={"If-None-Match": '"1"'})
     assert resp.status_code == 304
     assert resp.headers["ETag"] == '"1"'
-
-
-def _old_record_text(record: GameRecord) -> str:
-    """The record as the service stored it before it kept what replays need."""
-    doc = json.loads(record.encode())
-    del doc["move_times"], doc["patch_order"]
-    return compact(doc)
-
-
-def _store_old_game(play: GamePlay, setup: dict) -> str:
-    """A game of two advances, stored as the service stored games before this change."""
-    state = new_game(**setup)
-    record, _tokens = create_record(state, DEFAULT_NAMES)
-    record = GameRecord(
-        id=record.id,
-        names=record.names,
-        token_hashes=record.token_hashes,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        state=state,
-    )
-    play.store.create_game(record.id, _old_record_text(record), compact(game_view(record, 1)))
-    for version in (1, 2):
-        seat = record.state.turn
-        record = record.advanced(apply_move(record.state, Advance()))
-        result = commit(
-            play.store,
-            record.id,
-            version,
-            _old_record_text(record),
-            compact(game_view(record, version + 1)),
-            # as entries were then: no outcome
-            f'{{"number":{version},"seat":{seat},"action":"advance"}}',
-        )
-        assert result.committed
-    return record.id
-
-
-@pytest.mark.parametrize("seeded", [True, False], ids=["seeded", "patch_order"])
-def test_game_stored_before_replays_were_possible(app, client, seeded):
-    """Old records: a seeded game replays (move times unknown: null), a patch-order one cannot."""
-    setup = {"seed": 5} if seeded else {"patch_order": anu_games()[0]["circle"]}
-    game_id = _store_old_game(app.extensions["patchwork"].play, setup)
-    first = client.get(f"/games/{game_id}?version=1")
-    second = client.get(f"/games/{game_id}?version=2")
-    if seeded:
-        assert first.status_code == 200 and second.status_code == 200
-        assert first.get_json()["updated_at"] == first.get_json()["created_at"]
-        assert second.get_json()["updated_at"] is None
-        assert second.get_json()["moves_played"] == 1
-    else:
-        assert (second.status_code, second.get_json()["code"]) == (404, "not_found")
-    assert client.get(f"/games/{game_id}?version=3").status_code == 200  # the stored view

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import replace
 
 import pytest
 
@@ -166,28 +165,6 @@ def stored_clock_log(play: GamePlay, game_id: str, versions: int) -> list:
     return [
         json.loads(play.store.load_clock(game_id, version) or "null") for version in range(1, versions + 1)
     ]
-
-
-def test_a_game_stored_with_its_clock_log_in_its_record_keeps_its_past_clocks(play: GamePlay):
-    # Records stored before the store kept the clock log held every version's clock themselves.
-    created, views = three_clocked_versions(play)
-    game = play.load(created.game_id)
-    log = stored_clock_log(play, created.game_id, 3)
-    assert None not in log
-    old = replace(game.record, clock_past=tuple(tuple(entry) for entry in log[:-1]))
-    assert json.loads(old.encode())["clock_log"] == log
-    link = play.store._link  # type: ignore[attr-defined]
-    key = f"patchwork:{{{created.game_id}}}:game"
-    link.command("test", "HSET", key, "state", old.encode())
-    link.command("test", "HDEL", key, "clock:1", "clock:2", "clock:3")
-    play.kept.drop(created.game_id)
-    assert play.view_at(created.game_id, 2)[1].view == views[2]
-    # Its next move hands the earlier clocks to the store's log, whole.
-    play_a_third_move(play, created, views)
-    assert None not in stored_clock_log(play, created.game_id, 4)
-    assert "clock_log" in json.loads(play.load(created.game_id).record.encode())
-    for version, view in views.items():
-        assert play.view_at(created.game_id, version)[1].view == view, version
 
 
 def test_a_game_stored_with_its_clock_log_in_one_field_keeps_its_past_clocks(play: GamePlay):

@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from service.engine import GameState, apply_move, legal_moves, new_game
-from service.games import GameRecord
+from service.games.records import GameRecord, Seat
 from service.games.views import game_view
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -21,8 +21,7 @@ NAMES = ("Ada", "Grace")
 def view_of(state: GameState, names=NAMES) -> dict:
     record = GameRecord(
         id="pictures",
-        names=tuple(names),
-        token_hashes=("0" * 64, "1" * 64),
+        seats=(Seat(names[0], "0" * 64), Seat(names[1], "1" * 64)),
         created_at="2024-01-01T00:00:00Z",
         updated_at="2024-01-01T00:00:00Z",
         state=state,
