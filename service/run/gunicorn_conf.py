@@ -1,7 +1,7 @@
 """gunicorn settings shared by `patchwork-service`, the Procfile and the Dockerfile.
 
 Use with `gunicorn -c python:service.run.gunicorn_conf service.wsgi:app`.
-Why these values (see README "Running in production"):
+Why these values (see docs/operations.md#the-worker-model-and-why):
 - gevent workers (service/run/gunicorn_worker.py): each connection is a
   greenlet, so slow, idle or stuck clients cost a file descriptor and a few
   KB each, not one of a few request threads. A request never blocks long

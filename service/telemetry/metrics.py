@@ -1,4 +1,4 @@
-"""Every metric the service exports, in one place (`GET /metrics`, README "Running in production").
+"""Every metric the service exports, in one place (`GET /metrics`, docs/operations.md#metrics).
 
 Recorded by the web workers (requests, moves, store calls, event streams),
 the bot workers (bot moves, think time, store calls), the timekeepers
