@@ -74,7 +74,22 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from .resources import analysis, bots, events, games, hints, meta, moves, pages, pictures, rules, seeks
+    from .resources import (
+        analysis,
+        bots,
+        events,
+        games,
+        hints,
+        leaderboard,
+        lobby,
+        meta,
+        moves,
+        pages,
+        pictures,
+        rematch,
+        rules,
+        seeks,
+    )
     from .resources import players as player_routes
 
     app.register_blueprint(meta.bp)
@@ -88,7 +103,10 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(rules.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(player_routes.bp)
+    app.register_blueprint(lobby.bp)
     app.register_blueprint(seeks.bp)
+    app.register_blueprint(rematch.bp)
+    app.register_blueprint(leaderboard.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

@@ -62,7 +62,7 @@ _ENDPOINT_FAMILIES = {
     "hints.get_hint": (HINTS,),
     "players.create_player": (PLAYERS,),
     "seeks.create_seek": (SEEKS,),
-    "players.join_game": (JOINS,),
+    "lobby.join_game": (JOINS,),
     "analysis.request_analysis": (ANALYSES,),
 }
 

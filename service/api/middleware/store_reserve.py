@@ -22,7 +22,7 @@ from service.storage.memory import StoreMemory
 
 # The requests that make something new for the store to keep.
 CREATING_ENDPOINTS = frozenset(
-    {"games.create_game", "players.rematch_game", "players.create_player", "seeks.create_seek"}
+    {"games.create_game", "rematch.rematch_game", "players.create_player", "seeks.create_seek"}
 )
 CODE = "store_nearly_full"
 
