@@ -178,3 +178,29 @@ def test_the_readme_stays_short_and_leaves_the_figures_to_the_benchmarks():
     assert len(readme.splitlines()) < 400
     assert "./dev serve" in readme_section("Quick start")
     assert "./dev test" in readme_section("Quick start")
+
+
+def architecture() -> str:
+    return (DOCS / "architecture.md").read_text(encoding="utf-8")
+
+
+def test_the_architecture_lists_every_package_of_the_service_and_no_other():
+    listed = set(re.findall(r"^\| `service/(\w+)/` \|", architecture(), re.MULTILINE))
+    packages = {path.parent.name for path in (REPO / "service").glob("*/__init__.py")}
+    assert listed == packages
+
+
+def test_the_architecture_lists_the_apps_blueprints(redis_url):
+    from service.api import create_app
+    from service.config import Settings
+
+    text = architecture()
+    sentence = text[text.index("The app's blueprints") :].split("\n\n", 1)[0]
+    listed = re.findall(r"`(\w+)`", sentence.split(":", 1)[1])
+    app = create_app(Settings.from_env({"REDIS_URL": redis_url}))
+    try:
+        assert sorted(listed) == sorted(app.blueprints)
+        # Each lives in the module of its name.
+        assert all((REPO / "service" / "api" / "resources" / f"{name}.py").is_file() for name in listed)
+    finally:
+        app.extensions["patchwork"].store.close()
