@@ -29,7 +29,7 @@ from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
 from .context import EXTENSION_KEY, Services
 from .incoming import MAX_BODY_BYTES
-from .problems import register_error_handlers
+from .problems import PUBLIC_URL_CONFIG, register_error_handlers
 from .streams import counts as stream_counts
 
 
@@ -41,6 +41,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config[PUBLIC_URL_CONFIG] = settings.public_url
     # werkzeug answers "/games//moves" with an HTML 308 to "/games/moves" (which
     # the error handlers never see): an empty or doubled segment is a 404 like
     # any other path no route matches. No route ends in "/", so strict_slashes
