@@ -133,8 +133,7 @@ def _count(family: str, limit: RateLimit) -> None:
             "RateLimit-Reset": str(reset),
         }
     if count > limit.limit:
-        raise ApiProblem(
-            429,
+        raise ApiProblem.of(
             "rate_limited",
             Text(_TOO_MANY[family], {"limit": limit.limit, "window": limit.window_seconds, "reset": reset}),
             headers={"Retry-After": str(reset)},

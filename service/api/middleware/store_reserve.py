@@ -38,8 +38,7 @@ def install_store_reserve(app: Flask, settings: Settings, memory: StoreMemory) -
     def _check_store_reserve():
         creating = request.endpoint in CREATING_ENDPOINTS and request.method == "POST"
         if creating and memory.fullness() >= threshold:
-            raise ApiProblem(
-                503,
+            raise ApiProblem.of(
                 CODE,
                 Text(
                     "The store is nearly full: it keeps its last room for the games in progress, so "

@@ -42,8 +42,7 @@ class OpenStreams:
         with self._lock:
             held = self._counts.held(client)
             if held >= self.limit:
-                raise ApiProblem(
-                    429,
+                raise ApiProblem.of(
                     "rate_limited",
                     Text(
                         "This client has {held} event streams open, the most it may; close one first.",
