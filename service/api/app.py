@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service.api.bodies import StaticBody
 from service.api.contract.request_validator import RequestValidator
 from service.api.contract.spec import load_spec, spec_bytes
 from service.api.middleware.admission import install_admission
-from service.api.middleware.compression import StaticBody, install_compression
+from service.api.middleware.compression import install_compression
 from service.api.middleware.cors import install_cors
 from service.api.middleware.metrics_access import install_metrics_access
 from service.api.middleware.ratelimit import install_rate_limits

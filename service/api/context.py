@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from flask import current_app, request
 from prometheus_client import CollectorRegistry
 
+from service.api.bodies import StaticBody
 from service.api.contract.request_validator import RequestValidator
-from service.api.middleware.compression import StaticBody
 from service.api.streams.limits import OpenStreams
 from service.config import Settings
 from service.games import GamePlay

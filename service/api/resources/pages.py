@@ -23,8 +23,8 @@ from importlib import resources
 from flask import Blueprint, Response, request
 from markupsafe import escape
 
+from service.api.bodies import StaticBody, StaticResponse
 from service.api.languages import request_language
-from service.api.middleware.compression import StaticBody, StaticResponse
 from service.api.people_pages import page_body, page_response, rich
 from service.api.problems import ApiProblem, problem_slug
 from service.languages import DEFAULT_LANGUAGE, LANGUAGES, N_, Text, translate

@@ -13,9 +13,9 @@ from functools import cache
 from flask import Blueprint
 from markupsafe import escape
 
+from service.api.bodies import StaticBody
 from service.api.incoming import read_query
 from service.api.languages import request_language
-from service.api.middleware.compression import StaticBody
 from service.api.people_pages import page_body, page_response, rich
 from service.engine import new_game
 from service.games.records import create_record
