@@ -1,4 +1,4 @@
-"""The store reserve: new games, players and seeks are refused while Redis is nearly full.
+"""The store reserve: new games, rematches, players and seeks are refused while Redis is nearly full.
 
 Issue 36: one client filled a 16 MB Redis with open games in 13 s, and then
 every write of everyone, the moves of games in progress included, was

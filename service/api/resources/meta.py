@@ -1,4 +1,4 @@
-"""The endpoints that are not about one game: patches, health, the spec."""
+"""The endpoints that are not about one game: patches, liveness and readiness, the spec, the metrics."""
 
 from __future__ import annotations
 
