@@ -18,7 +18,8 @@ from service.api.middleware.request_metrics import RequestMetrics
 from service.api.middleware.store_reserve import install_store_reserve
 from service.api.streams.limits import OpenStreams
 from service.config import Settings
-from service.games import GamePlay, KeptCopies, shared_copies
+from service.games import GamePlay, KeptCopies
+from service.instance import shared_copies, stream_counts
 from service.site.lobby import Lobby, Players
 from service.site.notices import PlayerNotices
 from service.site.rated_games import RatedGames
@@ -31,7 +32,6 @@ from service.telemetry.metrics import BotJobsQueued, scrape_registry
 from .context import EXTENSION_KEY, Services
 from .incoming import MAX_BODY_BYTES
 from .problems import PUBLIC_URL_CONFIG, register_error_handlers
-from .streams import counts as stream_counts
 
 
 def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> Flask:

@@ -19,9 +19,8 @@ from __future__ import annotations
 import threading
 
 from service.api.problems import ApiProblem
+from service.instance.stream_counts import StreamCounts
 from service.languages import Text
-
-from .counts import StreamCounts
 
 # A refused client has as many streams open as it may: one of them closing
 # is what lets it in, and nothing here can say when that will be.
