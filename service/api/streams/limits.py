@@ -7,7 +7,7 @@ limit a new stream is refused with `429 rate_limited` before it costs a
 store call; the client is the address the rate limits count by
 (TRUSTED_PROXIES: the address its proxy names).
 
-Counted in memory the workers of the instance share (counts.py),
+Counted in memory the workers of the instance share (service/instance/stream_counts.py),
 not in Redis: a stream's open and close cost no round trip, and what the
 limit protects is the instance's own connections. Where there is no such
 table (an app made outside gunicorn, or a worker beyond the table's rows)
