@@ -60,7 +60,7 @@ from benchmarks.httpbench.plans import CLOCKED_CREATE_BODY, CREATE_BODY, PATCH_O
 from service.engine import move_from_json
 from service.games import GamePlay, KeptCopies
 from service.games.clock import ClockSettings
-from service.games.shared_copies import SharedCopies
+from service.instance.shared_copies import SharedCopies
 from service.run.redis_process import find_redis_server
 from service.storage import open_storage
 from tests.redis_servers import ThrowawayRedis, free_port

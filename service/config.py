@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 DEFAULT_GAME_TTL_SECONDS = 30 * 24 * 3600
 # Games each worker keeps decoded after storing them (games/kept.py):
 # about 4 KB each; and slots in the table the workers of one gunicorn share
-# (games/shared_copies.py): 8 KB each.
+# (instance/shared_copies.py): 8 KB each.
 DEFAULT_RECENT_GAMES = 1000
 # An open seat nobody takes within this long leaves the lobby (issue 20).
 DEFAULT_LOBBY_TTL_SECONDS = 3600

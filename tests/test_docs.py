@@ -151,3 +151,56 @@ def test_the_modules_and_tests_the_docs_name_exist():
             ):
                 faults.append(f"{doc.name}: {match.group(1)} defines no {name}")
     assert not faults, "\n".join(faults)
+
+
+def readme_section(title: str) -> str:
+    """The text of the README's `## <title>` section, up to the next `## ` heading."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_the_readme_settings_table_lists_every_variable_service_config_reads():
+    source = (REPO / "service" / "config.py").read_text(encoding="utf-8")
+    # Every read of a variable: env.get("NAME", ...) or a parser's (env, "NAME", ...).
+    variables = set(re.findall(r'(?:env\.get\(|\(\s*env,\s*)"([A-Z_]+)"', source))
+    # XDG_DATA_HOME is the desktop standard's, not ours: the table names it as the data dir's default.
+    assert {"REDIS_URL", "PUBLIC_URL", "LOG_FORMAT", "METRICS_TOKEN", "XDG_DATA_HOME"} <= variables
+    table = readme_section("Configuration")
+    rows = set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.MULTILINE))
+    assert variables - {"XDG_DATA_HOME"} == rows
+    assert "$XDG_DATA_HOME" in table
+
+
+def test_the_readme_stays_short_and_leaves_the_figures_to_the_benchmarks():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 400
+    assert "./dev serve" in readme_section("Quick start")
+    assert "./dev test" in readme_section("Quick start")
+
+
+def architecture() -> str:
+    return (DOCS / "architecture.md").read_text(encoding="utf-8")
+
+
+def test_the_architecture_lists_every_package_of_the_service_and_no_other():
+    listed = set(re.findall(r"^\| `service/(\w+)/` \|", architecture(), re.MULTILINE))
+    packages = {path.parent.name for path in (REPO / "service").glob("*/__init__.py")}
+    assert listed == packages
+
+
+def test_the_architecture_lists_the_apps_blueprints(redis_url):
+    from service.api import create_app
+    from service.config import Settings
+
+    text = architecture()
+    sentence = text[text.index("The app's blueprints") :].split("\n\n", 1)[0]
+    listed = re.findall(r"`(\w+)`", sentence.split(":", 1)[1])
+    app = create_app(Settings.from_env({"REDIS_URL": redis_url}))
+    try:
+        assert sorted(listed) == sorted(app.blueprints)
+        # Each lives in the module of its name.
+        assert all((REPO / "service" / "api" / "resources" / f"{name}.py").is_file() for name in listed)
+    finally:
+        app.extensions["patchwork"].store.close()

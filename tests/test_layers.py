@@ -25,7 +25,7 @@ ALLOWED = {
     # Glicko-2 and the error catalogue: plain data and maths, importing nothing of the project's layers.
     "ratings": {"ratings"},
     "problems": {"problems", "languages"},
-    "games": {"games", "engine", "storage", "languages", "ratings", "problems", "site"},
+    "games": {"games", "engine", "storage", "languages", "ratings", "problems", "site", "instance"},
     # The site builds and amends games through the core; it knows nothing of HTTP.
     "site": {"site", "games", "engine", "storage", "languages", "ratings", "problems"},
     # The bot worker plays through the game-play core, and must stay out of the web stack.
@@ -42,12 +42,15 @@ ALLOWED = {
         "telemetry",
         "languages",
     },
-    # Metrics, their directory and the log formats: below everything that records or logs.
-    "telemetry": {"telemetry", "config"},
+    # Metrics and the log formats: below everything that records or logs.
+    "telemetry": {"telemetry", "config", "instance"},
+    # What an instance's processes share (the kept copies' and stream counts' tables, the
+    # metrics directory): made by run/ before the fork, used by the core, the API and telemetry.
+    "instance": {"instance"},
     # The processes on top: the supervisor, gunicorn's settings (which make the kept copies'
     # table before forking) and its worker class (which answers problem+json itself and closes
     # the event streams' wakeups on shutdown).
-    "run": {"run", "config", "telemetry", "api", "games", "site", "storage", "languages"},
+    "run": {"run", "config", "telemetry", "api", "games", "site", "storage", "languages", "instance"},
 }
 WEB = {"flask", "werkzeug", "marshmallow", "gunicorn"}
 # The layers that import no web code: telemetry's log formats are gunicorn's logger, and
@@ -63,6 +66,7 @@ WITHOUT_WEB = {
     "problems",
     "botworker",
     "languages",
+    "instance",
 }
 
 
@@ -127,10 +131,10 @@ def test_the_check_sees_imports_from_above_absolute_relative_and_inside_function
 def test_the_metrics_modules_import_no_web_code_and_nothing_above_them():
     # The store and the bot workers record metrics: what they import must stay below them.
     # Within telemetry/ too: logs.py is gunicorn's logger, so the module, not the layer, is checked.
-    for name in ("metrics.py", "metrics_dir.py"):
-        path = SERVICE / "telemetry" / name
-        names = imports_of(path, "service.telemetry")
-        assert project_modules(path, "service.telemetry") <= {"service.telemetry.metrics_dir"}, name
+    for package, name in (("telemetry", "metrics.py"), ("instance", "metrics_dir.py")):
+        path = SERVICE / package / name
+        names = imports_of(path, f"service.{package}")
+        assert project_modules(path, f"service.{package}") <= {"service.instance.metrics_dir"}, name
         assert not {n.split(".")[0] for n in names} & WEB, name
 
 

@@ -1,4 +1,4 @@
-"""The copies the workers of one instance share (service/games/shared_copies.py), across real forked processes.
+"""The copies the workers of one instance share (service/instance/shared_copies.py), across real forked processes.
 
 No Redis: a copy is only a guess at the stored game, so what matters here is
 that a process reads exactly what another wrote, or nothing: never a mix.
@@ -11,7 +11,7 @@ import os
 from service.engine import Advance, apply_move, new_game
 from service.games import GameCopy, KeptCopies
 from service.games.records import create_record, new_game_id
-from service.games.shared_copies import SLOT_BYTES, SharedCopies
+from service.instance.shared_copies import SLOT_BYTES, SharedCopies
 
 
 def in_child(check) -> None:

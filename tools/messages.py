@@ -27,7 +27,6 @@ SERVICE = ROOT / "service"
 LOCALE = SERVICE / "languages" / "locale"
 TEMPLATE = LOCALE / "messages.pot"
 SPEC = ROOT / "openapi.yaml"
-TRANSLATED = ("es", "pt", "fr")
 # What the extractor reads: the service's Python and /play's scripts.
 METHODS = [
     ("static/play/**.js", "javascript"),
@@ -35,6 +34,14 @@ METHODS = [
     ("**.py", "python"),
 ]
 # (No "ignore" pattern: Babel skips a whole directory an ignore pattern matches, static/play/ with it.)
+
+
+def translated() -> tuple[str, ...]:
+    """The languages with a catalogue to write: every one the service speaks but English."""
+    sys.path.insert(0, str(ROOT))
+    from service.languages import DEFAULT_LANGUAGE, LANGUAGES
+
+    return tuple(language for language in LANGUAGES if language != DEFAULT_LANGUAGE)
 
 
 def keywords() -> dict[str, None]:
@@ -119,7 +126,7 @@ def update() -> None:
     template = extract()
     TEMPLATE.parent.mkdir(parents=True, exist_ok=True)
     TEMPLATE.write_bytes(po_text(template))
-    for language in TRANSLATED:
+    for language in translated():
         path = po_path(language)
         if path.exists():
             catalogue = read(path, language)

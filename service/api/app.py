@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service.api.bodies import StaticBody
 from service.api.contract.request_validator import RequestValidator
 from service.api.contract.spec import load_spec, spec_bytes
 from service.api.middleware.admission import install_admission
-from service.api.middleware.compression import StaticBody, install_compression
+from service.api.middleware.compression import install_compression
 from service.api.middleware.cors import install_cors
 from service.api.middleware.metrics_access import install_metrics_access
 from service.api.middleware.ratelimit import install_rate_limits
@@ -17,7 +18,8 @@ from service.api.middleware.request_metrics import RequestMetrics
 from service.api.middleware.store_reserve import install_store_reserve
 from service.api.streams.limits import OpenStreams
 from service.config import Settings
-from service.games import GamePlay, KeptCopies, shared_copies
+from service.games import GamePlay, KeptCopies
+from service.instance import shared_copies, stream_counts
 from service.site.lobby import Lobby, Players
 from service.site.notices import PlayerNotices
 from service.site.rated_games import RatedGames
@@ -29,8 +31,7 @@ from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
 from .context import EXTENSION_KEY, Services
 from .incoming import MAX_BODY_BYTES
-from .problems import register_error_handlers
-from .streams import counts as stream_counts
+from .problems import PUBLIC_URL_CONFIG, register_error_handlers
 
 
 def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> Flask:
@@ -41,6 +42,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config[PUBLIC_URL_CONFIG] = settings.public_url
     # werkzeug answers "/games//moves" with an HTML 308 to "/games/moves" (which
     # the error handlers never see): an empty or doubled segment is a 404 like
     # any other path no route matches. No route ends in "/", so strict_slashes
@@ -74,7 +76,22 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
-    from .resources import analysis, bots, events, games, hints, meta, moves, pages, pictures, rules, seeks
+    from .resources import (
+        analysis,
+        bots,
+        events,
+        games,
+        hints,
+        leaderboard,
+        lobby,
+        meta,
+        moves,
+        pages,
+        pictures,
+        rematch,
+        rules,
+        seeks,
+    )
     from .resources import players as player_routes
 
     app.register_blueprint(meta.bp)
@@ -88,7 +105,10 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(rules.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(player_routes.bp)
+    app.register_blueprint(lobby.bp)
     app.register_blueprint(seeks.bp)
+    app.register_blueprint(rematch.bp)
+    app.register_blueprint(leaderboard.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from flask import current_app, request
 from prometheus_client import CollectorRegistry
 
+from service.api.bodies import StaticBody
 from service.api.contract.request_validator import RequestValidator
-from service.api.middleware.compression import StaticBody
+from service.api.streams.limits import OpenStreams
 from service.config import Settings
 from service.games import GamePlay
 from service.site.lobby import Lobby, Players
@@ -17,9 +17,6 @@ from service.site.rematch import Rematches
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
 from service.storage import GameStore, RequestCounter
-
-if TYPE_CHECKING:  # streams.limits imports problems, which imports this module
-    from service.api.streams.limits import OpenStreams
 
 EXTENSION_KEY = "patchwork"
 

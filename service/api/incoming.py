@@ -89,8 +89,7 @@ def read_json_object(*, required: bool) -> dict | None:
         return None
     if not _is_json_mimetype(request.mimetype):
         sent = request.mimetype or "no Content-Type"
-        raise ApiProblem(
-            415,
+        raise ApiProblem.of(
             "unsupported_media_type",
             Text("Send the body as application/json (got {sent}).", {"sent": sent}),
         )
@@ -99,17 +98,16 @@ def read_json_object(*, required: bool) -> dict | None:
         text = raw.decode("utf-8-sig")
         doc = _DECODER.decode(text)
     except (ValueError, UnicodeDecodeError) as err:
-        raise ApiProblem(
-            400, "invalid_json", Text("The body is not valid JSON: {error}.", {"error": str(err)})
+        raise ApiProblem.of(
+            "invalid_json", Text("The body is not valid JSON: {error}.", {"error": str(err)})
         ) from None
     except RecursionError:
-        raise ApiProblem(
-            400, "invalid_json", Text("The body is not valid JSON here: it is nested too deeply.")
+        raise ApiProblem.of(
+            "invalid_json", Text("The body is not valid JSON here: it is nested too deeply.")
         ) from None
     surrogate = _lone_surrogate(text, doc)
     if surrogate is not None:
-        raise ApiProblem(
-            400,
+        raise ApiProblem.of(
             "invalid_json",
             Text(
                 "The body is not valid JSON here: {escape} is half of a UTF-16 surrogate "

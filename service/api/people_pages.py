@@ -17,7 +17,7 @@ import hashlib
 from flask import Response
 from markupsafe import Markup, escape
 
-from service.api.middleware.compression import StaticBody, StaticResponse
+from service.api.bodies import StaticBody, StaticResponse
 from service.languages import N_, translate
 
 from .languages import speaks

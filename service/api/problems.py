@@ -29,12 +29,14 @@ from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import StorageError, StoreBusy
 from service.telemetry.metrics import requests_shed
 
-from .context import EXTENSION_KEY
 from .languages import request_language, speaks
 from .responses import json_body
 
 # Where the page explaining each problem type is served (service/api/resources/pages.py).
 PROBLEM_PAGES_PATH = "/problems/"
+# The app's config key for PUBLIC_URL (create_app sets it): the problems read the one setting
+# they need from the app, not from its services, which would import them back.
+PUBLIC_URL_CONFIG = "PATCHWORK_PUBLIC_URL"
 PROBLEM_MIMETYPE = "application/problem+json"
 log = logging.getLogger(__name__)
 
@@ -130,8 +132,7 @@ def problem_type_url(code: str, public_url: str = "") -> str:
 
 def _public_url() -> str:
     # Outside a request of the app (gunicorn's own refusals) the type URL stays relative.
-    found = current_app.extensions.get(EXTENSION_KEY) if has_app_context() else None
-    return found.settings.public_url if found is not None else ""
+    return current_app.config.get(PUBLIC_URL_CONFIG, "") if has_app_context() else ""
 
 
 def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response:

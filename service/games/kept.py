@@ -11,7 +11,7 @@ never an answer: refusals are given only against a copy just read from the
 store (see play.py). `RECENT_GAMES` sets how many copies a process keeps.
 
 Under gunicorn the workers of one instance also share the copies they
-store (shared_copies.py): a move that lands on another worker than the
+store (service/instance/shared_copies.py): a move that lands on another worker than the
 game's last finds that worker's copy there, not a stale one of its own.
 """
 
@@ -21,10 +21,10 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from service.instance.shared_copies import SharedCopies
 from service.storage import StoredGame
 
 from .records import GameRecord
-from .shared_copies import SharedCopies
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ class KeptCopies:
 
     def __init__(self, capacity: int, shared: SharedCopies | None = None):
         self.capacity = capacity
-        self.shared = shared  # the copies the instance's other workers wrote (shared_copies.py)
+        self.shared = shared  # the copies the instance's other workers wrote (instance/shared_copies.py)
         self._copies: OrderedDict[str, GameCopy] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -1,4 +1,4 @@
-"""The languages people read the service in: en, es, pt, fr.
+"""The languages people read the service in, listed once in `spoken.py` (`LANGUAGES`).
 
 What a person reads (problem titles and details, problem pages, /play,
 /rules, the pictures' labels) is written in English in the code, marked as
@@ -13,6 +13,16 @@ from __future__ import annotations
 
 from .catalogues import catalogue_of, translate
 from .messages import N_, Text
-from .negotiation import DEFAULT_LANGUAGE, LANGUAGES, negotiate
+from .negotiation import negotiate
+from .spoken import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "N_", "Text", "catalogue_of", "negotiate", "translate"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "N_",
+    "Text",
+    "catalogue_of",
+    "negotiate",
+    "translate",
+]

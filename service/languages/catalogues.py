@@ -11,7 +11,7 @@ import gettext
 from functools import cache
 from importlib import resources
 
-from .negotiation import DEFAULT_LANGUAGE, LANGUAGES
+from .spoken import DEFAULT_LANGUAGE, LANGUAGES
 
 DOMAIN = "messages"
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogues import translate
-from .negotiation import DEFAULT_LANGUAGE
+from .spoken import DEFAULT_LANGUAGE
 
 
 def N_(message: str) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-LANGUAGES = ("en", "es", "pt", "fr")
-DEFAULT_LANGUAGE = "en"
+from .spoken import DEFAULT_LANGUAGE, LANGUAGES
+
 # More ranges than any browser sends: the rest of a longer header is not read.
 _MAX_RANGES = 32
 

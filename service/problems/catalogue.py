@@ -52,8 +52,8 @@ class ProblemType:
     # (the methods a path allows, the seconds a rate limit has left).
     varying_headers: tuple[str, ...] = ()
     # False for the codes openapi.yaml and the guide's error table leave out: what the gunicorn
-    # worker answers to requests no operation could describe (408, 417, 501, listed in the README's
-    # "Running in production") and the 500 that should never happen.
+    # worker answers to requests no operation could describe (408, 417, 501, listed in
+    # docs/operations.md#the-worker-model-and-why) and the 500 that should never happen.
     in_spec: bool = True
 
 

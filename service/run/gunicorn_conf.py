@@ -1,7 +1,7 @@
 """gunicorn settings shared by `patchwork-service`, the Procfile and the Dockerfile.
 
 Use with `gunicorn -c python:service.run.gunicorn_conf service.wsgi:app`.
-Why these values (see README "Running in production"):
+Why these values (see docs/operations.md#the-worker-model-and-why):
 - gevent workers (service/run/gunicorn_worker.py): each connection is a
   greenlet, so slow, idle or stuck clients cost a file descriptor and a few
   KB each, not one of a few request threads. A request never blocks long
@@ -21,12 +21,12 @@ Why these values (see README "Running in production"):
   connections; an idle one is closed after that.
 - small request limits: no legitimate request has long header lines or many
   fields; bodies are capped at 64 KiB.
-- metrics (service/telemetry/metrics_dir.py): the workers write them to the
+- metrics (service/instance/metrics_dir.py): the workers write them to the
   instance's directory, the one patchwork-service hands down or else a
   fresh private one made here, before anything imports prometheus_client,
   and removed when gunicorn exits. A worker's files are folded away when
   it exits (child_exit), and those of a previous arbiter's workers at start.
-- stream counts (service/api/streams/counts.py): the arbiter gives each worker a
+- stream counts (service/instance/stream_counts.py): the arbiter gives each worker a
   row of the shared table (pre_fork) and zeroes it when the worker exits.
 """
 
@@ -35,16 +35,12 @@ import logging
 import resource
 
 from service.config import Settings
-from service.telemetry import metrics_dir
+from service.instance import metrics_dir, shared_copies, stream_counts
 
 # Before anything imports prometheus_client (the worker class and the app
 # do): it takes its mode from the environment when first imported.
 _metrics_dir = metrics_dir.instance_dir()
 metrics_dir.check_in_time()
-
-# These import prometheus_client (through the API package): after the directory is set.
-from service.api.streams import counts as stream_counts  # noqa: E402
-from service.games import shared_copies  # noqa: E402
 
 _settings = Settings.from_env()
 

@@ -31,10 +31,10 @@ import urllib.request
 from collections.abc import Callable
 
 from service.config import ConfigError, Settings
+from service.instance import metrics_dir
 from service.run.embedded import DataDirInUse, DataDirRefused, EmbeddedRedis
 from service.run.redis_process import answers_ping
 from service.run.supervisor import ChildSpec, Report, Supervisor
-from service.telemetry import metrics_dir
 
 log = logging.getLogger("patchwork.runner")
 
@@ -123,7 +123,7 @@ class MetricsReport(Report):
 
     def __init__(self) -> None:
         # Imported here: prometheus_client must see the instance's directory in the
-        # environment when first imported (service/telemetry/metrics_dir.py).
+        # environment when first imported (service/instance/metrics_dir.py).
         from service.telemetry import metrics
 
         metrics_dir.check_in_time()

@@ -15,9 +15,10 @@ plays (the game-play core never needs a script over both):
 
 A stream ticket is `ticket:{<hash>}` (its own slot), the player id, for 60 s,
 read and deleted at once (GETDEL). Players themselves do not expire: an
-identity is meant to be kept (README, sizing); their games and events lists
-are bounded, and expire: the games list with the games, the events a week
-after the last.
+identity is meant to be kept (sizing:
+docs/operations.md#memory-and-the-limits-an-internet-facing-deployment-should-turn-on);
+their games and events lists are bounded, and expire: the games list with
+the games, the events a week after the last.
 """
 
 from __future__ import annotations

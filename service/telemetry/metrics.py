@@ -1,10 +1,10 @@
-"""Every metric the service exports, in one place (`GET /metrics`, README "Running in production").
+"""Every metric the service exports, in one place (`GET /metrics`, docs/operations.md#metrics).
 
 Recorded by the web workers (requests, moves, store calls, event streams),
 the bot workers (bot moves, think time, store calls), the timekeepers
 (expiries, their lag) and patchwork-service (its children's exits). Under
 patchwork-service and gunicorn they write to the instance's multiprocess
-directory (service/telemetry/metrics_dir.py), so this module must be imported after
+directory (service/instance/metrics_dir.py), so this module must be imported after
 PROMETHEUS_MULTIPROC_DIR is set; a standalone process with none set keeps
 them in memory. Labels take values from small fixed sets only (route
 templates, methods, status codes, problem codes, store operations, bot
@@ -29,7 +29,7 @@ from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
-from service.telemetry import metrics_dir
+from service.instance import metrics_dir
 
 # Requests are answered in about a millisecond; a slow one is tens of ms.
 REQUEST_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)

@@ -6,6 +6,9 @@ in tests/test_openapi.py; the problem pages in test_pages.py.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from service.api.problems import ApiProblem, from_refusal
@@ -85,3 +88,21 @@ def test_every_problem_carries_its_entrys_title_and_headers(code):
         "code": code,
     }
     assert problem.headers == {**entry.headers, **own}
+
+
+def test_the_api_builds_no_problem_with_a_literal_status():
+    # A status written beside the code could drift from the code's catalogue entry: ApiProblem.of
+    # takes it from there. (from_refusal and the werkzeug fallback pass a status they were given.)
+    api = Path(__file__).resolve().parents[2] / "service" / "api"
+    literal = []
+    for path in sorted(api.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "ApiProblem"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                literal.append(f"{path.relative_to(api)}:{node.lineno}")
+    assert literal == []

@@ -23,3 +23,16 @@ def test_routes_equal_spec_paths_and_methods(app):
         if method in {"get", "post", "put", "patch", "delete"}
     }
     assert routes == declared
+
+
+def test_every_endpoint_the_middleware_names_is_a_route_of_the_app(app):
+    # The rate limits, the store reserve and admission pick requests by endpoint name
+    # ("<blueprint>.<view>"): a blueprint renamed or split must not leave a name that matches nothing.
+    from service.api.middleware.admission import NOT_COUNTED
+    from service.api.middleware.ratelimit import _ENDPOINT_FAMILIES
+    from service.api.middleware.store_reserve import CREATING_ENDPOINTS
+
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()}
+    named = set(NOT_COUNTED) | set(_ENDPOINT_FAMILIES) | set(CREATING_ENDPOINTS)
+    assert named - endpoints == set()
+    assert {"lobby.join_game", "rematch.rematch_game", "players.create_player"} <= named

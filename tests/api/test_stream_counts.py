@@ -1,8 +1,8 @@
-"""The open-stream counts the workers of one instance share (service/api/streams/counts.py), across forked processes."""
+"""The open-stream counts the workers of one instance share (service/instance/stream_counts.py), across forked processes."""
 
 from __future__ import annotations
 
-from service.api.streams.counts import StreamCounts
+from service.instance.stream_counts import StreamCounts
 from tests.test_shared_copies import in_child
 
 

@@ -18,7 +18,7 @@ import requests
 from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.telemetry.metrics_dir import RETIRED
+from service.instance.metrics_dir import RETIRED
 from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.live_service import LiveService
 from tests.redis_monitor import ClientCommands

@@ -1,7 +1,7 @@
 """Metrics directories that killed instances leave behind are removed by the next instance, and only those.
 
 Real directories and real processes (a dead pid is one of a child that has
-exited); see service/telemetry/metrics_dir.py.
+exited); see service/instance/metrics_dir.py.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from service.telemetry import metrics_dir
+from service.instance import metrics_dir
 
 
 def dead_pid() -> int:

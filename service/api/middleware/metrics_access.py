@@ -1,6 +1,6 @@
 """Who may read GET /metrics, and on which port.
 
-/metrics is for the operator's network (README "Metrics"): it shows what the
+/metrics is for the operator's network (docs/operations.md#metrics): it shows what the
 instance does and costs a scrape's work. Two settings keep it there:
 
 - METRICS_PORT: gunicorn listens on it too (service/run/gunicorn_conf.py), and

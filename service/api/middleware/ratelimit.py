@@ -1,4 +1,4 @@
-"""Per-client rate limits: games created, moves, bot games, hints, players, seeks and joins.
+"""Per-client rate limits: games created, moves, games per hour, bot games, hints, analyses, players, seeks and joins.
 
 Nine families, each with its own limit and counters: `create` (POST /games
 per RATE_LIMIT_WINDOW_SECONDS) and `moves` (POST /games/{id}/moves and
@@ -40,7 +40,6 @@ from service.languages import N_, Text
 
 CREATE, MOVES, BOT_GAMES, HINTS, ANALYSES = "create", "moves", "bot_games", "hints", "analyses"
 PLAYERS, SEEKS, JOINS, GAMES = "players", "seeks", "joins", "games"
-# What a family counts, for the 429's detail.
 # The 429's detail for each family: how many of what in how long.
 _TOO_MANY = {
     CREATE: N_("More than {limit} requests in {window} s; retry in {reset} s."),
@@ -62,7 +61,7 @@ _ENDPOINT_FAMILIES = {
     "hints.get_hint": (HINTS,),
     "players.create_player": (PLAYERS,),
     "seeks.create_seek": (SEEKS,),
-    "players.join_game": (JOINS,),
+    "lobby.join_game": (JOINS,),
     "analysis.request_analysis": (ANALYSES,),
 }
 
@@ -133,8 +132,7 @@ def _count(family: str, limit: RateLimit) -> None:
             "RateLimit-Reset": str(reset),
         }
     if count > limit.limit:
-        raise ApiProblem(
-            429,
+        raise ApiProblem.of(
             "rate_limited",
             Text(_TOO_MANY[family], {"limit": limit.limit, "window": limit.window_seconds, "reset": reset}),
             headers={"Retry-After": str(reset)},

@@ -1,4 +1,4 @@
-"""The store reserve: new games, players and seeks are refused while Redis is nearly full.
+"""The store reserve: new games, rematches, players and seeks are refused while Redis is nearly full.
 
 Issue 36: one client filled a 16 MB Redis with open games in 13 s, and then
 every write of everyone, the moves of games in progress included, was
@@ -22,7 +22,7 @@ from service.storage.memory import StoreMemory
 
 # The requests that make something new for the store to keep.
 CREATING_ENDPOINTS = frozenset(
-    {"games.create_game", "players.rematch_game", "players.create_player", "seeks.create_seek"}
+    {"games.create_game", "rematch.rematch_game", "players.create_player", "seeks.create_seek"}
 )
 CODE = "store_nearly_full"
 
@@ -38,8 +38,7 @@ def install_store_reserve(app: Flask, settings: Settings, memory: StoreMemory) -
     def _check_store_reserve():
         creating = request.endpoint in CREATING_ENDPOINTS and request.method == "POST"
         if creating and memory.fullness() >= threshold:
-            raise ApiProblem(
-                503,
+            raise ApiProblem.of(
                 CODE,
                 Text(
                     "The store is nearly full: it keeps its last room for the games in progress, so "

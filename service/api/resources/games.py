@@ -1,4 +1,4 @@
-"""Creating a game, reading it, and listing its legal moves."""
+"""Creating a game, reading it, its seats (which a token holds, naming one), and listing its legal moves."""
 
 from __future__ import annotations
 

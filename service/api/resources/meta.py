@@ -1,12 +1,12 @@
-"""The endpoints that are not about one game: patches, health, the spec."""
+"""The endpoints that are not about one game: patches, liveness and readiness, the spec, the metrics."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from service.api.bodies import StaticResponse
 from service.api.context import services
-from service.api.middleware.compression import StaticResponse
 from service.api.problems import storage_unavailable
 from service.api.responses import json_response
 from service.api.schemas import patches_view

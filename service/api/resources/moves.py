@@ -145,8 +145,7 @@ def get_move(game_id: str, number: str):
     n = read_path("getMove")["number"]
     version, entries = services().play.history(game_id, n - 1, n - 1)
     if not entries:
-        raise ApiProblem(
-            404,
+        raise ApiProblem.of(
             "not_found",
             Text(
                 "The game has {moves} moves; there is no move {number}.", {"moves": version - 1, "number": n}

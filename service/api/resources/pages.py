@@ -23,8 +23,8 @@ from importlib import resources
 from flask import Blueprint, Response, request
 from markupsafe import escape
 
+from service.api.bodies import StaticBody, StaticResponse
 from service.api.languages import request_language
-from service.api.middleware.compression import StaticBody, StaticResponse
 from service.api.people_pages import page_body, page_response, rich
 from service.api.problems import ApiProblem, problem_slug
 from service.languages import DEFAULT_LANGUAGE, LANGUAGES, N_, Text, translate
@@ -169,8 +169,8 @@ def play_asset(asset: str):
 def _asset(page: str, asset: str) -> Response:
     found = _ASSETS[page].get(asset)
     if found is None:
-        raise ApiProblem(
-            404, "not_found", Text("/{page} has no asset {asset}.", {"page": page, "asset": repr(asset)})
+        raise ApiProblem.of(
+            "not_found", Text("/{page} has no asset {asset}.", {"page": page, "asset": repr(asset)})
         )
     header = request.headers.get("If-None-Match")
     if header is not None and _tag_listed(header, found.etag):
@@ -201,15 +201,14 @@ def problem_page(problem: str):
     code = _CODES_BY_SLUG.get(problem)
     language = request_language()
     if code is None:
-        refusal = ApiProblem(
-            404,
+        refusal = ApiProblem.of(
             "not_found",
             Text("There is no problem type {problem}; see GET /docs.", {"problem": repr(problem)}),
         )
         if not _wants_html():
             raise refusal
         notice = f'<p class="note">{escape(refusal.text_of_detail.in_language(language))}</p>'
-        return page_response(_problem_page("not_found", language, notice), language, status=404)
+        return page_response(_problem_page("not_found", language, notice), language, status=refusal.status)
     return page_response(_kept_problem_page(code, language), language)
 
 

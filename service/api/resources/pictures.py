@@ -78,8 +78,7 @@ def patch_picture(patch_id: str):
     """One patch, turned and flipped as the query asks."""
     query = read_query("getPatchSvg")
     if _PATCH_ID.fullmatch(patch_id) is None or int(patch_id) not in PATCHES:
-        raise ApiProblem(
-            404,
+        raise ApiProblem.of(
             "not_found",
             Text("There is no patch {patch}: regular patches are 1 to 33.", {"patch": repr(patch_id)}),
         )

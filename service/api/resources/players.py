@@ -1,19 +1,18 @@
-"""Player identities (POST /players, GET /players/{id}, GET /players/me), and the lobby: listing open games and joining one."""
+"""Player identities and what each player follows: POST /players, GET /players/{id}, GET /players/me, the player's games and its event stream."""
 
 from __future__ import annotations
 
 from flask import Blueprint, request
 
 from service.api.context import client_address, services
-from service.api.idempotency import join_key
 from service.api.incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from service.api.responses import json_response
-from service.games import GameNotFound, GameRecord
-from service.games.jsontext import Fragment, compact
+from service.games.jsontext import compact
 from service.site.player_feed import event_id_or_none
 from service.storage.players import TICKET_TTL_SECONDS
 
 from .events import event_stream
+from .leaderboard import repair_ratings
 
 bp = Blueprint("players", __name__)
 
@@ -29,26 +28,12 @@ def create_player():
     )
 
 
-def _repair_ratings() -> None:
-    """Apply the rated games' settlements whose appliers died (site/rated_games.py) before ratings are read."""
-    play = services().play
-    if play.ratings is not None:
-
-        def record_of(game_id: str) -> GameRecord | None:
-            try:
-                return play.load(game_id).record
-            except GameNotFound:
-                return None
-
-        play.ratings.repair(record_of)
-
-
 @bp.get("/players/me")
 def get_me():
     """The profile of the bearer token's player."""
     check_headers("getMe")
     player = services().players.authenticate(bearer_token())
-    _repair_ratings()
+    repair_ratings()
     return json_response(compact(services().players.get(player.id).profile()))
 
 
@@ -56,45 +41,8 @@ def get_me():
 def get_player(player_id: str):
     """A player's public profile."""
     check_headers("getPlayer")
-    _repair_ratings()
+    repair_ratings()
     return json_response(compact(services().players.get(player_id).profile()))
-
-
-@bp.get("/leaderboard")
-def get_leaderboard():
-    """The top 100 players by rating with at least 5 rated games."""
-    check_headers("getLeaderboard")
-    _repair_ratings()
-    ratings = services().play.ratings
-    players = [] if ratings is None else ratings.leaderboard()
-    return json_response(compact({"players": [player.profile() for player in players]}))
-
-
-@bp.get("/games")
-def list_games():
-    """The lobby: listed games with an open seat, newest first, a page at a time."""
-    check_headers("listGames")
-    query = read_query("listGames")
-    page = services().lobby.open_games(query.get("cursor"))
-    return json_response(compact({"games": page.games, "next": page.next}))
-
-
-@bp.post("/games/<game_id>/join")
-def join_game(game_id: str):
-    """Take the game's open seat: 201 with the game, the seat and its token (replayed for its Idempotency-Key), or 409 seat_taken."""
-    body = read_json_object(required=False) or {}
-    check_headers("joinGame")
-    check_body("joinGame", body)
-    token, key, name = bearer_token(), request.headers.get("Idempotency-Key"), body.get("name")
-    lobby = services().lobby
-    if key is None:
-        joined = lobby.join(game_id, token, name, client=client_address())
-    else:
-        # A retry with the same key gets this answer again, the seat's token included.
-        keyed, secret = join_key(token, key, body, client_address())
-        joined = lobby.join_keyed(game_id, token, name, keyed, secret, client=client_address())
-    version = compact({"game": Fragment(joined.view), "seat": joined.seat, "token": joined.token})
-    return json_response(version, 201, location=f"/games/{game_id}")
 
 
 @bp.get("/players/me/games")
@@ -140,17 +88,3 @@ def player_events():
         open_streams.close(client)
         raise
     return event_stream(feed, lambda: open_streams.close(client))
-
-
-@bp.post("/games/<game_id>/rematch")
-def rematch_game(game_id: str):
-    """The next game of a finished one, seats swapped: created by the first seat to ask, the same for the other."""
-    body = read_json_object(required=False)
-    check_headers("rematchGame")
-    if body is not None:
-        check_body("rematchGame", body)
-    token = bearer_token()
-    rematched = services().rematches.rematch(game_id, token)
-    # The token the caller sent acts for its seat of the next game too (rematch.py): it is its own.
-    text = compact({"game": Fragment(rematched.view), "seat": rematched.seat, "token": token})
-    return json_response(text, 201 if rematched.created else 200, location=f"/games/{rematched.game_id}")

@@ -13,14 +13,14 @@ from functools import cache
 from flask import Blueprint
 from markupsafe import escape
 
+from service.api.bodies import StaticBody
 from service.api.incoming import read_query
 from service.api.languages import request_language
-from service.api.middleware.compression import StaticBody
 from service.api.people_pages import page_body, page_response, rich
 from service.engine import new_game
 from service.games.records import create_record
 from service.games.views import game_view
-from service.languages import LANGUAGES, N_, translate
+from service.languages import LANGUAGE_NAMES, LANGUAGES, N_, translate
 from service.pictures import board_svg
 
 bp = Blueprint("rules", __name__)
@@ -145,7 +145,7 @@ def _page(language: str) -> StaticBody:
 def _page_main(language: str) -> str:
     say = _say(language)
     others = " ".join(
-        f'<a href="rules?lang={other}" hreflang="{other}" lang="{other}">{_LANGUAGE_NAMES[other]}</a>'
+        f'<a href="rules?lang={other}" hreflang="{other}" lang="{other}">{LANGUAGE_NAMES[other]}</a>'
         for other in LANGUAGES
         if other != language
     )
@@ -204,6 +204,3 @@ def _example_game() -> dict:
     state = new_game(seed=2014)
     record, _tokens = create_record(state, ("Ada", "Ben"))
     return game_view(record, 1)
-
-
-_LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt": "Português", "fr": "Français"}

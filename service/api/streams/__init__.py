@@ -2,7 +2,7 @@
 
 - hangups.py: a stream's socket watched while it waits, so a client gone is
   noticed at once.
-- counts.py: open streams per address, counted across the workers of one
-  instance in memory the gunicorn arbiter shares (service/run/gunicorn_conf.py).
-- limits.py: STREAMS_PER_CLIENT applied with those counts.
+- limits.py: STREAMS_PER_CLIENT applied with the open streams per address,
+  counted across the workers of one instance in memory the gunicorn arbiter
+  shares (service/instance/stream_counts.py).
 """

@@ -7,7 +7,7 @@ limit a new stream is refused with `429 rate_limited` before it costs a
 store call; the client is the address the rate limits count by
 (TRUSTED_PROXIES: the address its proxy names).
 
-Counted in memory the workers of the instance share (counts.py),
+Counted in memory the workers of the instance share (service/instance/stream_counts.py),
 not in Redis: a stream's open and close cost no round trip, and what the
 limit protects is the instance's own connections. Where there is no such
 table (an app made outside gunicorn, or a worker beyond the table's rows)
@@ -19,9 +19,8 @@ from __future__ import annotations
 import threading
 
 from service.api.problems import ApiProblem
+from service.instance.stream_counts import StreamCounts
 from service.languages import Text
-
-from .counts import StreamCounts
 
 # A refused client has as many streams open as it may: one of them closing
 # is what lets it in, and nothing here can say when that will be.
@@ -42,8 +41,7 @@ class OpenStreams:
         with self._lock:
             held = self._counts.held(client)
             if held >= self.limit:
-                raise ApiProblem(
-                    429,
+                raise ApiProblem.of(
                     "rate_limited",
                     Text(
                         "This client has {held} event streams open, the most it may; close one first.",

@@ -5,6 +5,8 @@
 // (play/messages.<language>.json). Elements of index.html marked data-t
 // take the translation of their English text.
 
+// The service's languages, as service/languages/spoken.py lists them (tests/languages/test_one_list.py
+// holds this copy to that list).
 export const LANGUAGES = ["en", "es", "pt", "fr"];
 export const LANGUAGE_NAMES = { en: "English", es: "Español", pt: "Português", fr: "Français" };
 const KEY = "patchwork-language";
