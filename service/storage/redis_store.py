@@ -8,7 +8,6 @@ interleave inside a move. Adding an operation is a method on the interface
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -167,21 +166,14 @@ class RedisGameStore(GameStore):
         )
         if version is None:
             return None
-        return StoredGame(int(version), state, revision or "")
+        return StoredGame(int(version), state, revision)
 
     def load_clock(self, game_id: str, version: int) -> str | None:
-        """The game's clock as of `version`: its field in the game's hash (lua/commit_move.lua).
-
-        A game stored while the log was one field (`clocks`, its entries
-        joined by commas) keeps its first versions' clocks there.
-        """
-        entry, joined = self._link.command(
-            "load_clock", "HMGET", self._keys(game_id).game, f"clock:{version}", "clocks"
+        """The game's clock as of `version`: its field in the game's hash (lua/commit_move.lua)."""
+        entry: str | None = self._link.command(
+            "load_clock", "HGET", self._keys(game_id).game, f"clock:{version}"
         )
-        if entry is not None or joined is None or version < 1:
-            return entry
-        entries = json.loads(f"[{joined}]")
-        return json.dumps(entries[version - 1], separators=(",", ":")) if version <= len(entries) else None
+        return entry
 
     def load_view(self, game_id: str) -> StoredView | None:
         """The view for the read path, or None (one round trip)."""
@@ -221,8 +213,7 @@ class RedisGameStore(GameStore):
         event = commit.event
         args: list[Any] = [
             commit.version,
-            # '*': any revision; '' is the revision of a game stored before they existed.
-            "*" if commit.revision is None else commit.revision,
+            "*" if commit.revision is None else commit.revision,  # '*': any revision
             revision,
             commit.state,
             commit.view,

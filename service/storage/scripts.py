@@ -8,18 +8,15 @@ Every key a script touches arrives in KEYS, and all of them share the game's
 hash tag, so each script runs on the single Redis Cluster node that owns the
 game.
 
-Shared layout of KEYS: 1 = the game hash (version, revision, state, view;
-a game stored before revisions existed has none, read as ''), 2 = the
-move list, 3 = the event stream (a game's moves as events, keys.py);
+Shared layout of KEYS: 1 = the game hash (version, revision, state, view),
+2 = the move list, 3 = the event stream (a game's moves as events, keys.py);
 idempotency records come after them. LOAD_EVENTS, which reads only the
 stream, takes the game and the stream.
 
 An idempotency record is one string: the request's fingerprint while the
 first request runs, then the fingerprint, a newline and the answer. A
 string, not a hash: a hash with a value over 64 bytes leaves Redis's compact
-encoding and costs about 230 bytes more per record. Records written as
-hashes (fingerprint, answer) by earlier versions are still read; they are
-gone 24 h after the upgrade.
+encoding and costs about 230 bytes more per record.
 
 Out of memory. Under `maxmemory` with `noeviction`, Redis checks a script
 only at its first write command, and refuses it there only if that command

@@ -186,7 +186,7 @@ class Commit:
 
     game_id: str
     version: int  # the version the game must still be at
-    # ... and the revision (None: any; '' names a game stored before revisions).
+    # ... and the revision (None: any).
     revision: str | None = None
     state: str  # the caller's state text after the move
     view: str  # the caller's view text after the move
@@ -339,8 +339,7 @@ class GameStore(ABC):
         Returns whether it did. From then on a commit against that version
         and revision is refused (it returns the game as stored, to be judged
         again): the bot worker fences a commit that is late this way
-        (bot_jobs.py). An empty `revision` names a game stored before
-        revisions existed.
+        (bot_jobs.py).
         """
 
     @abstractmethod

@@ -188,19 +188,3 @@ def test_a_game_stored_with_its_clock_log_in_its_record_keeps_its_past_clocks(pl
     assert "clock_log" in json.loads(play.load(created.game_id).record.encode())
     for version, view in views.items():
         assert play.view_at(created.game_id, version)[1].view == view, version
-
-
-def test_a_game_stored_with_its_clock_log_in_one_field_keeps_its_past_clocks(play: GamePlay):
-    # Stores written while the log was one field (`clocks`, entries joined by
-    # commas) keep those versions' clocks there; later moves add a field each.
-    created, views = three_clocked_versions(play)
-    log = stored_clock_log(play, created.game_id, 3)
-    link = play.store._link  # type: ignore[attr-defined]
-    key = f"patchwork:{{{created.game_id}}}:game"
-    link.command("test", "HDEL", key, "clock:1", "clock:2", "clock:3")
-    link.command("test", "HSET", key, "clocks", ",".join(json.dumps(entry) for entry in log))
-    play.kept.drop(created.game_id)
-    play_a_third_move(play, created, views)
-    assert stored_clock_log(play, created.game_id, 4)[:3] == log
-    for version, view in views.items():
-        assert play.view_at(created.game_id, version)[1].view == view, version

@@ -10,8 +10,8 @@ local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
 if not found[1] then
     return nil
 end
-if tonumber(found[1]) ~= tonumber(ARGV[1]) or (found[2] or '') ~= ARGV[2] then
-    return {'moved', found[1], found[2] or '', found[3]}
+if tonumber(found[1]) ~= tonumber(ARGV[1]) or found[2] ~= ARGV[2] then
+    return {'moved', found[1], found[2], found[3]}
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5], 'changed', ARGV[1])
 return {'amended'}

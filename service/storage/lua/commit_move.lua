@@ -1,6 +1,6 @@
 -- include: clock
 -- KEYS: game, moves, events[, record][, shard]. ARGV: expected_version,
--- expected_revision ('*' = any; '' = none stored), new_revision, state, view, move, ttl_ms,
+-- expected_revision ('*' = any), new_revision, state, view, move, ttl_ms,
 -- event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
 -- wake-up message, then either '' (no clock) or the clock check's three
 -- (lib/clock.lua), the deadline hint ('' = none), the game id, the new
@@ -36,7 +36,7 @@ if not found[1] then
     return nil
 end
 local version = tonumber(found[1])
-local revision = found[2] or ''
+local revision = found[2]
 if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '*' and revision ~= ARGV[2]) then
     return {'moved', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
 end

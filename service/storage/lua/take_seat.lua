@@ -20,8 +20,8 @@ local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
 if not found[1] then
     return nil
 end
-if tonumber(found[1]) ~= tonumber(ARGV[1]) or (found[2] or '') ~= ARGV[2] then
-    return {'moved', found[1], found[2] or '', found[3]}
+if tonumber(found[1]) ~= tonumber(ARGV[1]) or found[2] ~= ARGV[2] then
+    return {'moved', found[1], found[2], found[3]}
 end
 -- Without the record's two, six arguments; a clock check adds four.
 local record = KEYS[2]
