@@ -8,7 +8,8 @@ Every key a script touches arrives in KEYS, and all of them share the game's
 hash tag, so each script runs on the single Redis Cluster node that owns the
 game.
 
-Shared layout of KEYS: 1 = the game hash (version, revision, state, view),
+Shared layout of KEYS: 1 = the game hash (version, revision, state, view;
+the scripts that change it start with lib/compare_and_set.lua),
 2 = the move list, 3 = the event stream (a game's moves as events, keys.py);
 idempotency records come after them. LOAD_EVENTS, which reads only the
 stream, takes the game and the stream.

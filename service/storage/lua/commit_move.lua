@@ -1,4 +1,4 @@
--- include: clock
+-- include: clock, compare_and_set
 -- KEYS: game, moves, events[, record][, shard]. ARGV: expected_version,
 -- expected_revision ('*' = any), new_revision, state, view, move, ttl_ms,
 -- event ('' = none), end ('' = the game goes on), events_ttl_ms, channel,
@@ -30,16 +30,12 @@
 -- moves and the game reached the version again), it is dropped first: its
 -- events describe moves that no longer exist. The PUBLISH only wakes
 -- listeners; a lost one costs nothing, as readers re-read the stream.
--- The deadline is read with them: only a clocked commit looks at it.
-local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'deadline')
-if not found[1] then
-    return nil
+local found, moved = compare_and_set(ARGV[1], ARGV[2])
+if not found then
+    return moved
 end
 local version = tonumber(found[1])
 local revision = found[2]
-if version ~= tonumber(ARGV[1]) or (ARGV[2] ~= '*' and revision ~= ARGV[2]) then
-    return {'moved', found[1], revision, redis.call('HGET', KEYS[1], 'state')}
-end
 local now, deadline = nil, nil
 local lowering = ARGV[14] ~= '' and ARGV[17] ~= ''
 local has_record = #KEYS == (lowering and 5 or 4)

@@ -1,4 +1,4 @@
--- include: clock
+-- include: clock, compare_and_set
 -- KEYS: game[, record]. ARGV: version, revision, new revision, state, view,
 -- open until (epoch ms)[, the clock check's three (lib/clock.lua), the first
 -- entry of the game's clock log]; with a record key (the join's
@@ -12,16 +12,13 @@
 -- reckoning of this clock (lib/clock.lua), and the deadline is kept beside
 -- them, as at a game's creation. Else nothing changes: {'expired', now},
 -- {'skew', now} (the texts were written for a time too far from this
--- clock's), or {'moved', version, revision, state} (the caller judges the
--- join again on them), or nil when there is no game. The version stays: a
+-- clock's), or the answer of lib/compare_and_set.lua when the game is gone
+-- or has moved on. The version stays: a
 -- join is not a move; 'changed' names the version whose body the join
 -- replaced (amend_game.lua says why).
-local found = redis.call('HMGET', KEYS[1], 'version', 'revision', 'state')
-if not found[1] then
-    return nil
-end
-if tonumber(found[1]) ~= tonumber(ARGV[1]) or found[2] ~= ARGV[2] then
-    return {'moved', found[1], found[2], found[3]}
+local found, moved = compare_and_set(ARGV[1], ARGV[2])
+if not found then
+    return moved
 end
 -- Without the record's two, six arguments; a clock check adds four.
 local record = KEYS[2]
