@@ -2,7 +2,9 @@
 
 Each script is a file in lua/, named as the store runs it. A first line
 `-- include: a, b` puts the shared fragments lua/lib/a.lua and lua/lib/b.lua
-(local functions, or locals such as `now`) before the rest of the file.
+(local functions, or locals such as `now`) before the rest of the file; a
+script with a layout in arguments.py gets its arguments' names as locals
+before them.
 
 Every key a script touches arrives in KEYS, and all of them share the game's
 hash tag, so each script runs on the single Redis Cluster node that owns the
@@ -34,18 +36,22 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from .arguments import LAYOUTS
+
 _LUA = resources.files("service.storage") / "lua"
 _INCLUDE = "-- include:"
 
 
 def load(name: str) -> str:
-    """The text of script lua/<name>.lua, preceded by the fragments its first line includes."""
+    """The text of script lua/<name>.lua, preceded by its arguments' names and the fragments its first line includes."""
     text = (_LUA / f"{name}.lua").read_text(encoding="utf-8")
+    layout = LAYOUTS.get(name)
+    arguments = layout.lua() if layout is not None else ""
     first, _, rest = text.partition("\n")
     if not first.startswith(_INCLUDE):
-        return text
+        return arguments + text
     fragments = [part.strip() for part in first.removeprefix(_INCLUDE).split(",")]
-    return "".join(fragment(name) for name in fragments) + rest
+    return arguments + "".join(fragment(name) for name in fragments) + rest
 
 
 def fragment(name: str) -> str:

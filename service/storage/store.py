@@ -160,10 +160,6 @@ class ClockCheck(NamedTuple):
     must_be: str
     deadline_ms: int | None
 
-    def args(self) -> tuple[str, int, int | str]:
-        """The three script arguments the scripts read (lua/lib/clock.lua, which holds TOLERANCE_MS)."""
-        return (self.must_be or "-", self.at_ms, "-" if self.deadline_ms is None else self.deadline_ms)
-
 
 class ClockLog(NamedTuple):
     """A clocked write's part of the game's clock log: each version's clock (`load_clock`).
