@@ -93,6 +93,22 @@ class DeadlineHint(NamedTuple):
     game_id: str  # the entry's member
 
 
+class SeekArgs(NamedTuple):
+    """seek_post.lua's arguments: the new seek, and where its partner's keys are."""
+
+    seek_id: str
+    player_id: str
+    seek_rating: int
+    seek_range: int  # how far from it a partner's rating may be
+    ttl_ms: int  # how long the seek waits
+    game_id: str  # the paired game's, chosen beforehand
+    keep_ms: int  # how long a seek's hash stays readable after that
+    seek_prefix: str  # the seeks' hashes' key prefix
+    spec: str  # the caller's text of the seek (its clock and rated), kept with it
+    most_waiting: int  # the most seeks a player keeps waiting at once
+    player_prefix: str  # the prefix of the players' sets of waiting seeks
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A script's named arguments: the head's fields, then the clock part's (none: a script without one)."""
@@ -121,5 +137,6 @@ def _locals(names: tuple[str, ...], first: int) -> str:
 LAYOUTS = {
     "commit_move": Layout(CommitArgs._fields, ClockArgs._fields + DeadlineHint._fields),
     "create_game": Layout(CreateArgs._fields, ClockArgs._fields),
+    "seek_post": Layout(SeekArgs._fields),
     "take_seat": Layout(SeatArgs._fields, ClockArgs._fields),
 }
