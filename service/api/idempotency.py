@@ -16,9 +16,9 @@ import json
 from flask import Response
 
 from service.games import IdempotencyKey, token_hash
-from service.games.answers import AcceptedAnswer, RecordedAnswer, RefusedAnswer
+from service.games.answers import AcceptedAnswer, RecordedAnswer
 
-from .problems import ApiProblem, problem_response
+from .problems import ApiProblem
 from .responses import etag, json_response
 
 # docs/api-guide.md#idempotency: 201, 409, 412 and 422 answers are recorded (the core does, at the commit
@@ -75,13 +75,6 @@ def answer_response(game_id: str, answer: RecordedAnswer) -> Response:
         return json_response(
             answer.view, 201, version=answer.version, location=move_location(game_id, answer.number)
         )
-    if isinstance(answer, RefusedAnswer):
-        problem = ApiProblem(answer.status, answer.code, answer.detail)
-        problem.language = answer.language
-        return refusal_problem(problem, answer.version).response()
-    if answer.status >= 400:
-        return problem_response(answer.status, answer.body, answer.headers)
-    resp = json_response(answer.body, answer.status)
-    for name, value in answer.headers.items():
-        resp.headers[name] = value
-    return resp
+    problem = ApiProblem(answer.status, answer.code, answer.detail)
+    problem.language = answer.language
+    return refusal_problem(problem, answer.version).response()

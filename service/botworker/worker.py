@@ -39,8 +39,7 @@ acknowledgement the same way, so the job comes back once Redis does.
 
 The loop also refreshes the workers' heartbeat (what the web checks before
 creating a bot game) every `BEAT_EVERY_SECONDS`, and reclaims other
-workers' stale jobs (and adopts the jobs an earlier version queued) every
-`RECLAIM_EVERY_SECONDS`. It is single-threaded:
+workers' stale jobs every `RECLAIM_EVERY_SECONDS`. It is single-threaded:
 the heartbeat only beats while the loop turns, so a stuck worker is not
 counted alive.
 """
@@ -186,9 +185,6 @@ class BotWorker:
         self._beat(now)
         jobs: list[BotJob] = []
         if now >= self._next_reclaim:
-            adopted = self.jobs.adopt_old_jobs()
-            if adopted:
-                log.info("adopted %d jobs queued by an earlier version", adopted)
             jobs = self.jobs.reclaim()
             self._next_reclaim = now + RECLAIM_EVERY_SECONDS
             for job in jobs:

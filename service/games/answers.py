@@ -10,8 +10,6 @@ first answer.
   one kept for 24 h with each fresh key, so it must stay small. The detail
   is in the language the first answer spoke, named as a fifth field when it
   is not English: the replay speaks it too, whatever the retry asks for.
-- An answer that versions before this one recorded whole (`{"status",
-  "body", "headers"}`): still replayed as it was, until its 24 h are up.
 - A join (lobby.py): the seat, the Game body after it and the seat's
   token (`{"seat", "sealed", "body"}`), stored with the take. A seat token
   is otherwise kept only hashed, so the record holds it sealed: XORed
@@ -54,15 +52,6 @@ class RefusedAnswer:
 
 
 @dataclass(frozen=True, slots=True)
-class WholeAnswer:
-    """An answer as earlier versions recorded it: status, body text and headers."""
-
-    status: int
-    body: str
-    headers: dict[str, str]
-
-
-@dataclass(frozen=True, slots=True)
 class JoinedAnswer:
     """A seat taken by a join: the seat, the Game body after it, and its token sealed (`token` opens it)."""
 
@@ -76,7 +65,7 @@ class JoinedAnswer:
 
 
 # A move's answers; a join's (JoinedAnswer) are read by the join alone (decode_joined).
-RecordedAnswer = AcceptedAnswer | RefusedAnswer | WholeAnswer
+RecordedAnswer = AcceptedAnswer | RefusedAnswer
 
 
 def _xor(data: bytes, secret: str) -> bytes:
@@ -115,8 +104,6 @@ def decode(text: str) -> RecordedAnswer:
         # Four fields for English, and for every refusal recorded before there were languages.
         status, code, detail, version, *language = doc
         return RefusedAnswer(status, code, detail, version, *language)
-    if "headers" in doc:
-        return WholeAnswer(doc["status"], doc["body"], doc["headers"])
     return AcceptedAnswer(doc["version"], doc["number"], doc["body"])
 
 

@@ -16,7 +16,6 @@ shown as open.
 from __future__ import annotations
 
 import secrets
-import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -70,10 +69,6 @@ class LobbyPage:
 
     games: list[dict[str, Any]]
     next: str | None
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class Players:
@@ -186,7 +181,7 @@ class Lobby:
         **setup: Any,
     ) -> Created:
         """A new game (GamePlay.create) whose open seats, if any, wait LOBBY_TTL_SECONDS; listed in the lobby when asked."""
-        opened = _now_ms()
+        opened = self.play.store.now_ms()  # the store's clock: take_seat.lua judges the seat's time on it
         holder = f"player:{owner.id}" if owner is not None else f"client:{client}"
         if True in open_seats:
             self._check_open_games(holder, opened)
@@ -390,7 +385,7 @@ class Lobby:
 
     def _expire(self) -> None:
         """Drop the entries whose seat's time is up, aborting their games (a clocked one's timekeeper does)."""
-        expired = self.index.older_than(_now_ms() - self.ttl_ms, EXPIRE_BATCH)
+        expired = self.index.older_than(self.play.store.now_ms() - self.ttl_ms, EXPIRE_BATCH)
         for game_id in expired:
             self.play.abort_unjoined(game_id)
         self.index.remove(*expired)

@@ -20,7 +20,6 @@ it as `game_start` on its player stream (notices.py).
 from __future__ import annotations
 
 import hashlib
-import time
 from typing import Any
 
 from service.games.clock import ClockSettings, rfc3339_ms
@@ -97,7 +96,7 @@ class Seeks:
                 self._start(
                     seek.game, seats[0], seats[1], ClockSettings.from_json(spec["clock"]), spec["rated"]
                 )
-        return _view(seek)
+        return _view(seek, self.play.store.now_ms())
 
     def cancel(self, player: PlayerRecord, seek_id: str) -> dict[str, Any]:
         """Cancel the player's seek if it still waits: from now on no pairing takes it. The seek as it is after."""
@@ -108,7 +107,7 @@ class Seeks:
         )
         if cancelled is None:
             raise SeekNotFound()
-        return _view(cancelled)
+        return _view(cancelled, self.play.store.now_ms())
 
     def _load(self, player: PlayerRecord, seek_id: str) -> StoredSeek:
         seek = self.pool.load(seek_id) if could_be_game_id(seek_id) else None
@@ -129,11 +128,11 @@ class Seeks:
             pass
 
 
-def _view(seek: StoredSeek) -> dict[str, Any]:
-    """A seek as the API shows it."""
+def _view(seek: StoredSeek, now_ms: int) -> dict[str, Any]:
+    """A seek as the API shows it at `now_ms`, the store's time (its scripts time seeks on it)."""
     spec = parse(seek.spec)
     status = seek.status
-    if status == "waiting" and seek.expires_ms <= int(time.time() * 1000):
+    if status == "waiting" and seek.expires_ms <= now_ms:
         status = "expired"
     return {
         "id": seek.id,

@@ -74,10 +74,6 @@ Idle workers block on `wake` (BLPOP), to which each job adds a token; a
 take that finds the queue empty clears the tokens, so none outlives the
 jobs it stood for.
 
-Versions before this one queued jobs in two Streams (`{bots}:jobs:person`,
-`{bots}:jobs:bots`); workers move what is there into the lists as they
-reclaim (`adopt_old_jobs`), so a rolling upgrade stalls no game.
-
 Workers refresh one heartbeat key (SET with a TTL) while their loop turns,
 and their own entry in `workers` (scored by when it lapses, on Redis's
 clock); the web refuses bot games (503 bots_unavailable) while the
@@ -160,8 +156,6 @@ class BotJobs:
         self.heartbeat_key = base + "alive"
         # The last beating worker's calibration and think times (GET /bots shows it).
         self.report_key = base + "report"
-        # Where versions before these lists queued jobs: Streams (adopt_old_jobs).
-        self.old_streams = {kind: f"{base}jobs:{kind}" for kind in (PERSON, BOTS)}
         # How long a taken job is its worker's (tests shorten it).
         self.lease_ms = RECLAIM_IDLE_MS
         # Clocked bot games a live worker serves at once (the web sets BOT_CLOCKED_GAMES_PER_WORKER's).
@@ -303,23 +297,6 @@ class BotJobs:
         ]
         jobs.sort(key=_reclaim_order)
         return jobs
-
-    def adopt_old_jobs(self) -> int:
-        """Move the jobs an earlier version queued (in Streams) into the lists; how many.
-
-        Workers call it as they reclaim, so that a rolling upgrade, with
-        older web instances still queueing the old way, stalls no game.
-        """
-        keys = [
-            self.old_streams[PERSON],
-            self.old_streams[BOTS],
-            self.rings[PERSON],
-            self.rings[BOTS],
-            self.seq_key,
-            self.wake_key,
-            *self._round_keys(),
-        ]
-        return int(self._link.script("bot_adopt", keys, [self.lists[PERSON], self.lists[BOTS]]))
 
     def _round_keys(self) -> list[str]:
         """The rings' states, then their served sets, the person ring's first: the scripts' KEYS after the first."""

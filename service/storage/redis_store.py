@@ -8,12 +8,12 @@ interleave inside a move. Adding an operation is a method on the interface
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
+from .arguments import NOT_CLOCKED, ClockArgs, CommitArgs, CreateArgs, DeadlineHint, SeatArgs
 from .connections import RedisLink
 from .deadlines import Deadlines
 from .keys import GameKeys
@@ -145,13 +145,15 @@ class RedisGameStore(GameStore):
         """Store a new game at version 1 and start the TTL of its keys; with a clock, checked against the store's."""
         keys = self._keys(game_id)
         revision = _new_revision()
-        args: list[Any] = [state, view, self._ttl_ms, revision]
+        head = CreateArgs(state=state, view=view, ttl_ms=self._ttl_ms, revision=revision)
         if clock is None:
-            created = self._link.script("create_game", [keys.game, keys.moves, keys.events], args)
+            created = self._link.script(
+                "create_game", [keys.game, keys.moves, keys.events], [*head, NOT_CLOCKED]
+            )
         else:
             entry = clock_log.entry if clock_log is not None else "null"
             created = self._clocked(
-                "create_game", [keys.game, keys.moves, keys.events], [*args, *clock.args(), entry]
+                "create_game", [keys.game, keys.moves, keys.events], [*head, *ClockArgs.of(clock, entry)]
             )
         if not created:
             raise GameExists(f"a game with id {game_id!r} already exists")
@@ -167,21 +169,14 @@ class RedisGameStore(GameStore):
         )
         if version is None:
             return None
-        return StoredGame(int(version), state, revision or "")
+        return StoredGame(int(version), state, revision)
 
     def load_clock(self, game_id: str, version: int) -> str | None:
-        """The game's clock as of `version`: its field in the game's hash (lua/commit_move.lua).
-
-        A game stored while the log was one field (`clocks`, its entries
-        joined by commas) keeps its first versions' clocks there.
-        """
-        entry, joined = self._link.command(
-            "load_clock", "HMGET", self._keys(game_id).game, f"clock:{version}", "clocks"
+        """The game's clock as of `version`: its field in the game's hash (lua/commit_move.lua)."""
+        entry: str | None = self._link.command(
+            "load_clock", "HGET", self._keys(game_id).game, f"clock:{version}"
         )
-        if entry is not None or joined is None or version < 1:
-            return entry
-        entries = json.loads(f"[{joined}]")
-        return json.dumps(entries[version - 1], separators=(",", ":")) if version <= len(entries) else None
+        return entry
 
     def load_view(self, game_id: str) -> StoredView | None:
         """The view for the read path, or None (one round trip)."""
@@ -219,29 +214,28 @@ class RedisGameStore(GameStore):
         script_keys = [keys.game, keys.moves, keys.events]
         revision = _new_revision()
         event = commit.event
-        args: list[Any] = [
-            commit.version,
-            # '*': any revision; '' is the revision of a game stored before they existed.
-            "*" if commit.revision is None else commit.revision,
-            revision,
-            commit.state,
-            commit.view,
-            commit.move,
-            self._ttl_ms,
-            event.data if event else "",
-            (event.end or "") if event else "",
-            FINISHED_EVENTS_TTL_MS if event and event.end else self._ttl_ms,
-            self.events_channel,
-            f"{commit.game_id} {commit.version + 1}",
-            EVENTS_MAXLEN,
-        ]
+        head = CommitArgs(
+            expected_version=commit.version,
+            expected_revision="*" if commit.revision is None else commit.revision,
+            new_revision=revision,
+            state=commit.state,
+            view=commit.view,
+            move=commit.move,
+            ttl_ms=self._ttl_ms,
+            event=event.data if event else "",
+            event_end=(event.end or "") if event else "",
+            events_ttl_ms=FINISHED_EVENTS_TTL_MS if event and event.end else self._ttl_ms,
+            channel=self.events_channel,
+            wakeup=f"{commit.game_id} {commit.version + 1}",
+            events_maxlen=EVENTS_MAXLEN,
+        )
         # The idempotency record's key and its two arguments, last (lua/commit_move.lua).
         record: tuple[Any, ...] = ()
         if commit.answer is not None:
             script_keys.append(keys.idempotency(commit.answer.key))
             record = (RECORD_TTL_MS, _record(commit.answer))
         if commit.clock is None:
-            args += ["", *record]
+            args = [*head, NOT_CLOCKED, *record]
         else:
             hint = commit.deadline_hint
             lowered: int | str = ""
@@ -252,7 +246,13 @@ class RedisGameStore(GameStore):
                 script_keys.append(self._deadlines.shard_of(commit.game_id))
                 lowered = hint
             log = commit.clock_log or _NO_CLOCK_LOG
-            args += [*commit.clock.args(), lowered, commit.game_id, log.entry, *log.earlier, *record]
+            args = [
+                *head,
+                *ClockArgs.of(commit.clock, log.entry),
+                *DeadlineHint(lowered=lowered, game_id=commit.game_id),
+                *log.earlier,
+                *record,
+            ]
         # Not _clocked: the answer's form is known here, and read once (every clocked move comes this way).
         sent = time.time()
         found = self._link.script("commit_move", script_keys, args)
@@ -276,11 +276,20 @@ class RedisGameStore(GameStore):
     def take_seat(self, seat: SeatChange) -> CommitResult:
         """Compare-and-set on version and revision, before the lobby's time is up: store the game with a seat taken."""
         revision = _new_revision()
-        args: list[Any] = [seat.version, seat.revision, revision, seat.state, seat.view, seat.open_until_ms]
+        head = SeatArgs(
+            expected_version=seat.version,
+            expected_revision=seat.revision,
+            new_revision=revision,
+            state=seat.state,
+            view=seat.view,
+            open_until_ms=seat.open_until_ms,
+        )
         keys = [self._keys(seat.game_id).game]
-        if seat.clock is not None:
+        if seat.clock is None:
+            args: list[Any] = [*head, NOT_CLOCKED]
+        else:
             entry = seat.clock_log.entry if seat.clock_log is not None else "null"
-            args += [*seat.clock.args(), entry]
+            args = [*head, *ClockArgs.of(seat.clock, entry)]
         if seat.answer is not None:
             # The record's key and its two arguments, last (lua/take_seat.lua).
             keys.append(self._keys(seat.game_id).idempotency(seat.answer.key))

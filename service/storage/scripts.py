@@ -2,24 +2,24 @@
 
 Each script is a file in lua/, named as the store runs it. A first line
 `-- include: a, b` puts the shared fragments lua/lib/a.lua and lua/lib/b.lua
-(local functions, or locals such as `now`) before the rest of the file.
+(local functions, or locals such as `now`) before the rest of the file; a
+script with a layout in arguments.py gets its arguments' names as locals
+before them.
 
 Every key a script touches arrives in KEYS, and all of them share the game's
 hash tag, so each script runs on the single Redis Cluster node that owns the
 game.
 
 Shared layout of KEYS: 1 = the game hash (version, revision, state, view;
-a game stored before revisions existed has none, read as ''), 2 = the
-move list, 3 = the event stream (a game's moves as events, keys.py);
+the scripts that change it start with lib/compare_and_set.lua),
+2 = the move list, 3 = the event stream (a game's moves as events, keys.py);
 idempotency records come after them. LOAD_EVENTS, which reads only the
 stream, takes the game and the stream.
 
 An idempotency record is one string: the request's fingerprint while the
 first request runs, then the fingerprint, a newline and the answer. A
 string, not a hash: a hash with a value over 64 bytes leaves Redis's compact
-encoding and costs about 230 bytes more per record. Records written as
-hashes (fingerprint, answer) by earlier versions are still read; they are
-gone 24 h after the upgrade.
+encoding and costs about 230 bytes more per record.
 
 Out of memory. Under `maxmemory` with `noeviction`, Redis checks a script
 only at its first write command, and refuses it there only if that command
@@ -36,18 +36,22 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from .arguments import LAYOUTS
+
 _LUA = resources.files("service.storage") / "lua"
 _INCLUDE = "-- include:"
 
 
 def load(name: str) -> str:
-    """The text of script lua/<name>.lua, preceded by the fragments its first line includes."""
+    """The text of script lua/<name>.lua, preceded by its arguments' names and the fragments its first line includes."""
     text = (_LUA / f"{name}.lua").read_text(encoding="utf-8")
+    layout = LAYOUTS.get(name)
+    arguments = layout.lua() if layout is not None else ""
     first, _, rest = text.partition("\n")
     if not first.startswith(_INCLUDE):
-        return text
+        return arguments + text
     fragments = [part.strip() for part in first.removeprefix(_INCLUDE).split(",")]
-    return "".join(fragment(name) for name in fragments) + rest
+    return arguments + "".join(fragment(name) for name in fragments) + rest
 
 
 def fragment(name: str) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .arguments import SeekArgs
 from .connections import RedisLink
 
 # How long a seek's hash stays readable after it ends.
@@ -113,19 +114,21 @@ class SeekPool:
         found = self._link.script(
             "seek_post",
             [*self._pools(pool), self._seek(seek_id), self._player(player_id)],
-            [
-                seek_id,
-                player_id,
-                rating,
-                rating_range,
-                ttl_ms,
-                game_id,
-                KEEP_MS,
-                self._base + "seek:",
-                spec,
-                most_waiting,
-                self._base + "player:",
-            ],
+            list(
+                SeekArgs(
+                    seek_id=seek_id,
+                    player_id=player_id,
+                    seek_rating=rating,
+                    seek_range=rating_range,
+                    ttl_ms=ttl_ms,
+                    game_id=game_id,
+                    keep_ms=KEEP_MS,
+                    seek_prefix=self._base + "seek:",
+                    spec=spec,
+                    most_waiting=most_waiting,
+                    player_prefix=self._base + "player:",
+                )
+            ),
         )
         if found[0] == "paired":
             return Pairing(partner=found[1], partner_player=found[2])

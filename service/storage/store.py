@@ -160,10 +160,6 @@ class ClockCheck(NamedTuple):
     must_be: str
     deadline_ms: int | None
 
-    def args(self) -> tuple[str, int, int | str]:
-        """The three script arguments the scripts read (lua/lib/clock.lua, which holds TOLERANCE_MS)."""
-        return (self.must_be or "-", self.at_ms, "-" if self.deadline_ms is None else self.deadline_ms)
-
 
 class ClockLog(NamedTuple):
     """A clocked write's part of the game's clock log: each version's clock (`load_clock`).
@@ -186,7 +182,7 @@ class Commit:
 
     game_id: str
     version: int  # the version the game must still be at
-    # ... and the revision (None: any; '' names a game stored before revisions).
+    # ... and the revision (None: any).
     revision: str | None = None
     state: str  # the caller's state text after the move
     view: str  # the caller's view text after the move
@@ -339,8 +335,7 @@ class GameStore(ABC):
         Returns whether it did. From then on a commit against that version
         and revision is refused (it returns the game as stored, to be judged
         again): the bot worker fences a commit that is late this way
-        (bot_jobs.py). An empty `revision` names a game stored before
-        revisions existed.
+        (bot_jobs.py).
         """
 
     @abstractmethod

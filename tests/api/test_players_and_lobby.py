@@ -266,6 +266,23 @@ def test_an_open_seat_whose_lobby_time_is_up_cannot_be_joined(backend, contract)
         app.extensions["patchwork"].store.close()
 
 
+def test_an_open_seat_is_timed_by_the_stores_clock_not_the_processs(backend, contract, monkeypatch):
+    # This process's clock runs two minutes behind the store's: a seat the
+    # lobby keeps a minute is still open on the store's clock, which the join is judged on.
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() - 120)
+    app = create_app(backend.settings(lobby_ttl_seconds=60))
+    app.test_client_class = checked_client_class(contract)
+    client = app.test_client()
+    try:
+        gid = _open_game(client)["game"]["id"]
+        assert gid in [e["id"] for e in client.get("/games?status=open").get_json()["games"]]
+        resp = client.post(f"/games/{gid}/join", json={"name": "Gus"})
+        assert resp.status_code == 201 and resp.get_json()["seat"] == 1, resp.get_json()
+    finally:
+        app.extensions["patchwork"].store.close()
+
+
 def _ms(rfc3339: str) -> int:
     from datetime import datetime
 

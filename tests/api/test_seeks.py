@@ -92,6 +92,23 @@ def test_an_expired_seek_is_never_paired(backend, contract):
         app.extensions["patchwork"].store.close()
 
 
+def test_a_seek_is_timed_by_the_stores_clock_not_the_processs(backend, contract, monkeypatch):
+    # This process's clock runs two minutes ahead of the store's: a seek the
+    # store keeps for a minute still waits, as the store (which pairs it) says.
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 120)
+    app = create_app(backend.settings(seek_ttl_seconds=60))
+    app.test_client_class = checked_client_class(contract)
+    client = app.test_client()
+    try:
+        _ann, ann_auth = _player(client, "Ann")
+        first = _seek(client, ann_auth)
+        assert first["status"] == "waiting"
+        assert client.get(f"/seeks/{first['id']}", headers=ann_auth).get_json()["seek"]["status"] == "waiting"
+    finally:
+        app.extensions["patchwork"].store.close()
+
+
 def test_a_pairing_whose_game_was_never_created_is_repaired_by_a_reader(app, client):
     ann, ann_auth = _player(client, "Ann")
     bob, _bob_auth = _player(client, "Bob")

@@ -155,19 +155,3 @@ def test_jobs_queued_after_redis_lost_its_data_are_taken(jobs, redis):
     jobs.enqueue(GAME, 5, person_waiting=False, client="a")
     job = jobs.take(block_ms=100)
     assert job is not None and job.version == 5
-
-
-def test_jobs_an_earlier_version_queued_in_streams_are_adopted(jobs, redis):
-    redis.xadd(jobs.old_streams["bots"], {"game": GAME, "version": 4})
-    redis.xadd(jobs.old_streams["person"], {"game": OTHER, "version": 6})
-    redis.xgroup_create(jobs.old_streams["person"], "bot-workers", id="0")
-    redis.xreadgroup("bot-workers", "old-worker", {jobs.old_streams["person"]: ">"})  # taken, not done
-    assert jobs.adopt_old_jobs() == 2
-    assert jobs.adopt_old_jobs() == 0
-    first, second = jobs.take(block_ms=100), jobs.take(block_ms=100)
-    assert first is not None and second is not None
-    assert [(job.game_id, job.version, job.person_waiting) for job in (first, second)] == [
-        (OTHER, 6, True),
-        (GAME, 4, False),
-    ]
-    assert not redis.exists(*jobs.old_streams.values())

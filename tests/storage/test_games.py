@@ -111,19 +111,6 @@ def test_a_commit_at_the_right_version_but_another_revision_changes_nothing(
     assert snapshot(redis) == before
 
 
-def test_a_game_stored_without_a_revision_commits_by_version(store: GameStore, redis: Redis) -> None:
-    # Games written before revisions existed: read as revision "", matched by version alone.
-    store.create_game("g1", "s1", "v1")
-    redis.hdel("patchwork:{g1}:game", "revision")
-    loaded = store.load_game("g1")
-    assert loaded == StoredGame(1, "s1") and loaded.revision == ""
-
-    result = commit(store, "g1", 1, "s2", "v2", "m1", expected_revision=loaded.revision)
-
-    assert result.committed
-    assert store.load_game("g1").revision == result.revision != ""
-
-
 def test_a_renewed_revision_fences_commits_prepared_against_the_old_one(
     store: GameStore, redis: Redis
 ) -> None:
@@ -143,14 +130,6 @@ def test_a_renewed_revision_fences_commits_prepared_against_the_old_one(
     assert not refused.committed and refused.current.revision == renewed.revision
     assert commit(store, "g1", 1, "s2", "v2", "m1", expected_revision=renewed.revision).committed
     assert not store.renew_revision("gone", 1, "")
-
-
-def test_a_renewed_revision_fences_a_game_stored_without_one(store: GameStore, redis: Redis) -> None:
-    store.create_game("g1", "s1", "v1")
-    redis.hdel("patchwork:{g1}:game", "revision")
-    assert store.renew_revision("g1", 1, "")
-    refused = commit(store, "g1", 1, "s2", "v2", "m1", expected_revision="")
-    assert not refused.committed
 
 
 def test_history_slices_follow_lrange_and_match_the_version(store: GameStore) -> None:

@@ -168,19 +168,7 @@ def test_keys_are_independent_and_a_load_without_key_claims_nothing(store: GameS
     ]
 
 
-def test_a_record_is_one_string_and_records_of_the_hash_era_still_count(
-    store: GameStore, redis: Redis
-) -> None:
+def test_a_record_is_one_string(store: GameStore, redis: Redis) -> None:
     store.create_game("g1", "s1", "v1")
     record_answer(store, "g1", "0:key", "fp-1", "answer-409")
     assert redis.get(RECORD) == "fp-1\nanswer-409"
-    # As an earlier version stored them: one answered, one in progress.
-    redis.hset("patchwork:{g1}:idem:0:old", mapping={"fingerprint": "fp-1", "answer": "answer-422"})
-    redis.hset("patchwork:{g1}:idem:0:running", mapping={"fingerprint": "fp-2"})
-
-    record_answer(store, "g1", "0:old", "fp-1", "second")
-    store.release_key("g1", "0:old")
-    assert store.load_for_move("g1", "0:old", "fp-1")[1] == IdempotencyRecord(False, "fp-1", "answer-422")
-    assert store.load_for_move("g1", "0:running", "fp-1")[1] == IdempotencyRecord(True, "fp-2", None)
-    store.release_key("g1", "0:running")
-    assert not redis.exists("patchwork:{g1}:idem:0:running")

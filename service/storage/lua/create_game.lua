@@ -1,6 +1,6 @@
 -- include: clock
--- KEYS: game, moves, events. ARGV: state, view, ttl_ms, revision[, the clock
--- check's three (lib/clock.lua), the first entry of the game's clock log].
+-- KEYS: game, moves, events. ARGV (arguments.py): CreateArgs, then
+-- ClockArgs (the first entry of the game's clock log with the check) or ''.
 -- Returns 0 when a game already lives under the id (nothing changed); else
 -- 1, or with a clock check (lib/clock.lua) the store's time of the creation,
 -- the game's deadline kept beside its texts; {'skew', now} (nothing
@@ -9,22 +9,22 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
     return 0
 end
 local now, deadline = nil, nil
-if ARGV[5] then
+if clocked then
     local refused
-    refused, now, deadline = clock_check(5, nil)
+    refused, now, deadline = clock_check(must_be, at_ms, new_deadline, nil)
     if refused then
         return {refused, now}
     end
 end
-redis.call('HSET', KEYS[1], 'version', 1, 'revision', ARGV[4], 'state', ARGV[1], 'view', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', 1, 'revision', revision, 'state', state, 'view', view)
 if now then
     -- The clock log's first entry (lua/commit_move.lua says why one field a version).
-    redis.call('HSET', KEYS[1], 'clock:1', ARGV[8])
+    redis.call('HSET', KEYS[1], 'clock:1', clock_entry)
 end
 if deadline then
     redis.call('HSET', KEYS[1], 'deadline', deadline)
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ttl_ms)
 -- a history or events left by an expired game of the same id must not leak into this one
 redis.call('DEL', KEYS[2], KEYS[3])
 return now or 1

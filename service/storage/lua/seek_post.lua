@@ -2,12 +2,8 @@
 -- KEYS: the pool by rating and the pool by expiry (sorted sets of the
 -- waiting seeks' ids), the pool's notes (hash: id -> "player range
 -- created_ms"), one of each per pool (the same clock and rated); the new
--- seek's hash. ARGV: seek id, player id, rating, range, ttl ms, game id
--- (chosen beforehand), keep ms (how long a seek's hash stays readable), the
--- seeks' key prefix, the caller's text of the seek (its clock and rated,
--- kept with it), the most seeks a player keeps waiting at once, the
--- prefix of the players' sets of waiting seeks. KEYS[5]: the poster's set
--- (its waiting seeks' ids by expiry, across every pool).
+-- seek's hash; KEYS[5]: the poster's set (its waiting seeks' ids by
+-- expiry, across every pool). ARGV (arguments.py): SeekArgs.
 -- Every key is in the one `{seeks}` slot: the paired seek's hash, named from
 -- the prefix, lives beside the pool on the same node, so the pairing is one
 -- atomic step on any instance, a Cluster too.
@@ -31,7 +27,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
     forget(id)
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
-local rating, range = tonumber(ARGV[3]), tonumber(ARGV[4])
+local rating, range = tonumber(seek_rating), tonumber(seek_range)
 local candidates = redis.call('ZRANGEBYSCORE', KEYS[1], rating - range, rating + range, 'WITHSCORES')
 local best, best_player, best_created = nil, nil, nil
 local BATCH = 500
@@ -46,7 +42,7 @@ for from = 1, #candidates, 2 * BATCH do
         if note then
             local player, their_range, created = string.match(note, '^(%S+) (%d+) (%d+)$')
             local their_rating = tonumber(candidates[from + 2 * (i - 1) + 1])
-            if player ~= ARGV[2] and math.abs(their_rating - rating) <= tonumber(their_range) then
+            if player ~= player_id and math.abs(their_rating - rating) <= tonumber(their_range) then
                 created = tonumber(created)
                 if not best or created < best_created then
                     best, best_player, best_created = id, player, created
@@ -55,26 +51,27 @@ for from = 1, #candidates, 2 * BATCH do
         end
     end
 end
-local fields = {'id', ARGV[1], 'player', ARGV[2], 'rating', ARGV[3], 'range', ARGV[4], 'created_ms', now,
-    'expires_ms', now + tonumber(ARGV[5]), 'spec', ARGV[9]}
+local expires = now + tonumber(ttl_ms)
+local fields = {'id', seek_id, 'player', player_id, 'rating', seek_rating, 'range', seek_range, 'created_ms', now,
+    'expires_ms', expires, 'spec', spec}
 if best then
     forget(best)
-    redis.call('ZREM', ARGV[11] .. best_player, best)
-    redis.call('HSET', ARGV[8] .. best, 'status', 'paired', 'game', ARGV[6], 'seat', 0, 'opponent', ARGV[2])
-    redis.call('HSET', KEYS[4], 'status', 'paired', 'game', ARGV[6], 'seat', 1, 'opponent', best_player,
+    redis.call('ZREM', player_prefix .. best_player, best)
+    redis.call('HSET', seek_prefix .. best, 'status', 'paired', 'game', game_id, 'seat', 0, 'opponent', player_id)
+    redis.call('HSET', KEYS[4], 'status', 'paired', 'game', game_id, 'seat', 1, 'opponent', best_player,
         unpack(fields))
-    redis.call('PEXPIRE', KEYS[4], ARGV[7])
+    redis.call('PEXPIRE', KEYS[4], keep_ms)
     return {'paired', best, best_player}
 end
 local waiting = redis.call('ZCARD', KEYS[5])
-if waiting >= tonumber(ARGV[10]) then
+if waiting >= tonumber(most_waiting) then
     return {'too_many', waiting}
 end
-redis.call('ZADD', KEYS[5], now + tonumber(ARGV[5]), ARGV[1])
-redis.call('PEXPIRE', KEYS[5], ARGV[5])
+redis.call('ZADD', KEYS[5], expires, seek_id)
+redis.call('PEXPIRE', KEYS[5], ttl_ms)
 redis.call('HSET', KEYS[4], 'status', 'waiting', unpack(fields))
-redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[5]) + tonumber(ARGV[7]))
-redis.call('ZADD', KEYS[1], rating, ARGV[1])
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[5]), ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2] .. ' ' .. ARGV[4] .. ' ' .. now)
-return {'waiting', now + tonumber(ARGV[5])}
+redis.call('PEXPIRE', KEYS[4], tonumber(ttl_ms) + tonumber(keep_ms))
+redis.call('ZADD', KEYS[1], rating, seek_id)
+redis.call('ZADD', KEYS[2], expires, seek_id)
+redis.call('HSET', KEYS[3], seek_id, player_id .. ' ' .. seek_range .. ' ' .. now)
+return {'waiting', expires}
