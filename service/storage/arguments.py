@@ -9,9 +9,8 @@ once; no comment has to keep them in step.
 A layout is a head, always given whole, then a clock part (a clocked
 write's fields: ClockArgs, and what else the script adds) given whole or
 as one '' in its place. Besides the fields, the script gets `clocked`
-(whether the clock part was given) and `rest`, the index of the first
-argument after the named ones: what comes in varying numbers is read from
-there on, or from the end (an idempotency record's TTL and text, always the
+(whether the clock part was given); what may follow the named arguments
+is read from the end (an idempotency record's TTL and text, always the
 last two when KEYS holds the record's key).
 
 One '' rather than a count or a flag: every argument costs some 2,500
@@ -124,7 +123,6 @@ class Layout:
             lines += [
                 f"local clocked = ARGV[{first}] ~= ''",
                 _locals(self.clock, first),  # meaningful only when clocked
-                f"local rest = clocked and {first + len(self.clock)} or {first + 1}",
             ]
         return "\n".join(lines) + "\n"
 

@@ -250,7 +250,6 @@ class RedisGameStore(GameStore):
                 *head,
                 *ClockArgs.of(commit.clock, log.entry),
                 *DeadlineHint(lowered=lowered, game_id=commit.game_id),
-                *log.earlier,
                 *record,
             ]
         # Not _clocked: the answer's form is known here, and read once (every clocked move comes this way).

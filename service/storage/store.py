@@ -170,10 +170,6 @@ class ClockLog(NamedTuple):
     """
 
     entry: str  # the clock of the version written, as JSON
-    # The clocks of the versions before it, from version 1 on (JSON each),
-    # for a store that holds no log of the game yet (one stored before the
-    # store kept it); () for none.
-    earlier: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

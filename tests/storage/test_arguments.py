@@ -38,6 +38,5 @@ def test_a_layout_names_the_arguments_in_order_and_marks_the_clock_part() -> Non
         "local a, b = ARGV[1], ARGV[2]",
         "local clocked = ARGV[3] ~= ''",
         "local c, d, e = ARGV[3], ARGV[4], ARGV[5]",
-        "local rest = clocked and 6 or 4",
     ]
     assert Layout(("a",)).lua().splitlines()[1:] == ["local a = ARGV[1]"]

@@ -1,9 +1,7 @@
 -- include: clock, compare_and_set
 -- KEYS: game, moves, events[, record][, shard]. ARGV (arguments.py):
--- CommitArgs, then ClockArgs and DeadlineHint or ''; then, from `rest`, for
--- a clocked commit of a game with no log kept yet, the earlier versions'
--- clock-log entries from version 1 on (store.ClockLog); with a record key,
--- the record's TTL and text come last. With a hint (`lowered`), the last of
+-- CommitArgs, then ClockArgs and DeadlineHint or ''; with a record key, the
+-- record's TTL and text come last. With a hint (`lowered`), the last of
 -- KEYS is the game's shard of the deadline index (a single Redis only: on a
 -- Cluster it lives in another slot, and the store lowers it itself), so
 -- KEYS holds a record key when it has one more key than that. (No empty
@@ -36,8 +34,6 @@ local revision = found[2]
 local now, deadline = nil, nil
 local lowering = clocked and lowered ~= ''
 local has_record = #KEYS == (lowering and 5 or 4)
--- The earlier versions' clock-log entries: ARGV[rest] to ARGV[last_earlier].
-local last_earlier = #ARGV - (has_record and 2 or 0)
 if clocked then
     local refused
     refused, now, deadline = clock_check(must_be, at_ms, new_deadline, tonumber(found[3] or ''))
@@ -54,23 +50,14 @@ if now then
     -- once, never read here, so a clocked commit costs the same at move 40 as
     -- at move 1 (a log in one field was copied whole by every move).
     local field = 'clock:' .. (version + 1)
-    if deadline and last_earlier < rest then
-        -- The usual move: one call, no table to build and unpack.
+    if deadline then
         redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', new_revision, 'state', state,
             'view', view, field, clock_entry, 'deadline', deadline)
     else
-        local write = {'HSET', KEYS[1], 'version', version + 1, 'revision', new_revision, 'state', state,
-            'view', view, field, clock_entry}
-        for earlier = rest, last_earlier do
-            table.insert(write, 'clock:' .. (earlier - rest + 1))
-            table.insert(write, ARGV[earlier])
-        end
-        if deadline then
-            table.insert(write, 'deadline')
-            table.insert(write, deadline)
-        end
-        redis.call(unpack(write))
-        if not deadline and found[3] then
+        -- The game's last commit: no deadline after it.
+        redis.call('HSET', KEYS[1], 'version', version + 1, 'revision', new_revision, 'state', state,
+            'view', view, field, clock_entry)
+        if found[3] then
             redis.call('HDEL', KEYS[1], 'deadline')
         end
     end
