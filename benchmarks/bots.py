@@ -9,7 +9,7 @@ The searching levels plan with the calibration a bot worker would measure
 here at its start (`service/bots/calibration.py`), or `--nodes-per-ms`.
 
 A pair's side may also be `independent-greedy`, the test suite's greedy
-player written apart from service/bots (tests/bots/independent_greedy.py).
+player written apart from service/bots (tests/support/independent_greedy.py).
 
 Each pair plays N games. Games go in twos on the same circle (patch order
 from the game's seed), each level starting one of them, so neither the
@@ -59,9 +59,9 @@ from service.bots.calibration import measure_nodes_per_ms
 from service.bots.levels import SEARCHING
 from service.bots.search import search_option
 from service.engine import apply_move, new_game
-from tests.bot_workers import wait_for
-from tests.bots import independent_greedy
-from tests.system.patchwork_service import PatchworkService
+from tests.support import independent_greedy
+from tests.support.bot_workers import wait_for
+from tests.support.patchwork_service import PatchworkService
 
 DEFAULT_PAIRS = ("greedy:random", "search:greedy")
 Z95 = 1.959964

@@ -44,8 +44,8 @@ from benchmarks.httpbench.balance import worker_pids
 from benchmarks.httpbench.idle_streams import IdleStreams, raise_open_file_limit
 from benchmarks.httpbench.plans import CREATE_BODY, move_script
 from benchmarks.httpbench.prepare import ApiClient, create_games
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 HOST = "127.0.0.1"
 

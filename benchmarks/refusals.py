@@ -32,7 +32,7 @@ import time
 
 from service.api import create_app
 from service.config import RateLimit, Settings
-from tests.redis_servers import ThrowawayRedis
+from tests.support.redis_servers import ThrowawayRedis
 
 LIMIT = 63 * 1024
 

@@ -61,12 +61,12 @@ from dataclasses import dataclass
 import requests
 
 from benchmarks.httpbench.idle_streams import raise_open_file_limit
-from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
-from tests.burst import Answer, burst
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
-from tests.sse import EventStream
-from tests.system.service_client import ServiceClient, wait_until_ready
+from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
+from tests.support.burst import Answer, burst
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.service_client import ServiceClient, wait_until_ready
+from tests.support.sse import EventStream
 from tests.system.test_metrics import scrape, value
 from tests.system.test_redis_outage import worker_pids
 

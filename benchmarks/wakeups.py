@@ -33,8 +33,8 @@ from redis import Redis
 
 from benchmarks.httpbench.balance import cpu_seconds, worker_pids
 from benchmarks.httpbench.prepare import create_games
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 BURST = 500
 

@@ -17,8 +17,7 @@ from flask.testing import FlaskClient
 
 from service.api import create_app
 from service.api.contract.spec import load_spec
-
-from .contract import ResponseContract
+from tests.support.contract import ResponseContract
 
 
 @pytest.fixture(scope="session")

@@ -13,11 +13,10 @@ from flask.testing import FlaskClient
 from redis.exceptions import ResponseError
 
 from service.api import create_app
-from tests.backends import make_settings
-from tests.redis_servers import ThrowawayRedis
-from tests.sse import Event, check_event, parse_blocks
-
-from .anu import anu_games, create_body, request_body, tokens
+from tests.support.anu import anu_games, create_body, request_body, tokens
+from tests.support.backends import make_settings
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.sse import Event, check_event, parse_blocks
 
 GAMES = anu_games()
 

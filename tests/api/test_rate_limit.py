@@ -4,7 +4,7 @@ import json
 
 from service.api import create_app
 from service.config import RateLimit, Settings
-from tests.backends import make_settings
+from tests.support.backends import make_settings
 
 from .conftest import checked_client_class
 

@@ -9,9 +9,8 @@ from service.games import DEFAULT_NAMES, GamePlay, GameRecord
 from service.games.jsontext import compact
 from service.games.records import create_record
 from service.games.views import game_view
-from tests.store_calls import commit
-
-from .anu import anu_games, create_body, request_body, tokens
+from tests.support.anu import anu_games, create_body, request_body, tokens
+from tests.support.store_calls import commit
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 

@@ -6,7 +6,7 @@ from service.bots import choose_move
 from service.bots.options import snug_leather_cell, snug_placements
 from service.engine import Buy, PlaceLeather
 from service.engine.quilt import FULL_QUILT, cells_of_mask
-from tests.engine.positions import position, seat, window_rows
+from tests.support.positions import position, seat, window_rows
 
 CORNERS = {(0, 0), (0, 8), (8, 0), (8, 8)}
 

@@ -18,8 +18,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from service.api.contract.spec import HTTP_METHODS
-from tests.bot_workers import wait_for
-from tests.live_service import LiveService
+from tests.support.bot_workers import wait_for
+from tests.support.live_service import LiveService
 
 from .browser import console_errors, requested_urls
 from .player import body, play_one_move, version, wait, wait_for_turn_or_end, wait_for_version

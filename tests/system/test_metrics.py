@@ -19,13 +19,12 @@ from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.telemetry.metrics_dir import RETIRED
-from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
-from tests.live_service import LiveService
-from tests.redis_monitor import ClientCommands
-from tests.redis_servers import ThrowawayRedis, free_port
-from tests.sse import EventStream
-
-from .patchwork_service import PatchworkService, children, program
+from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
+from tests.support.live_service import LiveService
+from tests.support.patchwork_service import PatchworkService, children, program
+from tests.support.redis_monitor import ClientCommands
+from tests.support.redis_servers import ThrowawayRedis, free_port
+from tests.support.sse import EventStream
 
 MOVES_ROUTE = "/games/<game_id>/moves"
 

@@ -13,8 +13,8 @@ from typing import TypeVar
 
 import requests
 
-from tests.live_service import spawn_logged, stop_process_group
-from tests.redis_servers import Throwaway
+from tests.support.live_service import spawn_logged, stop_process_group
+from tests.support.redis_servers import Throwaway
 
 T = TypeVar("T")
 

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.live_service import ROOT, spawn_logged, stop_process_group, wait_until_healthy
-from tests.redis_servers import Throwaway, free_port
+from tests.support.live_service import ROOT, spawn_logged, stop_process_group, wait_until_healthy
+from tests.support.redis_servers import Throwaway, free_port
 
 
 def _stat(pid: int) -> list[str] | None:
