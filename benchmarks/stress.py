@@ -63,12 +63,11 @@ import requests
 from benchmarks.httpbench.idle_streams import raise_open_file_limit
 from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.support.burst import Answer, burst
-from tests.support.live_service import LiveService
+from tests.support.live_service import LiveService, worker_pids
+from tests.support.metrics import scrape, value
 from tests.support.redis_servers import ThrowawayRedis
 from tests.support.service_client import ServiceClient, wait_until_ready
 from tests.support.sse import EventStream
-from tests.system.test_metrics import scrape, value
-from tests.system.test_redis_outage import worker_pids
 
 # Quiet workers: an access log line per request would be most of what the bursts cost.
 QUIET = {"ACCESS_LOG": "0"}

@@ -106,3 +106,10 @@ class LiveService(Throwaway):
     def log(self) -> str:
         """What the service printed so far (for failure messages)."""
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def worker_pids(service: LiveService) -> set[int]:
+    """The gunicorn arbiter's child processes: its workers."""
+    pid = service.process.pid
+    with open(f"/proc/{pid}/task/{pid}/children") as children:
+        return {int(child) for child in children.read().split()}

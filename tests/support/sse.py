@@ -204,3 +204,16 @@ def open_when_ready(base_url: str, game_id: str, *, deadline_seconds: float = 20
             pass
         assert time.monotonic() < deadline, f"no stream within {deadline_seconds} s"
         time.sleep(0.2)
+
+
+def events_of(resp) -> list:
+    """The data-carrying events of a whole (closed) stream, each checked against the spec's itemSchema."""
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/event-stream"
+    assert resp.headers["Cache-Control"] == "no-cache" and resp.headers["X-Accel-Buffering"] == "no"
+    blocks = list(parse_blocks(resp.get_data(as_text=True).split("\n")))
+    assert blocks[0].retry is not None and blocks[0].kind is None
+    events = [block for block in blocks if block.kind is not None]
+    for event in events:
+        check_event(event)
+    return events
