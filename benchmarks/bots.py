@@ -85,6 +85,7 @@ def play_game(job: tuple) -> dict:
     version = 0
     while not state.finished:
         seat = state.turn
+        assert seat is not None  # the game is not finished
         start = time.perf_counter()
         if seats[seat] == independent_greedy.NAME:
             move = independent_greedy.independent_greedy_move(state)
@@ -93,7 +94,9 @@ def play_game(job: tuple) -> dict:
         times[seat].append((time.perf_counter() - start) * 1000)
         state = apply_move(state, move)
         version += 1
-    return {"seats": seats, "winner": state.result.winner, "scores": state.result.scores, "times": times}
+    result = state.result
+    assert result is not None  # the game is finished
+    return {"seats": seats, "winner": result.winner, "scores": result.scores, "times": times}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -159,6 +162,7 @@ def time_analyses(games: int, think_ms: int | None, nodes_per_ms: int, first_see
         start = new_game(seed=first_seed + i)
         state, played = start, []
         while not state.finished:
+            assert state.turn is not None  # the game is not finished
             move = choose_move(state, ("search", "greedy")[state.turn], 0, 50, False, nodes_per_ms)
             played.append(move)
             state = apply_move(state, move)

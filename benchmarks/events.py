@@ -83,7 +83,7 @@ def capacity(args, a: LiveService, b: LiveService) -> None:
     with IdleStreams(HOST, b.port, games, 200):
         pass
     time.sleep(1)
-    pids = worker_pids(b.process.pid)
+    pids = worker_pids(b.pid)
     before = rss_kib(pids)
     with IdleStreams(HOST, b.port, games, args.streams) as streams:
         time.sleep(1)

@@ -177,7 +177,7 @@ class Bench:
         is stopped and made again, MAX_ATTEMPTS times at most.
         """
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            pids = worker_pids(self.service.process.pid)
+            pids = worker_pids(self.service.pid)
             plan = make_plan()
             calls = store_calls(self.host, self.port)
             started = CpuReading.now(pids, self.redis.pid)

@@ -99,6 +99,12 @@ class LiveService(Throwaway):
         ]
         self.process = spawn_logged(argv, self.env, self.log_path)
 
+    @property
+    def pid(self) -> int:
+        """The gunicorn arbiter's process id (the service has started)."""
+        assert self.process is not None, "the service was not started"
+        return self.process.pid
+
     def close(self) -> None:
         if self.process is not None:
             stop_process_group(self.process)
@@ -110,6 +116,6 @@ class LiveService(Throwaway):
 
 def worker_pids(service: LiveService) -> set[int]:
     """The gunicorn arbiter's child processes: its workers."""
-    pid = service.process.pid
+    pid = service.pid
     with open(f"/proc/{pid}/task/{pid}/children") as children:
         return {int(child) for child in children.read().split()}

@@ -112,6 +112,7 @@ class PatchworkService(Throwaway):
 
     def child(self, name: str) -> int:
         """The pid of the one direct child that runs `name` (see program())."""
+        assert self.process is not None, "the service was not started"
         found = [pid for pid in children(self.process.pid) if program(pid) == name]
         assert len(found) == 1, (name, found, self.log())
         return found[0]

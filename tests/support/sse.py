@@ -40,6 +40,7 @@ class Event:
 
     @property
     def version(self) -> int:
+        assert self.id is not None, "an event without an id has no version"
         return int(self.id)
 
 
@@ -81,7 +82,9 @@ def stream_item(event: Event) -> dict:
     return item
 
 
-def _json_content(validator: Validator, content_schema: Any, instance: Any, schema: dict) -> Iterator:
+# `validator` is the concrete class extend() made: descend() (checking a part of the instance
+# with its path kept) is not in jsonschema's Validator protocol.
+def _json_content(validator: Any, content_schema: Any, instance: Any, schema: dict) -> Iterator:
     """contentSchema, asserted on JSON text: Draft 2020-12 makes it an annotation, but it is how
     an itemSchema says what an event's `data` holds (schemathesis asserts it too)."""
     if schema.get("contentMediaType") != "application/json" or not isinstance(instance, str):
@@ -134,6 +137,7 @@ class EventStream:
         headers: dict[str, str] | None = None,
     ):
         address = urlsplit(base_url)
+        assert address.hostname, base_url
         self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=timeout)
         headers = {"Accept": "text/event-stream", **(headers or {})}
         if last_event_id is not None:
