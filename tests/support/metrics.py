@@ -22,3 +22,8 @@ def scrape(
 
 def value(samples: dict, name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def open_streams(url: str) -> float:
+    """The event streams the service at `url` counts as open."""
+    return value(scrape(url), "patchwork_open_event_streams")

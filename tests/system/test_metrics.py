@@ -20,7 +20,7 @@ from prometheus_client.mmap_dict import MmapedDict
 from service.telemetry.metrics_dir import RETIRED
 from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.support.live_service import LiveService
-from tests.support.metrics import scrape, value
+from tests.support.metrics import open_streams, scrape, value
 from tests.support.patchwork_service import PatchworkService, children, program
 from tests.support.redis_monitor import ClientCommands
 from tests.support.redis_servers import ThrowawayRedis, free_port
@@ -155,10 +155,6 @@ def test_labels_are_route_templates_and_moves_are_counted_by_result(web):
     )
     assert value(samples, "patchwork_store_call_duration_seconds_count", operation="commit_move") == 1
     assert value(samples, "patchwork_bot_jobs_queued") == 0
-
-
-def open_streams(url: str) -> float:
-    return value(scrape(url), "patchwork_open_event_streams")
 
 
 def test_open_event_streams_go_up_and_down_however_they_close(web):
