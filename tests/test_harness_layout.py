@@ -1,9 +1,10 @@
 """Tests, their harness and the benchmarks keep apart: no test imports a benchmark, benchmarks
-import of tests only the harness (tests/support/), and nothing imports a test module.
+import of tests only the harness (tests/support/), nothing imports a test module, and a helper
+that another directory imports lives in the harness.
 
-A test module is pytest's to import: one imported by another file runs its module-level code
-twice under two names, and a benchmark that reads one breaks when a test is renamed. Read with
-`ast`, as tests/test_layers.py reads the service.
+A test module is pytest's to collect: a helper kept in one is found only by reading tests, and
+a benchmark that reads one breaks when a test is renamed or moved. Read with `ast`, as
+tests/test_layers.py reads the service.
 """
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ from pathlib import Path
 from tests.support.imports import imports_of_node
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def project_files() -> list[Path]:
+    """Every module of tests/ and benchmarks/."""
+    return sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "benchmarks").rglob("*.py")])
 
 
 def names_imported(path: Path) -> set[str]:
@@ -47,11 +53,34 @@ def faults(path: Path) -> list[str]:
 
 def test_no_test_imports_a_benchmark_and_benchmarks_import_only_the_harness_of_tests():
     wrong = {}
-    for path in sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "benchmarks").rglob("*.py")]):
+    for path in project_files():
         found = faults(path)
         if found:
             wrong[str(path.relative_to(ROOT))] = found
     assert wrong == {}
+
+
+def helpers_used_elsewhere(files: list[Path]) -> dict[str, list[str]]:
+    """Helper modules outside tests/support (neither tests nor conftest) and the files of other
+    directories that import them."""
+    helpers = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts): path.parent
+        for path in files
+        if path.relative_to(ROOT).parts[:2] != ("tests", "support")
+        and path.relative_to(ROOT).parts[0] == "tests"
+        and not path.name.startswith("test_")
+        and path.name not in ("conftest.py", "__init__.py")
+    }
+    found: dict[str, list[str]] = {}
+    for path in files:
+        for name in names_imported(path):
+            if name in helpers and helpers[name] != path.parent:
+                found.setdefault(name, []).append(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_a_helper_that_another_directory_imports_is_in_the_harness():
+    assert helpers_used_elsewhere(project_files()) == {}
 
 
 def test_the_check_sees_each_kind_of_import_that_crosses(tmp_path, monkeypatch):
@@ -76,3 +105,11 @@ def test_the_check_sees_each_kind_of_import_that_crosses(tmp_path, monkeypatch):
         "from tests.system import players\nfrom tests import test_layers\nfrom tests.support import burst\n"
     )
     assert faults(bench) == ["tests.system", "tests.system.players", "tests.test_layers"]
+    helper = tmp_path / "tests" / "api" / "tables.py"
+    helper.write_text("")
+    neighbour = tmp_path / "tests" / "api" / "test_two.py"
+    neighbour.write_text("from .tables import x\n")
+    outsider = tmp_path / "benchmarks" / "two.py"
+    outsider.write_text("from tests.api import tables\n")
+    files = [helper, neighbour, outsider]
+    assert helpers_used_elsewhere(files) == {"tests.api.tables": ["benchmarks/two.py"]}
