@@ -43,10 +43,10 @@ from contextlib import ExitStack
 import requests
 
 from benchmarks.stress import bot_in_turn, game_of, new_bot_game, reply_latency
-from tests.bot_workers import BotWorkerProcess, wait_for
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
-from tests.system.service_client import ServiceClient, choose_move
+from tests.support.bot_workers import BotWorkerProcess, wait_for
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.service_client import ServiceClient, choose_move
 
 REQUEST_TIMEOUT = 10
 # The person looks whether the analyses are all stored this often (10 GETs), and

@@ -29,8 +29,8 @@ import time
 from service.api import create_app
 from service.bots import level
 from service.config import Settings
-from tests.bot_workers import BotWorkerProcess, wait_for
-from tests.redis_servers import ThrowawayRedis
+from tests.support.bot_workers import BotWorkerProcess, wait_for
+from tests.support.redis_servers import ThrowawayRedis
 
 
 def bot_latencies(client, level_id: str, moves: int) -> list[float]:

@@ -9,7 +9,7 @@ The searching levels plan with the calibration a bot worker would measure
 here at its start (`service/bots/calibration.py`), or `--nodes-per-ms`.
 
 A pair's side may also be `independent-greedy`, the test suite's greedy
-player written apart from service/bots (tests/bots/independent_greedy.py).
+player written apart from service/bots (tests/support/independent_greedy.py).
 
 Each pair plays N games. Games go in twos on the same circle (patch order
 from the game's seed), each level starting one of them, so neither the
@@ -59,9 +59,9 @@ from service.bots.calibration import measure_nodes_per_ms
 from service.bots.levels import SEARCHING
 from service.bots.search import search_option
 from service.engine import apply_move, new_game
-from tests.bot_workers import wait_for
-from tests.bots import independent_greedy
-from tests.system.patchwork_service import PatchworkService
+from tests.support import independent_greedy
+from tests.support.bot_workers import wait_for
+from tests.support.patchwork_service import PatchworkService
 
 DEFAULT_PAIRS = ("greedy:random", "search:greedy")
 Z95 = 1.959964
@@ -85,6 +85,7 @@ def play_game(job: tuple) -> dict:
     version = 0
     while not state.finished:
         seat = state.turn
+        assert seat is not None  # the game is not finished
         start = time.perf_counter()
         if seats[seat] == independent_greedy.NAME:
             move = independent_greedy.independent_greedy_move(state)
@@ -93,7 +94,9 @@ def play_game(job: tuple) -> dict:
         times[seat].append((time.perf_counter() - start) * 1000)
         state = apply_move(state, move)
         version += 1
-    return {"seats": seats, "winner": state.result.winner, "scores": state.result.scores, "times": times}
+    result = state.result
+    assert result is not None  # the game is finished
+    return {"seats": seats, "winner": result.winner, "scores": result.scores, "times": times}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -159,6 +162,7 @@ def time_analyses(games: int, think_ms: int | None, nodes_per_ms: int, first_see
         start = new_game(seed=first_seed + i)
         state, played = start, []
         while not state.finished:
+            assert state.turn is not None  # the game is not finished
             move = choose_move(state, ("search", "greedy")[state.turn], 0, 50, False, nodes_per_ms)
             played.append(move)
             state = apply_move(state, move)

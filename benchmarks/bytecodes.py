@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.httpbench.plans import CLOCKED_CREATE_BODY, CREATE_BODY, move_script
 from service.api import create_app
 from service.config import Settings
-from tests.redis_servers import ThrowawayRedis
+from tests.support.redis_servers import ThrowawayRedis
 
 
 class BytecodeCounter:

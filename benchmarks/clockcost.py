@@ -63,7 +63,7 @@ from service.games.clock import ClockSettings
 from service.instance.shared_copies import SharedCopies
 from service.run.redis_process import find_redis_server
 from service.storage import open_storage
-from tests.redis_servers import ThrowawayRedis, free_port
+from tests.support.redis_servers import ThrowawayRedis, free_port
 
 # The HTTP benchmark's clock (httpbench/plans.py): its time never runs out.
 CLOCK = ClockSettings(initial_s=10800, increment_s=180)

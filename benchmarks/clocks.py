@@ -7,7 +7,7 @@ deadlines spread evenly over `--window` seconds starting a little after the
 last is made, and waits until every one is aborted at its deadline. Then it
 reads each game: the lag of its expiry is the store's time of the commit
 that applied it less its deadline (both kept in the game's clock log,
-tests/clock_logs.py), so no poll of ours blurs it.
+tests/support/clock_logs.py), so no poll of ours blurs it.
 
 Prints the lag's p50, p99 and max, the expiries per second the window asked
 for, and CPU per expiry of the timekeepers and of Redis (their CPU over the
@@ -44,11 +44,11 @@ sys.path.insert(0, str(ROOT))
 
 from service.games import GamePlay
 from service.storage import Storage, open_storage
-from tests.backends import play_on
-from tests.bot_workers import BotWorkerProcess, TimekeeperProcess, create_bot_game, wait_for
-from tests.clock_logs import expiry_lag, first_deadline, make_expiring_games
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.backends import play_on
+from tests.support.bot_workers import BotWorkerProcess, TimekeeperProcess, create_bot_game, wait_for
+from tests.support.clock_logs import expiry_lag, first_deadline, make_expiring_games
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PROMISE_S = 2.0

@@ -10,7 +10,7 @@ import random
 import statistics
 import time
 
-from service.engine import GameState, apply_move, legal_moves, new_game
+from service.engine import Buy, GameState, apply_move, legal_moves, new_game
 
 START_TARGET_US = 300
 GAMES_TARGET = 150
@@ -50,9 +50,13 @@ def crowded_position(rng: random.Random) -> GameState:
     """A mid-game choose position whose mover has half a quilt and can afford the market."""
     while True:
         for state in random_game(rng):
-            if state.phase == "choose" and 30 <= 81 - state.players[state.turn].empty_cells <= 45:
+            if (
+                state.phase == "choose"
+                and state.turn is not None
+                and 30 <= 81 - state.players[state.turn].empty_cells <= 45
+            ):
                 moves = legal_moves(state)
-                if len({m.patch_id for m in moves if m.action == "buy"}) == 3:
+                if len({m.patch_id for m in moves if isinstance(m, Buy)}) == 3:
                     return state
 
 
@@ -69,6 +73,7 @@ def main() -> None:
     )
 
     crowded = crowded_position(rng)
+    assert crowded.turn is not None  # a choose position
     filled = 81 - crowded.players[crowded.turn].empty_cells
     us = median_us(lambda: legal_moves(crowded), calls=200, samples=50)
     print(

@@ -44,10 +44,12 @@ from benchmarks.httpbench.balance import worker_pids
 from benchmarks.httpbench.idle_streams import IdleStreams, raise_open_file_limit
 from benchmarks.httpbench.plans import CREATE_BODY, move_script
 from benchmarks.httpbench.prepare import ApiClient, create_games
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 HOST = "127.0.0.1"
+# Streams opened and closed on B before the capacity run, so its baseline has every worker warm.
+WARM_UP_STREAMS = 200
 
 
 def parse_args() -> argparse.Namespace:
@@ -80,10 +82,10 @@ def capacity(args, a: LiveService, b: LiveService) -> None:
     client = ApiClient(HOST, b.port)
     games = [game.id for game in create_games(HOST, b.port, 100)]
     # Warm up B's workers (imports, the listener, connections) before the baseline.
-    with IdleStreams(HOST, b.port, games, 200):
+    with IdleStreams(HOST, b.port, games, WARM_UP_STREAMS):
         pass
     time.sleep(1)
-    pids = worker_pids(b.process.pid)
+    pids = worker_pids(b.pid)
     before = rss_kib(pids)
     with IdleStreams(HOST, b.port, games, args.streams) as streams:
         time.sleep(1)
@@ -250,12 +252,13 @@ def latency(args, a: LiveService, b: LiveService) -> None:
 def main() -> None:
     args = parse_args()
     print(f"open-file limit of the load generator: {raise_open_file_limit():,}; {os.cpu_count()} cores")
-    # Every stream comes from this one address: lift the per-client stream limit above them all.
+    # Every stream comes from this one address: lift the per-client stream limit above them all
+    # (the warm-up's too: a refused stream waits out its socket timeout, 10 s, in IdleStreams).
     # More games than one client may create in an hour by default (RATE_LIMIT_GAMES).
     env = {
         "ACCESS_LOG": "0",
         "RATE_LIMIT_GAMES": "0",
-        "STREAMS_PER_CLIENT": str(args.streams + args.idle + 1),
+        "STREAMS_PER_CLIENT": str(WARM_UP_STREAMS + args.streams + args.idle + 1),
     }
     with tempfile.TemporaryDirectory(prefix="bench-events-") as scratch:
         scratch_dir = Path(scratch)

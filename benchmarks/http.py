@@ -76,8 +76,8 @@ from benchmarks.httpbench.plans import (
 from benchmarks.httpbench.prepare import create_games, play
 from benchmarks.httpbench.results import RunResult, cpu_table, kernel_line, summarize, table
 from benchmarks.httpbench.roundtrips import calls_per_answer, round_trips_per_move, store_calls
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 HEALTHZ = "GET /healthz"
 GAME = "GET /games/{id}"
@@ -177,7 +177,7 @@ class Bench:
         is stopped and made again, MAX_ATTEMPTS times at most.
         """
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            pids = worker_pids(self.service.process.pid)
+            pids = worker_pids(self.service.pid)
             plan = make_plan()
             calls = store_calls(self.host, self.port)
             started = CpuReading.now(pids, self.redis.pid)

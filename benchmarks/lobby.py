@@ -38,8 +38,8 @@ import http.client  # after the path is fixed: see above
 import requests
 
 from service.storage import open_storage
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 CLOCK = {"initial_s": 300, "increment_s": 3}
 UNLIMITED = {

@@ -4,7 +4,7 @@ Run:  ./dev bench reshard    (about a minute)
 
 Two scenarios, each on a fresh cluster of throwaway redis-servers with two
 service instances (gunicorn, REDIS_CLUSTER=1) and six clients playing
-through both (tests/system/cluster_play.py, the same code the system tests
+through both (tests/support/cluster_play.py, the same code the system tests
 run):
 
 - resharding: `--games` games are made, and every slot holding a game of
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-from tests.system.cluster_play import fail_over, reshard
+from tests.support.cluster_play import fail_over, reshard
 
 
 def main() -> None:

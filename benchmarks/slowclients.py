@@ -36,9 +36,9 @@ import tempfile
 import time
 from urllib.parse import urlsplit
 
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
-from tests.slow_clients import SlowClients
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.slow_clients import SlowClients
 
 # An honest request that gets no answer in this long counts as this long.
 GIVE_UP_SECONDS = 10.0

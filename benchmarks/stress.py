@@ -37,6 +37,7 @@ One table at the end: scenario, figure, before (issue 17), now.
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -61,14 +62,13 @@ from dataclasses import dataclass
 import requests
 
 from benchmarks.httpbench.idle_streams import raise_open_file_limit
-from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
-from tests.burst import Answer, burst
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
-from tests.sse import EventStream
-from tests.system.service_client import ServiceClient, wait_until_ready
-from tests.system.test_metrics import scrape, value
-from tests.system.test_redis_outage import worker_pids
+from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
+from tests.support.burst import Answer, burst
+from tests.support.live_service import LiveService, worker_pids
+from tests.support.metrics import scrape, value
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.service_client import ServiceClient, wait_until_ready
+from tests.support.sse import EventStream
 
 # Quiet workers: an access log line per request would be most of what the bursts cost.
 QUIET = {"ACCESS_LOG": "0"}
@@ -204,9 +204,7 @@ def stall(args, work: Path) -> list[Row]:
         try:
             moves = []
             for game, token in games:
-                moves.append(
-                    answers_in_background(lambda game=game, token=token: timed_move(web.url, game, token))
-                )
+                moves.append(answers_in_background(functools.partial(timed_move, web.url, game, token)))
                 time.sleep(0.2)  # the moves reach the workers at different points of their throttle
             time.sleep(max(0.0, args.throttle_s - 1.2))
         finally:
@@ -448,6 +446,7 @@ def restart(args, work: Path) -> list[Row]:
             for _ in range(5):  # fill both workers' pools
                 control = burst(web.url, paths, timeout=REQUEST_TIMEOUT)
             pooled = len(admin.client_list()) - 1
+        assert redis.pid is not None
         os.kill(redis.pid, signal.SIGKILL)
         wait_for(lambda: not redis.running, 10, "redis-server outlived SIGKILL", every=0.01)
         redis.start()

@@ -33,8 +33,8 @@ from redis import Redis
 
 from benchmarks.httpbench.balance import cpu_seconds, worker_pids
 from benchmarks.httpbench.prepare import create_games
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 BURST = 500
 
@@ -63,7 +63,7 @@ def main() -> None:
             while not publisher.pubsub_numsub(b"patchwork:events")[0][1]:
                 assert time.monotonic() < deadline, "the worker never subscribed"
                 time.sleep(0.05)
-            (worker,) = worker_pids(service.process.pid)
+            (worker,) = worker_pids(service.pid)
 
             def measure(send) -> tuple[float, float]:
                 start_cpu, start = cpu_seconds([worker])[0], time.monotonic()

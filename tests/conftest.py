@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from redis import Redis
 
-from tests.backends import Backend
-from tests.redis_cluster import ThrowawayCluster
-from tests.redis_servers import ThrowawayRedis
+from tests.support.backends import Backend
+from tests.support.redis_cluster import ThrowawayCluster
+from tests.support.redis_servers import ThrowawayRedis
 
 
 @pytest.fixture(scope="session")

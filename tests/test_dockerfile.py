@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.dockerfile import (
+from tests.support.dockerfile import (
     DOCKERFILE,
     ROOT,
     arguments,

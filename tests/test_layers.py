@@ -10,6 +10,8 @@ import ast
 import sys
 from pathlib import Path
 
+from tests.support.imports import imports_of, imports_of_node
+
 SERVICE = Path(__file__).resolve().parents[1] / "service"
 
 # What each package of the service may import of the project.
@@ -68,26 +70,6 @@ WITHOUT_WEB = {
     "languages",
     "instance",
 }
-
-
-def imports_of(path: Path, package: str) -> set[str]:
-    """Absolute module names `path` imports (relative ones resolved from `package`)."""
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        names.update(imports_of_node(node, package))
-    return names
-
-
-def imports_of_node(node: ast.AST, package: str) -> set[str]:
-    """The absolute module names one import statement names (none for any other node)."""
-    if isinstance(node, ast.Import):
-        return {alias.name for alias in node.names}
-    if isinstance(node, ast.ImportFrom):
-        if node.level:
-            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-            return {f"{base}.{node.module}" if node.module else base}
-        return {node.module or ""}
-    return set()
 
 
 def project_layers(names: set[str]) -> set[str]:

@@ -16,7 +16,7 @@ from service.api.contract.faults import compile_schema, schema_errors
 from service.api.contract.request_validator import RequestValidator
 from service.api.contract.spec import HTTP_METHODS, load_spec, resolve_pointer, spec_bytes
 from service.problems import CATALOGUE
-from tests.api.contract import ResponseContract
+from tests.support.contract import ResponseContract
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 

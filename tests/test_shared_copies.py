@@ -12,19 +12,7 @@ from service.engine import Advance, apply_move, new_game
 from service.games import GameCopy, KeptCopies
 from service.games.records import create_record, new_game_id
 from service.instance.shared_copies import SLOT_BYTES, SharedCopies
-
-
-def in_child(check) -> None:
-    """Run `check()` in a forked child; fail here if it raised."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            check()
-        except BaseException:
-            os._exit(1)
-        os._exit(0)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+from tests.support.forked import in_child
 
 
 def test_what_one_process_writes_another_forked_from_the_same_parent_reads():

@@ -10,7 +10,7 @@ against a live service.)
 
 from __future__ import annotations
 
-from tests.typescript_client import build_client
+from tests.support.typescript_client import build_client
 
 
 def test_the_generated_types_take_the_docs_examples_and_the_client_compiles(tmp_path):

@@ -47,6 +47,7 @@ def move_script() -> list[ScriptedMove]:
         moves = legal_moves(state)
         buys = [m for m in moves if isinstance(m, Buy)]
         move = rng.choice(buys) if buys and rng.random() < 2 / 3 else moves[0]
+        assert state.turn is not None  # the game is not finished
         script.append(ScriptedMove(state.turn, move.action, json.dumps(_body(move))))
         state = apply_move(state, move)
     return script

@@ -88,6 +88,7 @@ class _MoveFeed:
 
     def answered(self, status: int) -> None:
         # A refused move leaves the game where it was; retrying it would refuse again.
+        assert self.current is not None  # request() found a game
         game, step = self.current
         if status == 201 and step + 1 < len(self.script):
             self.pool.give_back([game, step + 1])
@@ -182,6 +183,7 @@ class PythonRun:
     ):
         processes = max(1, min(processes, connections))
         hostname = f"{host}:{port}"
+        feeds: list[_MoveFeed] | list[_GetFeed]
         if isinstance(plan, MovePlan):
             # Process i drives connections i, i + processes, ...; they share its pool of
             # games, so a game is never in flight twice.

@@ -1,10 +1,10 @@
-"""Counting the Redis round trips of a move: with MONITOR (tests/redis_monitor.py), and under load from /metrics."""
+"""Counting the Redis round trips of a move: with MONITOR (tests/support/redis_monitor.py), and under load from /metrics."""
 
 from __future__ import annotations
 
 import urllib.request
 
-from tests.redis_monitor import ClientCommands
+from tests.support.redis_monitor import ClientCommands
 
 from .plans import Game, ScriptedMove
 from .prepare import ApiClient

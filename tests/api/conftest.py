@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 
 from service.api import create_app
 from service.api.contract.spec import load_spec
-
-from .contract import ResponseContract
+from tests.support.backends import make_settings
+from tests.support.contract import ResponseContract
 
 
 @pytest.fixture(scope="session")
@@ -40,6 +40,13 @@ def checked_client_class(contract: ResponseContract):
             return resp
 
     return CheckedClient
+
+
+def checked_app(redis_url: str, contract: ResponseContract, **overrides):
+    """An app on `redis_url` whose settings differ by `overrides`, its test clients checked against the spec."""
+    app = create_app(make_settings(redis_url, **overrides))
+    app.test_client_class = checked_client_class(contract)
+    return app
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from service.botworker.spent import SpentTimes
 from service.botworker.worker import BotWorker
 from service.config import RateLimit
 
-from .test_rate_limit import _app
+from .conftest import checked_app
 
 # A tiny search per position: what is tested here is the plumbing, not the judgement.
 NODES_PER_MS, THINK_MS = 2, 10
@@ -81,7 +81,7 @@ def test_the_chart_is_escaped_and_served_like_board_svg(client, app, table):
 
 
 def test_analysis_requests_are_rate_limited_per_client(redis_url, contract):
-    app = _app(redis_url, contract, rate_limit_analyses=RateLimit(limit=2, window_seconds=60))
+    app = checked_app(redis_url, contract, rate_limit_analyses=RateLimit(limit=2, window_seconds=60))
     client = app.test_client()
     game_id = client.post("/games").get_json()["game"]["id"]
     answers = [client.post(f"/games/{game_id}/analysis").status_code for _ in range(3)]

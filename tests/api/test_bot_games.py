@@ -1,7 +1,7 @@
 """Computer players over HTTP: the app in this process, a real bot worker process, real Redis.
 
 Each scenario runs on a single Redis and on a 3-master cluster (the `backend`
-fixture). The worker thinks with BOT_THINK_MS=50 (tests/bot_workers.py), so
+fixture). The worker thinks with BOT_THINK_MS=50 (tests/support/bot_workers.py), so
 whole games take seconds; every wait has a generous explicit bound.
 """
 
@@ -16,8 +16,8 @@ from service.api.contract.spec import load_spec
 from service.bots import LEVELS, choose_move, seed_for
 from service.botworker.spent import SpentTimes
 from service.engine import Advance, canonical_move
-from tests.bot_workers import BotWorkerProcess, wait_for
-from tests.system.history_check import replay_prefix
+from tests.support.bot_workers import BotWorkerProcess, wait_for
+from tests.support.history_check import replay_prefix
 
 from .conftest import Table, checked_client_class
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.api import create_app
-from tests.bot_workers import BotWorkerProcess, wait_for
+from tests.support.bot_workers import BotWorkerProcess, wait_for
 
 from .conftest import Table, checked_client_class
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_events import events_of
+from tests.support.sse import events_of
 
 BLITZ = {"initial_s": 600, "increment_s": 5}
 

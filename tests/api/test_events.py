@@ -13,26 +13,12 @@ from flask.testing import FlaskClient
 from redis.exceptions import ResponseError
 
 from service.api import create_app
-from tests.backends import make_settings
-from tests.redis_servers import ThrowawayRedis
-from tests.sse import Event, check_event, parse_blocks
-
-from .anu import anu_games, create_body, request_body, tokens
+from tests.support.anu import anu_games, create_body, request_body, tokens
+from tests.support.backends import make_settings
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.sse import Event, check_event, events_of, parse_blocks
 
 GAMES = anu_games()
-
-
-def events_of(resp) -> list:
-    """The data-carrying events of a whole (closed) stream, each checked against the spec's itemSchema."""
-    assert resp.status_code == 200
-    assert resp.mimetype == "text/event-stream"
-    assert resp.headers["Cache-Control"] == "no-cache" and resp.headers["X-Accel-Buffering"] == "no"
-    blocks = list(parse_blocks(resp.get_data(as_text=True).split("\n")))
-    assert blocks[0].retry is not None and blocks[0].kind is None
-    events = [block for block in blocks if block.kind is not None]
-    for event in events:
-        check_event(event)
-    return events
 
 
 def finished_game(table, index: int = 0):

@@ -15,7 +15,7 @@ from service.api import create_app
 from service.api.contract.faults import MAX_ERRORS
 from service.api.problems import ApiProblem
 from service.games.records import new_game_id
-from tests.backends import make_settings
+from tests.support.backends import make_settings
 
 from .conftest import checked_client_class
 

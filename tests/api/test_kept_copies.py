@@ -18,10 +18,9 @@ from flask import Flask
 from service.api import create_app
 from service.engine import Advance, replay
 from service.games import GameCopy, GameRecord, KeptCopies
-from tests.backends import make_settings
-from tests.redis_monitor import ClientCommands
-
-from .anu import anu_games, create_body, request_body, tokens
+from tests.support.anu import anu_games, create_body, request_body, tokens
+from tests.support.backends import make_settings
+from tests.support.redis_monitor import ClientCommands
 
 ADVANCE = {"action": "advance"}
 

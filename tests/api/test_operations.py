@@ -18,7 +18,7 @@ import pytest
 from service.api import bodies, create_app
 from service.api.middleware import compression
 from service.telemetry.logs import JsonFormatter, TextFormatter
-from tests.backends import make_settings
+from tests.support.backends import make_settings
 
 GZIP = {"Accept-Encoding": "gzip"}
 HEX_ID = re.compile(r"[0-9a-f]{32}\Z")

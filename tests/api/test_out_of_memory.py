@@ -7,7 +7,7 @@ import pytest
 
 from service.api import create_app
 from service.config import RateLimit
-from tests.backends import Backend
+from tests.support.backends import Backend
 
 from .conftest import Table, checked_client_class
 

@@ -8,7 +8,7 @@ from flask.testing import FlaskClient
 
 from service.api.contract.spec import load_spec
 from service.games.records import token_hash
-from tests.sse import compile_stream_item, event_faults, parse_blocks
+from tests.support.sse import compile_stream_item, event_faults, parse_blocks
 
 ADVANCE = {"data": json.dumps({"action": "advance"}), "content_type": "application/json"}
 

@@ -158,7 +158,7 @@ def test_cors_preflight_and_exposed_headers(client, table):
 
 def test_cors_origins_can_be_restricted(redis_url, contract):
     from service.api import create_app
-    from tests.backends import make_settings
+    from tests.support.backends import make_settings
 
     app = create_app(make_settings(redis_url, cors_origins=("https://a.example",)))
     client = app.test_client()

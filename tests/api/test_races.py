@@ -6,7 +6,7 @@ import threading
 from service.api import create_app
 from service.engine import Advance, replay
 from service.games import GameRecord
-from tests.backends import make_settings
+from tests.support.backends import make_settings
 
 
 def _instances(redis_url, count=2):

@@ -2,19 +2,11 @@
 
 import json
 
-from service.api import create_app
 from service.config import RateLimit, Settings
-from tests.backends import make_settings
 
-from .conftest import checked_client_class
+from .conftest import checked_app
 
 ADVANCE = json.dumps({"action": "advance"})
-
-
-def _app(redis_url, contract, **limits):
-    app = create_app(make_settings(redis_url, **limits))
-    app.test_client_class = checked_client_class(contract)
-    return app
 
 
 def test_create_and_moves_limits_are_off_by_default_the_hourly_games_limit_on(client):
@@ -41,8 +33,8 @@ def test_settings_read_the_environment():
 
 def test_game_creation_limit_holds_across_instances(redis_url, contract):
     limit = RateLimit(limit=3, window_seconds=60)
-    a = _app(redis_url, contract, rate_limit_create=limit).test_client()
-    b = _app(redis_url, contract, rate_limit_create=limit).test_client()
+    a = checked_app(redis_url, contract, rate_limit_create=limit).test_client()
+    b = checked_app(redis_url, contract, rate_limit_create=limit).test_client()
     answers = [c.post("/games") for c in (a, b, a)]
     assert [r.status_code for r in answers] == [201, 201, 201]
     assert [r.headers["RateLimit-Remaining"] for r in answers] == ["2", "1", "0"]
@@ -60,7 +52,7 @@ def test_game_creation_limit_holds_across_instances(redis_url, contract):
 
 
 def test_move_limit_refuses_before_touching_the_game(redis_url, contract):
-    app = _app(redis_url, contract, rate_limit_moves=RateLimit(limit=2, window_seconds=60))
+    app = checked_app(redis_url, contract, rate_limit_moves=RateLimit(limit=2, window_seconds=60))
     client = app.test_client()
     created = client.post("/games").get_json()
     game_id, tokens = created["game"]["id"], created["tokens"]
@@ -82,11 +74,11 @@ def test_move_limit_refuses_before_touching_the_game(redis_url, contract):
 
 def test_forwarded_for_counts_only_behind_trusted_proxies(redis_url, contract):
     limit = RateLimit(limit=1, window_seconds=60)
-    direct = _app(redis_url, contract, rate_limit_create=limit).test_client()
+    direct = checked_app(redis_url, contract, rate_limit_create=limit).test_client()
     assert direct.post("/games", headers={"X-Forwarded-For": "1.1.1.1"}).status_code == 201
     # Without trusted proxies the header is ignored: same socket address, over the limit.
     assert direct.post("/games", headers={"X-Forwarded-For": "2.2.2.2"}).status_code == 429
-    proxied = _app(redis_url, contract, rate_limit_create=limit, trust_proxy_headers=1).test_client()
+    proxied = checked_app(redis_url, contract, rate_limit_create=limit, trust_proxy_headers=1).test_client()
     assert proxied.post("/games", headers={"X-Forwarded-For": "3.3.3.3"}).status_code == 201
     assert proxied.post("/games", headers={"X-Forwarded-For": "3.3.3.3"}).status_code == 429
     assert proxied.post("/games", headers={"X-Forwarded-For": "4.4.4.4"}).status_code == 201
@@ -113,8 +105,8 @@ def test_bot_games_and_hints_are_limited_by_default_and_generously():
 
 def test_hints_count_against_their_own_limit_on_every_instance(redis_url, contract):
     limit = RateLimit(limit=2, window_seconds=60)
-    a = _app(redis_url, contract, rate_limit_hints=limit).test_client()
-    b = _app(redis_url, contract, rate_limit_hints=limit).test_client()
+    a = checked_app(redis_url, contract, rate_limit_hints=limit).test_client()
+    b = checked_app(redis_url, contract, rate_limit_hints=limit).test_client()
     game_id = a.post("/games").get_json()["game"]["id"]
     answers = [a.get(f"/games/{game_id}/hint"), b.get(f"/games/{game_id}/hint")]
     assert [r.status_code for r in answers] == [200, 200]
@@ -140,7 +132,7 @@ def test_the_default_hint_limit_is_on(client):
 
 
 def test_only_games_with_a_bot_count_as_bot_games(redis_url, contract):
-    client = _app(
+    client = checked_app(
         redis_url, contract, rate_limit_bot_games=RateLimit(limit=2, window_seconds=60)
     ).test_client()
     for _ in range(3):
@@ -171,7 +163,7 @@ def test_the_default_bot_game_limit_is_on(client):
 
 
 def test_a_request_counted_twice_shows_the_tighter_limit(redis_url, contract):
-    client = _app(
+    client = checked_app(
         redis_url,
         contract,
         rate_limit_create=RateLimit(limit=50, window_seconds=60),
@@ -185,7 +177,9 @@ def test_a_request_counted_twice_shows_the_tighter_limit(redis_url, contract):
 
 
 def test_resigning_counts_as_a_move(redis_url, contract):
-    client = _app(redis_url, contract, rate_limit_moves=RateLimit(limit=1, window_seconds=60)).test_client()
+    client = checked_app(
+        redis_url, contract, rate_limit_moves=RateLimit(limit=1, window_seconds=60)
+    ).test_client()
     created = client.post("/games").get_json()
     game_id, tokens = created["game"]["id"], created["tokens"]
     first = client.post(f"/games/{game_id}/resign", headers={"Authorization": f"Bearer {tokens[0]}"})
@@ -205,7 +199,7 @@ def test_players_seeks_and_joins_are_limited_by_default_and_generously():
 
 def test_player_creation_seeks_and_joins_each_count_in_their_own_family(redis_url, contract):
     one = RateLimit(limit=1, window_seconds=60)
-    app = _app(redis_url, contract, rate_limit_players=one, rate_limit_seeks=one, rate_limit_joins=one)
+    app = checked_app(redis_url, contract, rate_limit_players=one, rate_limit_seeks=one, rate_limit_joins=one)
     client = app.test_client()
     first = client.post("/players", json={"name": "Ann"})
     assert first.status_code == 201 and first.headers["RateLimit-Remaining"] == "0"
@@ -233,7 +227,9 @@ def test_games_created_per_client_per_hour_are_limited_by_default():
 
 
 def test_every_game_created_counts_open_ones_too(redis_url, contract):
-    client = _app(redis_url, contract, rate_limit_games=RateLimit(limit=3, window_seconds=3600)).test_client()
+    client = checked_app(
+        redis_url, contract, rate_limit_games=RateLimit(limit=3, window_seconds=3600)
+    ).test_client()
     open_game = {"players": [{"name": "Ann"}, {"open": True}]}
     answers = [client.post("/games", json=body) for body in (open_game, {}, open_game, open_game)]
     assert [r.status_code for r in answers] == [201, 201, 201, 429]

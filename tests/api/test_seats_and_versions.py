@@ -2,7 +2,7 @@
 
 import pytest
 
-from .anu import anu_games, create_body, request_body, tokens
+from tests.support.anu import anu_games, create_body, request_body, tokens
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 

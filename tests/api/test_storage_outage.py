@@ -7,8 +7,8 @@ import time
 import pytest
 
 from service.api import create_app
-from tests.backends import make_settings
-from tests.redis_servers import ThrowawayRedis
+from tests.support.backends import make_settings
+from tests.support.redis_servers import ThrowawayRedis
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 import pytest
 
 from service.config import Settings
-from tests.backends import Backend
-from tests.store_fill import play_out
-from tests.store_fill import squeeze as squeeze_node
+from tests.support.backends import Backend
+from tests.support.store_fill import play_out
+from tests.support.store_fill import squeeze as squeeze_node
 
 from .conftest import Table, client_with
 
@@ -27,7 +27,7 @@ OPEN_GAME = {"players": [{"name": "Ann"}, {"open": True}]}
 @pytest.fixture
 def squeeze(backend: Backend) -> Iterator:
     """Call squeeze(f): each node gets 4 MB of maxmemory above its data and is filled to the fraction f of it
-    (tests/store_fill.py), so a few creations bring it inside the reserve; undone after."""
+    (tests/support/store_fill.py), so a few creations bring it inside the reserve; undone after."""
 
     def fill_to(fraction: float) -> None:
         for node in backend.nodes:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.instance.stream_counts import StreamCounts
-from tests.test_shared_copies import in_child
+from tests.support.forked import in_child
 
 
 def test_a_count_is_the_sum_of_every_worker_s_row_and_a_cleared_row_counts_nothing():

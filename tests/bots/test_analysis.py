@@ -5,7 +5,7 @@ import pytest
 from service.bots import choose_move
 from service.bots.analysis import analyse_game, analyse_move, classify, margin, summary
 from service.engine import Advance, Buy, Placement, apply_move, canonical_move
-from tests.bots.test_choices import bonus_in_reach
+from tests.support.positions import bonus_in_reach
 
 NODES = 3000
 

@@ -6,20 +6,9 @@ from service.bots import choose_move
 from service.bots.options import snug_leather_cell, snug_placements
 from service.engine import Buy, PlaceLeather
 from service.engine.quilt import FULL_QUILT, cells_of_mask
-from tests.engine.positions import position, seat, window_rows
+from tests.support.positions import bonus_in_reach, position, seat
 
 CORNERS = {(0, 0), (0, 8), (8, 0), (8, 8)}
-
-
-def bonus_in_reach():
-    """Seat 0's 7x7 window lacks two cells side by side; the 1x2 (patch 1) is for sale.
-
-    Buying it there wins the 7-point bonus and closes two holes; patches 4
-    (1x3) and 2 (an L of three) cannot fill that gap.
-    """
-    return position(
-        seat(buttons=5, position=10, rows=window_rows((3, 3), (3, 4))), seat(position=12), circle=(4, 1, 2)
-    )
 
 
 @pytest.mark.parametrize("level_id", ["greedy", "search-quick", "search"])

@@ -2,9 +2,9 @@
 
 import pytest
 
-from benchmarks.evalfit import as_terms, least_squares, seat_terms
 from service.bots.evaluation import ANALYSIS_WEIGHTS, DEEP_WEIGHTS, seat_value
-from tests.engine.positions import position, seat, window_rows
+from tests.support.positions import position, seat, window_rows
+from tools.evalfit import as_terms, least_squares, seat_terms
 
 
 @pytest.mark.parametrize("weights", [ANALYSIS_WEIGHTS, DEEP_WEIGHTS], ids=["analysis", "deep"])

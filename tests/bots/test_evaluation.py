@@ -12,7 +12,7 @@ from service.bots.evaluation import (
     shape_terms,
 )
 from service.engine.quilt import FULL_QUILT
-from tests.engine.positions import EMPTY_ROW, position, quilt, seat
+from tests.support.positions import EMPTY_ROW, position, quilt, seat
 
 WEIGHTS = Weights(time_early=2.0, time_late=1.0, perimeter=0.5, hole=1.0, pending_leather=2.0)
 

@@ -6,7 +6,7 @@ import pytest
 
 from service.bots import LEVELS, UnknownLevel, choose_move, level, seed_for
 from service.engine import GameFinished, apply_move, legal_moves, new_game
-from tests.bots.independent_greedy import independent_greedy_move
+from tests.support.independent_greedy import independent_greedy_move
 
 # CI-sized: searches get 20 ms a move, never the levels' own second.
 SMALL_THINK_MS = 20

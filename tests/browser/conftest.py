@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.bot_workers import BotWorkerProcess, wait_for
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.bot_workers import BotWorkerProcess, wait_for
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 from .browser import console_errors, remove_profile, start_chromium
 from .servers import CountedService, PageServer

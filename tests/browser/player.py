@@ -82,3 +82,9 @@ def play_one_move(driver, rng: random.Random) -> None:
         if not placed:
             driver.find_element(By.ID, "advance").click()
     wait_for_version(driver, before + 1)
+
+
+def setup_form(driver):
+    """The opponent list, once the page has filled it from GET /bots and shown the form."""
+    wait(driver, lambda d: d.find_element(By.ID, "setup").is_displayed(), "no setup form")
+    return driver.find_element(By.ID, "opponent")

@@ -9,7 +9,7 @@ import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from tests.live_service import LiveService
+from tests.support.live_service import LiveService
 
 PAGES = Path(__file__).resolve().parent / "pages"
 

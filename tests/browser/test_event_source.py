@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.redis_servers import ThrowawayRedis
+from tests.support.redis_servers import ThrowawayRedis
 
 from .conftest import call
 from .servers import CountedService

@@ -18,11 +18,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from service.api.contract.spec import HTTP_METHODS
-from tests.bot_workers import wait_for
-from tests.live_service import LiveService
+from tests.support.bot_workers import wait_for
+from tests.support.live_service import LiveService
 
 from .browser import console_errors, requested_urls
-from .player import body, play_one_move, version, wait, wait_for_turn_or_end, wait_for_version
+from .player import body, play_one_move, setup_form, version, wait, wait_for_turn_or_end, wait_for_version
 
 # A whole game against `random` is 30 to 60 moves of ours; a bound that only a hang meets.
 MOVES_BOUND = 200
@@ -58,12 +58,6 @@ def test_docs_renders_every_operation_with_no_console_error(browser, play_backen
     assert listed == expected
     assert console_errors(browser) == []
     assert only_from(base, requested_urls(browser)) == []
-
-
-def setup_form(driver):
-    """The opponent list, once the page has filled it from GET /bots and shown the form."""
-    wait(driver, lambda d: d.find_element(By.ID, "setup").is_displayed(), "no setup form")
-    return driver.find_element(By.ID, "opponent")
 
 
 def _listed_operations(driver) -> set[str]:

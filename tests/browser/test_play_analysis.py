@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from tests.system.service_client import ServiceClient, choose_move
+from tests.support.service_client import ServiceClient, choose_move
 
 from .browser import console_errors
 from .player import body, wait

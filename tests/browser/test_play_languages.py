@@ -11,8 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from .browser import console_errors
-from .player import body, wait, wait_for_turn_or_end, wait_for_version
-from .test_pages import setup_form
+from .player import body, setup_form, wait, wait_for_turn_or_end, wait_for_version
 
 
 def _text(driver, element_id: str) -> str:

@@ -2,8 +2,7 @@
 
 from service.engine import Advance, Buy, PlaceLeather, Placement, apply_move
 from service.engine.quilt import SEVEN_WINDOWS
-
-from .positions import position, quilt, seat, window_rows
+from tests.support.positions import position, quilt, seat, window_rows
 
 
 def test_bonus_completed_by_a_leather_patch():

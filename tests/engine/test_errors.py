@@ -17,8 +17,7 @@ from service.engine import (
     WrongPhase,
     apply_move,
 )
-
-from .positions import position, seat
+from tests.support.positions import position, seat
 
 OFF_BOARD = Placement(row=8, col=8, rotation=90)  # the 1x2 lying from (8, 8)
 FINISHED = position(seat(position=53), seat(position=53), first_to_end=0)

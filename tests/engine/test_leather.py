@@ -3,8 +3,7 @@
 import pytest
 
 from service.engine import Advance, Buy, PlaceLeather, Placement, WrongPhase, apply_move, legal_moves
-
-from .positions import FULL_QUILT_ROWS, position, seat
+from tests.support.positions import FULL_QUILT_ROWS, position, seat
 
 
 def test_first_to_pass_claims_the_leather_patch_and_places_it():

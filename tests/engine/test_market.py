@@ -11,8 +11,7 @@ from service.engine import (
     legal_moves,
     resolve_placement,
 )
-
-from .positions import position, seat
+from tests.support.positions import position, seat
 
 FIRST_PLACEMENT = Placement(row=0, col=0)
 

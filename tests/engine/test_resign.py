@@ -20,8 +20,7 @@ from service.engine import (
     state_from_dict,
     state_to_dict,
 )
-
-from .positions import position, seat
+from tests.support.positions import position, seat
 
 
 def test_the_seat_in_turn_resigns_and_the_other_wins():

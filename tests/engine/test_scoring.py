@@ -1,8 +1,7 @@
 """Scoring and the end: buttons + 7 for the bonus - 2 per empty cell; ties to the first at 53."""
 
 from service.engine import Advance, Outcome, PlaceLeather, apply_move
-
-from .positions import position, seat
+from tests.support.positions import position, seat
 
 
 def test_equal_scores_go_to_the_first_to_reach_53():

@@ -16,8 +16,7 @@ from service.engine import (
     state_from_dict,
     state_to_dict,
 )
-
-from .positions import position, seat, window_rows
+from tests.support.positions import position, seat, window_rows
 
 MOVES = [
     Buy(2, Placement(row=0, col=0)),

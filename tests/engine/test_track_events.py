@@ -1,8 +1,7 @@
 """Moving on the time track: advance, button income, the cap at 53."""
 
 from service.engine import Advance, Buy, Placement, apply_move
-
-from .positions import position, seat
+from tests.support.positions import position, seat
 
 
 def test_seven_space_advance_from_4_pays_income_twice():

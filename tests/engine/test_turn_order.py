@@ -1,8 +1,7 @@
 """Whose turn: the seat behind acts, the last to arrive on a shared space acts."""
 
 from service.engine import Advance, Buy, Placement, apply_move, legal_moves, new_game
-
-from .positions import position, seat
+from tests.support.positions import position, seat
 
 
 def test_the_starting_player_is_on_top_at_the_start():

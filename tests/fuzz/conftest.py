@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from service.storage import open_storage
-from tests.bot_workers import BotWorkerProcess, wait_for
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.bot_workers import BotWorkerProcess, wait_for
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 
 @pytest.fixture(scope="session")

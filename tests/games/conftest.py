@@ -13,7 +13,7 @@ import pytest
 
 from service.games import GamePlay
 from service.storage import GameStore, Storage, open_storage
-from tests.backends import Backend, play_on
+from tests.support.backends import Backend, play_on
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def store(storage: Storage) -> GameStore:
 
 @pytest.fixture
 def single_storage(redis_url: str) -> Iterator[Storage]:
-    """Storage on the single server alone: round trips are counted there (tests/redis_monitor.py)."""
+    """Storage on the single server alone: round trips are counted there (tests/support/redis_monitor.py)."""
     opened = open_storage(redis_url)
     yield opened
     opened.close()

@@ -16,8 +16,8 @@ from service.engine import Advance, Resign
 from service.games import BotsUnavailable, Committed, GameCopy, GamePlay, NotABot
 from service.storage import Storage
 from service.storage.bot_jobs import BotJob, BotJobs
-from tests.backends import play_on
-from tests.redis_monitor import ClientCommands
+from tests.support.backends import play_on
+from tests.support.redis_monitor import ClientCommands
 
 BOT = "random"
 

@@ -16,8 +16,8 @@ from service.engine import Advance, Resign
 from service.games import GameCopy, GameNotFound, GamePlay, KeptCopies, VersionCondition
 from service.instance.shared_copies import SharedCopies
 from service.storage import StoredView
-from tests.backends import KEPT, Backend, play_on
-from tests.redis_monitor import ClientCommands
+from tests.support.backends import KEPT, Backend, play_on
+from tests.support.redis_monitor import ClientCommands
 
 from .positions import score
 

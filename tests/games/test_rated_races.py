@@ -13,7 +13,7 @@ from service.games.play import GamePlay, Seating
 from service.site.lobby import Players
 from service.site.notices import PlayerNotices
 from service.site.rated_games import RatedGames
-from tests.system.concurrency import run_together
+from tests.support.concurrency import run_together
 
 GAMES = 3
 

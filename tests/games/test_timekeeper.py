@@ -17,7 +17,7 @@ from service.engine import Advance
 from service.games import GamePlay
 from service.games.clock import ClockSettings
 from service.storage import Storage
-from tests.bot_workers import wait_for
+from tests.support.bot_workers import wait_for
 
 SHORT = ClockSettings(initial_s=1, first_move_s=1)
 

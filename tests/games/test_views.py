@@ -1,7 +1,7 @@
 """The Game view's quilts: built piece by piece from a cache, always the engine's grid."""
 
 from service.games.views import quilt_rows
-from tests.pictures.games import random_game
+from tests.support.pictures import random_game
 
 
 def test_a_quilt_in_the_view_is_the_engines_grid_at_every_move_of_a_game():

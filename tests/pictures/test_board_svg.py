@@ -11,8 +11,16 @@ import pytest
 from service.engine import LEATHER_PATCH_ID, Buy, Placement, apply_move, new_game
 from service.pictures import board_svg
 from service.pictures.board import CELL
-
-from .games import SVG, by_class, covered_cells, parse, placed_outlines, polygon_area, sample_states, view_of
+from tests.support.pictures import (
+    SVG,
+    by_class,
+    covered_cells,
+    parse,
+    placed_outlines,
+    polygon_area,
+    sample_states,
+    view_of,
+)
 
 STATES = sample_states()
 HOSTILE_NAMES = ("<script>alert(1)</script>", "]]>", "\"&'", "<![CDATA[x]]>", "a\x00b\x1b[2J\u202eevil")

@@ -6,8 +6,7 @@ import re
 
 from service.engine import PATCHES
 from service.pictures import board_text
-
-from .games import sample_states, view_of
+from tests.support.pictures import sample_states, view_of
 
 STATES = sample_states(games=4)
 # A quilt row: " r " and nine 3-column cells, six spaces, the same for the other quilt.

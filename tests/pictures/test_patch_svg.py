@@ -9,8 +9,7 @@ from service.engine.patches import ORIENTATION_ORDER, oriented_cells
 from service.pictures import patch_svg
 from service.pictures.patch_picture import PATCH_CELL, printed_cells
 from service.pictures.pieces import LEATHER_COLOUR, PATCH_COLOURS, button_cells, oriented
-
-from .games import SVG, by_class, covered_cells, parse, polygon_area
+from tests.support.pictures import SVG, by_class, covered_cells, parse, polygon_area
 
 
 def piece_of(svg: str):

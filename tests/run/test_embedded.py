@@ -21,7 +21,7 @@ from service.run.embedded import (
 )
 from service.run.redis_process import answers_ping, redis_server_version
 from service.storage import StoredGame, StoredView, open_store
-from tests.store_calls import commit
+from tests.support.store_calls import commit
 
 
 def config(url: str, name: str) -> str:

@@ -8,7 +8,7 @@ import pytest
 from redis import Redis
 
 from service.storage import GameStore, Storage, open_storage
-from tests.redis_servers import ThrowawayRedis
+from tests.support.redis_servers import ThrowawayRedis
 
 
 @pytest.fixture

@@ -20,10 +20,10 @@ from service.storage import (
     StoredView,
     open_store,
 )
-from tests.redis_cluster import ThrowawayCluster
-from tests.redis_servers import ThrowawayRedis
-from tests.store_calls import commit, record_answer
-from tests.system.concurrency import run_together
+from tests.support.concurrency import run_together
+from tests.support.redis_cluster import ThrowawayCluster
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.store_calls import commit, record_answer
 
 GAMES = [f"game-{number}" for number in range(12)]
 

@@ -6,7 +6,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from service.storage import GameStore, StoredGame, StoredView
-from tests.store_calls import commit
+from tests.support.store_calls import commit
 
 THREADS = 12
 MOVES = 30

@@ -12,8 +12,8 @@ import pytest
 from redis import Redis
 
 from service.storage import StorageError, StoreBusy, open_store
-from tests.redis_servers import ThrowawayRedis
-from tests.system.concurrency import run_together
+from tests.support.concurrency import run_together
+from tests.support.redis_servers import ThrowawayRedis
 
 # A borrower waits half the 1 s timeout for a free connection; slack for a busy machine.
 GIVE_UP_BOUND = 2.5

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from service.storage import GameStore, StorageError, StoredGame, open_store
-from tests.redis_servers import ThrowawayRedis
-from tests.store_calls import commit, record_answer
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.store_calls import commit, record_answer
 
 # docs/api-guide.md#errors: a request whose store does not answer gets its 503 within 2 s.
 API_DEADLINE = 2.5  # the 2 s contract, plus slack for a busy 2-core machine

@@ -7,7 +7,7 @@ from redis import Redis
 from redis.crc import key_slot
 
 from service.storage import GameStore, StoredGame, StoredView, open_store
-from tests.store_calls import commit, record_answer
+from tests.support.store_calls import commit, record_answer
 
 from .contents import snapshot
 

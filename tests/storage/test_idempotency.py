@@ -7,7 +7,7 @@ from collections.abc import Callable
 from redis import Redis
 
 from service.storage import GameStore, IdempotencyRecord, StoredGame, open_store
-from tests.store_calls import commit, record_answer
+from tests.support.store_calls import commit, record_answer
 
 DAY_MS = 24 * 3600 * 1000
 MARKER_MS = 30_000

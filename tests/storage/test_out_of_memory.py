@@ -14,7 +14,7 @@ import pytest
 from redis import Redis
 
 from service.storage import GameStore, IdempotencyRecord, Storage, StorageError, StoredGame, StoredView
-from tests.store_calls import commit, record_answer
+from tests.support.store_calls import commit, record_answer
 
 from .contents import snapshot
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.redis_servers import ThrowawayRedis
+from tests.support.redis_servers import ThrowawayRedis
 
 
 @pytest.fixture

@@ -31,14 +31,13 @@ from redis.exceptions import MovedError
 from service.botworker.worker import VERSION_WAIT_SECONDS
 from service.games import GamePlay
 from service.storage import open_storage
-from tests.backends import play_on
-from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
-from tests.live_service import LiveService
-from tests.redis_cluster import ThrowawayCluster
-from tests.redis_servers import ThrowawayRedis
-
-from .history_check import replay_prefix
-from .patchwork_service import PatchworkService, alive, children, identity, program
+from tests.support.backends import play_on
+from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
+from tests.support.history_check import replay_prefix
+from tests.support.live_service import LiveService
+from tests.support.patchwork_service import PatchworkService, alive, children, identity, program
+from tests.support.redis_cluster import ThrowawayCluster
+from tests.support.redis_servers import ThrowawayRedis
 
 # A bot's move is due within think_ms plus a second; a dead worker's job is
 # taken over after 5 s idle. Bounds with room for a busy 2-core machine.

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.bot_workers import BotWorkerProcess, TimekeeperProcess, create_bot_game, wait_for
-from tests.live_service import LiveService
-from tests.redis_cluster import ThrowawayCluster
-from tests.redis_servers import ThrowawayRedis
+from tests.support.bot_workers import BotWorkerProcess, TimekeeperProcess, create_bot_game, wait_for
+from tests.support.live_service import LiveService
+from tests.support.redis_cluster import ThrowawayCluster
+from tests.support.redis_servers import ThrowawayRedis
 
 # The promise: a timeout is applied within 2 s of its deadline. The polls
 # below look every 50 ms, and a loaded 2-core machine delays what they see.

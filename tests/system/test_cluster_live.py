@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 
-from tests.live_service import LiveService
-from tests.redis_cluster import ThrowawayCluster
-
-from .history_check import assert_acks_in_history, assert_history_replays
-from .players import EXPECTED_STATUSES, BackgroundPlay
-from .service_client import ServiceClient, wait_until_ready
+from tests.support.history_check import assert_acks_in_history, assert_history_replays
+from tests.support.live_service import LiveService
+from tests.support.players import EXPECTED_STATUSES, BackgroundPlay
+from tests.support.redis_cluster import ThrowawayCluster
+from tests.support.service_client import ServiceClient, wait_until_ready
 
 GAMES = 12  # all on one master by chance: 3 * (1/3)**12, about 1 in 180,000
 GAME_KEY = re.compile(r"^patchwork:\{([^}]+)\}:")

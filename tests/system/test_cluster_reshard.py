@@ -8,8 +8,8 @@ is a 500, and each refusal is a 503 that says when to come back.
 
 from __future__ import annotations
 
-from .cluster_play import Played, fail_over, reshard
-from .players import EXPECTED_STATUSES
+from tests.support.cluster_play import Played, fail_over, reshard
+from tests.support.players import EXPECTED_STATUSES
 
 
 def assert_kept_every_promise(played: Played) -> None:

@@ -15,11 +15,10 @@ import os
 import signal
 import time
 
-from tests.live_service import LiveService
-
-from .history_check import assert_acks_in_history, assert_history_replays
-from .players import EXPECTED_STATUSES, BackgroundPlay
-from .service_client import ServiceClient, wait_until_ready
+from tests.support.history_check import assert_acks_in_history, assert_history_replays
+from tests.support.live_service import LiveService
+from tests.support.players import EXPECTED_STATUSES, BackgroundPlay
+from tests.support.service_client import ServiceClient, wait_until_ready
 
 
 def test_kill_9_loses_no_acknowledged_move(durable_redis, tmp_path):

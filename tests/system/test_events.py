@@ -26,14 +26,12 @@ from urllib.parse import urlsplit
 
 import requests
 
-from tests.bot_workers import wait_for
-from tests.live_service import LiveService
-from tests.redis_cluster import ThrowawayCluster
-from tests.sse import Event, EventStream, open_when_ready
-
-from .service_client import ServiceClient, choose_move, wait_until_ready
-from .test_metrics import open_streams
-from .test_redis_outage import worker_pids
+from tests.support.bot_workers import wait_for
+from tests.support.live_service import LiveService, worker_pids
+from tests.support.metrics import open_streams
+from tests.support.redis_cluster import ThrowawayCluster
+from tests.support.service_client import ServiceClient, choose_move, wait_until_ready
+from tests.support.sse import Event, EventStream, open_when_ready
 
 SHORT_KEEPALIVE = {"EVENTS_KEEPALIVE_SECONDS": "0.3"}
 CLUSTER = {"REDIS_CLUSTER": "1"}

@@ -27,12 +27,11 @@ from pathlib import Path
 
 import requests
 
-from tests.live_service import LiveService
-from tests.sse import EventStream
-
-from .history_check import assert_acks_in_history, assert_history_replays
-from .patchwork_service import PatchworkService
-from .service_client import Ack, Choice, ServiceClient, choose_move
+from tests.support.history_check import assert_acks_in_history, assert_history_replays
+from tests.support.live_service import LiveService
+from tests.support.patchwork_service import PatchworkService
+from tests.support.service_client import Ack, Choice, ServiceClient, choose_move
+from tests.support.sse import EventStream
 
 GAMES = 4
 STREAMS = 3

@@ -39,10 +39,9 @@ from urllib.parse import urljoin, urlparse
 import pytest
 import requests
 
-from tests.dockerfile import arguments
-from tests.live_service import ROOT
-
-from .patchwork_service import PatchworkService
+from tests.support.dockerfile import arguments
+from tests.support.live_service import ROOT
+from tests.support.patchwork_service import PatchworkService
 
 SOURCE_PACKAGE = ROOT / "service"
 # Directories of the source package that are build or run output, never package content.

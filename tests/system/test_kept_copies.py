@@ -19,14 +19,13 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.engine import Buy, PlaceLeather, Placement, RuleError, apply_move, legal_moves, new_game
-from tests.api.anu import anu_games, create_body, tokens
-from tests.api.anu import request_body as anu_request_body
-from tests.bot_workers import wait_for
-from tests.live_service import LiveService
-
-from .history_check import assert_history_replays, assert_view_is_state
-from .patchwork_service import children
-from .service_client import ServiceClient
+from tests.support.anu import anu_games, create_body, tokens
+from tests.support.anu import request_body as anu_request_body
+from tests.support.bot_workers import wait_for
+from tests.support.history_check import assert_history_replays, assert_view_is_state
+from tests.support.live_service import LiveService
+from tests.support.patchwork_service import children
+from tests.support.service_client import ServiceClient
 
 GAMES = 3
 # Problem status per rule error code, as docs/api-guide.md#errors gives them.

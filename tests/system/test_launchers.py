@@ -22,12 +22,11 @@ from pathlib import Path
 
 import requests
 
-from tests.bot_workers import wait_for
-from tests.dockerfile import ROOT, arguments, environment, exec_form, healthcheck_command
-from tests.live_service import spawn_logged, stop_process_group, wait_until_healthy
-from tests.redis_servers import free_port
-
-from .service_client import ServiceClient
+from tests.support.bot_workers import wait_for
+from tests.support.dockerfile import ROOT, arguments, environment, exec_form, healthcheck_command
+from tests.support.live_service import spawn_logged, stop_process_group, wait_until_healthy
+from tests.support.redis_servers import free_port
+from tests.support.service_client import ServiceClient
 
 VENV_BIN = Path(sys.executable).parent
 

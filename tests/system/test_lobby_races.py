@@ -7,10 +7,9 @@ winner's tokens play its seat, and the lobby no longer lists the game.
 
 from __future__ import annotations
 
-from tests.live_service import LiveService
-
-from .concurrency import run_together
-from .service_client import ServiceClient
+from tests.support.concurrency import run_together
+from tests.support.live_service import LiveService
+from tests.support.service_client import ServiceClient
 
 JOINERS = 10
 GAMES = 3

@@ -14,8 +14,8 @@ import socket
 import pytest
 import requests
 
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
 
 
 def _refused_by_gunicorn(port: int) -> dict[str, str]:

@@ -16,36 +16,17 @@ from pathlib import Path
 import pytest
 import requests
 from prometheus_client.mmap_dict import MmapedDict
-from prometheus_client.parser import text_string_to_metric_families
 
 from service.instance.metrics_dir import RETIRED
-from tests.bot_workers import BotWorkerProcess, create_bot_game, wait_for
-from tests.live_service import LiveService
-from tests.redis_monitor import ClientCommands
-from tests.redis_servers import ThrowawayRedis, free_port
-from tests.sse import EventStream
-
-from .patchwork_service import PatchworkService, children, program
+from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
+from tests.support.live_service import LiveService
+from tests.support.metrics import open_streams, scrape, value
+from tests.support.patchwork_service import PatchworkService, children, program
+from tests.support.redis_monitor import ClientCommands
+from tests.support.redis_servers import ThrowawayRedis, free_port
+from tests.support.sse import EventStream
 
 MOVES_ROUTE = "/games/<game_id>/moves"
-
-
-def scrape(
-    url: str, headers: dict[str, str] | None = None
-) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of `url`/metrics by (name, sorted labels)."""
-    resp = requests.get(f"{url}/metrics", headers=headers, timeout=10)
-    assert resp.status_code == 200, resp.text
-    assert resp.headers["Content-Type"].startswith("text/plain")
-    return {
-        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in text_string_to_metric_families(resp.text)
-        for sample in family.samples
-    }
-
-
-def value(samples: dict, name: str, **labels: str) -> float:
-    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
 def requests_of(samples: dict, route: str, method: str = "GET", status: str = "200") -> float:
@@ -174,10 +155,6 @@ def test_labels_are_route_templates_and_moves_are_counted_by_result(web):
     )
     assert value(samples, "patchwork_store_call_duration_seconds_count", operation="commit_move") == 1
     assert value(samples, "patchwork_bot_jobs_queued") == 0
-
-
-def open_streams(url: str) -> float:
-    return value(scrape(url), "patchwork_open_event_streams")
 
 
 def test_open_event_streams_go_up_and_down_however_they_close(web):

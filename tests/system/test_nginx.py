@@ -29,13 +29,12 @@ from collections import Counter
 
 import requests
 
-from tests.bot_workers import BotWorkerProcess
-from tests.live_service import LiveService
-from tests.nginx_server import ThrowawayNginx
-from tests.sse import EventStream
-
-from .history_check import assert_acks_in_history, assert_history_replays
-from .service_client import Ack, ServiceClient, choose_move
+from tests.support.bot_workers import BotWorkerProcess
+from tests.support.history_check import assert_acks_in_history, assert_history_replays
+from tests.support.live_service import LiveService
+from tests.support.nginx_server import ThrowawayNginx
+from tests.support.service_client import Ack, ServiceClient, choose_move
+from tests.support.sse import EventStream
 
 BEHIND_NGINX = {"TRUSTED_PROXIES": "1"}
 GAMES = 3  # between people, and one more against a bot

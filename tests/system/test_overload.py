@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import json
 
-from tests.burst import burst
-from tests.live_service import LiveService
-
-from .service_client import ServiceClient
-from .test_metrics import scrape
+from tests.support.burst import burst
+from tests.support.live_service import LiveService
+from tests.support.metrics import scrape
+from tests.support.service_client import ServiceClient
 
 PROMISE_SECONDS = 2.0  # docs/api-guide.md#errors: a 503 comes within 2 s
 BOUND_SECONDS = PROMISE_SECONDS + 0.5  # slack for a noisy 2-core machine

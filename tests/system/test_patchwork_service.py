@@ -19,10 +19,9 @@ import pytest
 from service.run.dir_lock import LOCK_FILE
 from service.run.embedded import VERSION_FILE, find_redis_server
 from service.run.redis_process import answers_ping, redis_server_version
-from tests.live_service import wait_until_healthy
-
-from .patchwork_service import PatchworkService, alive, children, descendants, identity, program
-from .service_client import ServiceClient, wait_until_ready
+from tests.support.live_service import wait_until_healthy
+from tests.support.patchwork_service import PatchworkService, alive, children, descendants, identity, program
+from tests.support.service_client import ServiceClient, wait_until_ready
 
 
 @pytest.fixture

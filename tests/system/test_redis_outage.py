@@ -17,12 +17,11 @@ import time
 
 import pytest
 
-from tests.burst import burst
-from tests.live_service import LiveService
-
-from .history_check import assert_acks_in_history, assert_history_replays
-from .players import EXPECTED_STATUSES, BackgroundPlay
-from .service_client import ServiceClient, wait_until_ready
+from tests.support.burst import burst
+from tests.support.history_check import assert_acks_in_history, assert_history_replays
+from tests.support.live_service import LiveService, worker_pids
+from tests.support.players import EXPECTED_STATUSES, BackgroundPlay
+from tests.support.service_client import ServiceClient, wait_until_ready
 
 PROMISE_SECONDS = 2.0  # docs/api-guide.md#errors: a store that does not answer gets 503 within 2 s
 BOUND_SECONDS = PROMISE_SECONDS + 0.5  # slack for a noisy 2-core machine, not for a second timeout
@@ -65,13 +64,6 @@ def assert_unavailable_within_promise(url: str, game_id: str, token: str) -> flo
             slowest = max(slowest, elapsed)
         assert client.get("/healthz").status_code == 200
     return slowest
-
-
-def worker_pids(service: LiveService) -> set[int]:
-    """The gunicorn arbiter's child processes: its workers."""
-    pid = service.process.pid
-    with open(f"/proc/{pid}/task/{pid}/children") as children:
-        return {int(child) for child in children.read().split()}
 
 
 def _stop(redis) -> None:

@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from service.api.contract.spec import load_spec
-from tests.api.contract import ResponseContract
-from tests.live_service import LiveService
+from tests.support.contract import ResponseContract
+from tests.support.live_service import LiveService
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.live_service import LiveService
-from tests.slow_clients import SlowClients
-from tests.system.service_client import ServiceClient, choose_move
+from tests.support.live_service import LiveService
+from tests.support.service_client import ServiceClient, choose_move
+from tests.support.slow_clients import SlowClients
 
 # What "promptly" means for an honest request while the service is under attack.
 PROMPT = 2.0

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import requests
 
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
-from tests.store_fill import play_out, squeeze
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.store_fill import play_out, squeeze
 
 
 def test_a_nearly_full_store_refuses_new_games_first_and_plays_the_games_in_progress_to_their_end(tmp_path):

@@ -26,13 +26,12 @@ import pytest
 import requests
 
 from service.storage import Storage, open_storage
-from tests.backends import play_on
-from tests.bot_workers import create_bot_game, wait_for
-from tests.clock_logs import expiry_lag, first_deadline, make_expiring_games
-from tests.live_service import wait_until_healthy
-from tests.redis_servers import ThrowawayRedis
-
-from .patchwork_service import PatchworkService, children, program
+from tests.support.backends import play_on
+from tests.support.bot_workers import create_bot_game, wait_for
+from tests.support.clock_logs import expiry_lag, first_deadline, make_expiring_games
+from tests.support.live_service import wait_until_healthy
+from tests.support.patchwork_service import PatchworkService, children, program
+from tests.support.redis_servers import ThrowawayRedis
 
 PROMISE_S = 2.0  # the guide: a timeout is applied within 2 s of its deadline
 TIMEKEEPER = "service.botworker.timekeeper_main"

@@ -18,11 +18,10 @@ import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.live_service import LiveService
-
-from .concurrency import run_together
-from .history_check import assert_acks_in_history, assert_history_replays
-from .service_client import Ack, ServiceClient, choose_move
+from tests.support.concurrency import run_together
+from tests.support.history_check import assert_acks_in_history, assert_history_replays
+from tests.support.live_service import LiveService
+from tests.support.service_client import Ack, ServiceClient, choose_move
 
 GAMES = 3
 CLIENTS = 8

@@ -3,7 +3,7 @@
 gunicorn serves the API on a real redis-server with a bot worker, and a
 second instance on the same store limits game creation to one per two
 seconds (a real 429 with Retry-After for the client to honour). The client
-is built as its package.json builds it (tests/typescript_client.py), then
+is built as its package.json builds it (tests/support/typescript_client.py), then
 `node --test` runs its tests with the services' addresses in PATCHWORK_URL
 and PATCHWORK_LIMITED_URL: a whole game against a bot through the example,
 streams cut mid-game and resumed, a resume answered with a snapshot, a
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import subprocess
 
-from tests.bot_workers import BotWorkerProcess, create_bot_game
-from tests.live_service import LiveService
-from tests.redis_servers import ThrowawayRedis
-from tests.typescript_client import build_client, node_env
+from tests.support.bot_workers import BotWorkerProcess, create_bot_game
+from tests.support.live_service import LiveService
+from tests.support.redis_servers import ThrowawayRedis
+from tests.support.typescript_client import build_client, node_env
 
 
 def test_the_typescript_client_against_the_live_service(tmp_path):

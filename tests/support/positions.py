@@ -48,3 +48,14 @@ def window_rows(*holes: tuple[int, int]) -> tuple[str, ...]:
 
 
 FULL_QUILT_ROWS = (FULL_ROW,) * 9
+
+
+def bonus_in_reach():
+    """Seat 0's 7x7 window lacks two cells side by side; the 1x2 (patch 1) is for sale.
+
+    Buying it there wins the 7-point bonus and closes two holes; patches 4
+    (1x3) and 2 (an L of three) cannot fill that gap.
+    """
+    return position(
+        seat(buttons=5, position=10, rows=window_rows((3, 3), (3, 4))), seat(position=12), circle=(4, 1, 2)
+    )

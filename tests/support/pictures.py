@@ -71,6 +71,7 @@ def placed_outlines(container: ET.Element) -> list[tuple[ET.Element, float, floa
 
 def translate(element: ET.Element) -> tuple[float, float]:
     found = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\)", element.get("transform", "translate(0 0)"))
+    assert found, element.get("transform")
     return float(found[1]), float(found[2])
 
 

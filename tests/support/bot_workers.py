@@ -13,8 +13,8 @@ from typing import TypeVar
 
 import requests
 
-from tests.live_service import spawn_logged, stop_process_group
-from tests.redis_servers import Throwaway
+from tests.support.live_service import spawn_logged, stop_process_group
+from tests.support.redis_servers import Throwaway
 
 T = TypeVar("T")
 
@@ -22,7 +22,7 @@ T = TypeVar("T")
 TEST_THINK_MS = "50"
 
 
-def wait_for(what: Callable[[], T], timeout: float, message: str, every: float = 0.05) -> T:
+def wait_for(what: Callable[[], T | None], timeout: float, message: str, every: float = 0.05) -> T:
     """Poll `what` until it returns something true; fail with `message` after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while True:

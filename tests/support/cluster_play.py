@@ -3,7 +3,7 @@
 Two service instances (REDIS_CLUSTER=1) on one cluster, clients playing
 through both, and the games they play all on the master the operator
 touches. `reshard` moves every slot holding one of those games to another
-master with the standard procedure (tests/redis_cluster.py); `fail_over`
+master with the standard procedure (tests/support/redis_cluster.py); `fail_over`
 makes that master's replica take over. Both report what the clients saw
 and what the cluster answered, then check every acknowledged move against
 the stored histories. The system tests assert on the report; `./dev bench
@@ -22,9 +22,9 @@ from pathlib import Path
 
 from redis.crc import key_slot
 
-from tests.live_service import LiveService
-from tests.redis_cluster import ThrowawayCluster
-from tests.redis_servers import Throwaway, ThrowawayRedis
+from tests.support.live_service import LiveService
+from tests.support.redis_cluster import ThrowawayCluster
+from tests.support.redis_servers import Throwaway, ThrowawayRedis
 
 from .history_check import acknowledged_in_history, assert_history_replays
 from .players import BackgroundPlay

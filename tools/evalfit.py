@@ -1,6 +1,9 @@
 """Fit the evaluation's weights to the final margins of self-play games: how DEEP_WEIGHTS were found.
 
-Run: ./dev bench evalfit [--games 240] [--nodes 2000] [--jobs 2] [--players analysis|deep]
+Run: ./dev evalfit [--games 240] [--nodes 2000] [--jobs 2] [--players analysis|deep]
+
+A tool, not a benchmark: it measures no speed; it is how the weights were
+chosen, run again when the evaluation's terms change.
 
 Plays `--games` games of the `deep` search against itself at `--nodes` a
 move (one move in ten at 300 nodes, drawn from the game's seed, so that

@@ -15,9 +15,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.redis_servers import Throwaway, free_port
+from tests.support.redis_servers import Throwaway, free_port
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def spawn_logged(argv: list[str], env: dict[str, str], log_path: Path, cwd: Path = ROOT) -> subprocess.Popen:
@@ -99,6 +99,12 @@ class LiveService(Throwaway):
         ]
         self.process = spawn_logged(argv, self.env, self.log_path)
 
+    @property
+    def pid(self) -> int:
+        """The gunicorn arbiter's process id (the service has started)."""
+        assert self.process is not None, "the service was not started"
+        return self.process.pid
+
     def close(self) -> None:
         if self.process is not None:
             stop_process_group(self.process)
@@ -106,3 +112,10 @@ class LiveService(Throwaway):
     def log(self) -> str:
         """What the service printed so far (for failure messages)."""
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def worker_pids(service: LiveService) -> set[int]:
+    """The gunicorn arbiter's child processes: its workers."""
+    pid = service.pid
+    with open(f"/proc/{pid}/task/{pid}/children") as children:
+        return {int(child) for child in children.read().split()}

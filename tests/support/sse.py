@@ -40,6 +40,7 @@ class Event:
 
     @property
     def version(self) -> int:
+        assert self.id is not None, "an event without an id has no version"
         return int(self.id)
 
 
@@ -81,7 +82,9 @@ def stream_item(event: Event) -> dict:
     return item
 
 
-def _json_content(validator: Validator, content_schema: Any, instance: Any, schema: dict) -> Iterator:
+# `validator` is the concrete class extend() made: descend() (checking a part of the instance
+# with its path kept) is not in jsonschema's Validator protocol.
+def _json_content(validator: Any, content_schema: Any, instance: Any, schema: dict) -> Iterator:
     """contentSchema, asserted on JSON text: Draft 2020-12 makes it an annotation, but it is how
     an itemSchema says what an event's `data` holds (schemathesis asserts it too)."""
     if schema.get("contentMediaType") != "application/json" or not isinstance(instance, str):
@@ -134,6 +137,7 @@ class EventStream:
         headers: dict[str, str] | None = None,
     ):
         address = urlsplit(base_url)
+        assert address.hostname, base_url
         self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=timeout)
         headers = {"Accept": "text/event-stream", **(headers or {})}
         if last_event_id is not None:
@@ -204,3 +208,16 @@ def open_when_ready(base_url: str, game_id: str, *, deadline_seconds: float = 20
             pass
         assert time.monotonic() < deadline, f"no stream within {deadline_seconds} s"
         time.sleep(0.2)
+
+
+def events_of(resp) -> list:
+    """The data-carrying events of a whole (closed) stream, each checked against the spec's itemSchema."""
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/event-stream"
+    assert resp.headers["Cache-Control"] == "no-cache" and resp.headers["X-Accel-Buffering"] == "no"
+    blocks = list(parse_blocks(resp.get_data(as_text=True).split("\n")))
+    assert blocks[0].retry is not None and blocks[0].kind is None
+    events = [block for block in blocks if block.kind is not None]
+    for event in events:
+        check_event(event)
+    return events

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.live_service import ROOT, spawn_logged, stop_process_group, wait_until_healthy
-from tests.redis_servers import Throwaway, free_port
+from tests.support.live_service import ROOT, spawn_logged, stop_process_group, wait_until_healthy
+from tests.support.redis_servers import Throwaway, free_port
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -112,6 +112,7 @@ class PatchworkService(Throwaway):
 
     def child(self, name: str) -> int:
         """The pid of the one direct child that runs `name` (see program())."""
+        assert self.process is not None, "the service was not started"
         found = [pid for pid in children(self.process.pid) if program(pid) == name]
         assert len(found) == 1, (name, found, self.log())
         return found[0]

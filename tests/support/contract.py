@@ -23,7 +23,7 @@ import yaml
 from service.api.contract.faults import compile_schema, schema_errors
 from service.api.contract.request_validator import coerce_parameter
 from service.api.contract.spec import HTTP_METHODS, inline_refs
-from tests.sse import compile_stream_item, event_faults, parse_blocks
+from tests.support.sse import compile_stream_item, event_faults, parse_blocks
 
 # Answers of the framework and the error module that no single operation declares.
 _UNROUTED = "#/components/responses/GameNotFound"  # 404 not_found for a path no route matches

@@ -18,7 +18,7 @@ from pathlib import Path
 from redis import Redis
 
 from service.run.redis_process import find_redis_server
-from tests.redis_servers import Throwaway, ThrowawayRedis, free_port
+from tests.support.redis_servers import Throwaway, ThrowawayRedis, free_port
 
 # How long MIGRATE may take for one batch of keys (milliseconds).
 MIGRATE_TIMEOUT_MS = 5000

@@ -19,9 +19,9 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.redis_servers import Throwaway, free_port
+from tests.support.redis_servers import Throwaway, free_port
 
-TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf"
+TEMPLATE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 _UPSTREAM = re.compile(r"^(\s*server )web\d+:\d+( .*;)$", re.MULTILINE)
 
 

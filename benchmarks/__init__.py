@@ -1,0 +1,1 @@
+"""Benchmarks: scripts run by `./dev bench NAME` that print medians and ratios (see README.md)."""
