@@ -6,11 +6,10 @@ ones inside functions, whether or not a test run happens to execute them.
 
 from __future__ import annotations
 
-import ast
 import sys
 from pathlib import Path
 
-from tests.support.imports import imports_of, imports_of_node
+from tests.support.imports import a_cycle, imports_of, project_modules
 
 SERVICE = Path(__file__).resolve().parents[1] / "service"
 
@@ -120,18 +119,6 @@ def test_the_metrics_modules_import_no_web_code_and_nothing_above_them():
         assert not {n.split(".")[0] for n in names} & WEB, name
 
 
-def project_modules(path: Path, package: str) -> set[str]:
-    """The modules of the service `path` imports: `from service.x import y` counts as service.x.y."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.ImportFrom):
-            base = next(iter(imports_of_node(node, package)))
-            found.update(f"{base}.{alias.name}" for alias in node.names)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return {name for name in found if name.startswith("service.")}
-
-
 API = SERVICE / "api"
 
 
@@ -204,29 +191,6 @@ def package_graph(root: Path = SERVICE) -> dict[str, set[str]]:
             (project_layers(names) | project_layers(project_modules(path, package))) - {node}
         )
     return graph
-
-
-def a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One cycle of `graph` as the path round it (first node repeated last), None when it has none."""
-    done: set[str] = set()
-
-    def visit(node: str, path: list[str]) -> list[str] | None:
-        if node in path:
-            return path[path.index(node) :] + [node]
-        if node in done:
-            return None
-        for after in sorted(graph.get(node, ())):
-            found = visit(after, path + [node])
-            if found:
-                return found
-        done.add(node)
-        return None
-
-    for start in sorted(graph):
-        found = visit(start, [])
-        if found:
-            return found
-    return None
 
 
 def test_no_two_packages_of_the_service_import_each_other_even_by_a_detour():

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_layers import SERVICE, a_cycle, imports_of, project_modules
+from tests.support.imports import a_cycle, imports_of, project_modules
+
+API = Path(__file__).resolve().parents[2] / "service" / "api"
 
 
-def api_module_graph(root: Path = SERVICE / "api") -> dict[str, set[str]]:
+def api_module_graph(root: Path = API) -> dict[str, set[str]]:
     """Each module under `root` (a service/api directory) and the ones of them it imports.
 
     `from x import name` counts as importing x.name too, which may be a module.
