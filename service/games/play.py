@@ -37,11 +37,7 @@ from service.engine import (
     replay,
 )
 from service.languages import DEFAULT_LANGUAGE, Text
-from service.site.notices import PlayerNotices
-from service.site.players import PlayerRecord
-from service.site.rated_games import RatedGames
 from service.storage import (
-    Analyses,
     BotJobs,
     ClockCheck,
     ClockLog,
@@ -60,19 +56,18 @@ from .clock import ClockAt, ClockSettings, ClockState, after_move, at_deadline, 
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
+from .listeners import GameListener
 from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
     BotsUnavailable,
     GameBusy,
-    GameNotFinished,
     GameNotFound,
     GameNotStarted,
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     InvalidToken,
     MissingToken,
-    NoAnalysis,
     NotABot,
     Refusal,
     RuleBroken,
@@ -96,31 +91,34 @@ class Created:
 
 
 @dataclass(frozen=True, slots=True)
-class Seating:
-    """Who holds a new game's seats beyond names and bots (site/lobby.py, site/seeks.py)."""
+class Holder:
+    """Who holds a seat beyond its name, as the site knows it: an identity, its name, the hash of its token.
 
-    # The creator's player: it holds the first seat that is a person's and not open, under its name.
-    owner: PlayerRecord | None = None
+    The seat bears the holder's name, and the holder's token acts for it
+    beside the seat's own (GameRecord.seat_of).
+    """
+
+    id: str
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who holds a new game's seats beyond names and bots, as the caller prepared them."""
+
+    holders: tuple[Holder | None, Holder | None] = (None, None)
     open_seats: tuple[bool, bool] = NO_OPEN_SEATS
     listed: bool = True
     open_until_ms: int = 0  # epoch ms: when an open seat's time in the lobby is up
-    # Each seat's player, chosen by the caller (a seek's pairing, a rematch), under its name; wins over `owner`.
-    holders: tuple[PlayerRecord | None, PlayerRecord | None] = (None, None)
+    # With a clock and a seat open: the clock's only deadline, this long after the creation
+    # (the join starts the clock afresh); None: the time control's own.
+    open_for_ms: int | None = None
     rated: bool = False
     game_id: str | None = None  # the id chosen beforehand; None: a new one
-    # A rematch: the seats of this finished game, swapped, tokens and players included (rematch.py).
-    swapped_from: GameRecord | None = None
-
-    def seat_holders(
-        self, bots: tuple[str | None, str | None]
-    ) -> tuple[PlayerRecord | None, PlayerRecord | None]:
-        """The player holding each seat."""
-        if self.holders != (None, None) or self.owner is None:
-            return self.holders
-        for seat in (0, 1):
-            if bots[seat] is None and not self.open_seats[seat]:
-                return (self.owner, None) if seat == 0 else (None, self.owner)
-        return (None, None)
+    # The hashes of tokens that already act for the seats (a rematch: each person's of the
+    # finished game): no new seat token is made. None: new ones.
+    token_hashes: tuple[str | None, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,20 +256,17 @@ class GamePlay:
         kept: KeptCopies,
         bot_jobs: BotJobs,
         deadlines: Deadlines,
-        notices: PlayerNotices | None = None,
-        ratings: RatedGames | None = None,
-        analyses: Analyses | None = None,
     ):
-        """`analyses`: the analysis queue and results (analysis.py), for those that serve or compute them."""
         self.store = store
         self.kept = kept
         self.bot_jobs = bot_jobs
         self.deadlines = deadlines
-        # The players' notices (notices.py); None where no player is ever seated (tools, some tests).
-        self.notices = notices
-        # Rated games' settlements (rated.py); None where no game is rated.
-        self.ratings = ratings
-        self.analyses = analyses
+        # What hears of each game's moments (listeners.py), in the order registered.
+        self.listeners: list[GameListener] = []
+
+    def listen(self, listener: GameListener) -> None:
+        """Tell `listener` of every game's moments from now on, after the listeners registered before it."""
+        self.listeners.append(listener)
 
     # --- creating and reading -------------------------------------------
 
@@ -293,23 +288,16 @@ class GamePlay:
         real-time clock and the live workers already have all the clocked
         bot games they can serve in time (BotJobs.admit_clocked). `client`:
         the address the game's bot jobs are served for. `clock`: the time control, None for none.
-        `seating`: the creator's player and the open seats.
+        `seating`: the seats' holders, the open seats, the id, the seat tokens of a rematch.
         """
-        holders = seating.seat_holders(bots)
+        holders = seating.holders
         names = (
             names[0] if holders[0] is None else holders[0].name,
             names[1] if holders[1] is None else holders[1].name,
         )
         pending: ClockAt | None = None if clock is None else partial(start, clock)
-        if clock is not None and True in seating.open_seats:
-            # While a seat waits, the clock's only deadline is the lobby's: the
-            # timekeepers abort the game then, as a game whose first move never
-            # came (the join starts the clock afresh, lobby.py).
-            lobby_ms = max(seating.open_until_ms - int(time.time() * 1000), 1)
-            settings = clock
-
-            def pending(now_ms: int) -> ClockState:
-                return start(settings, now_ms)._replace(deadline_ms=now_ms + lobby_ms)
+        if clock is not None and seating.open_for_ms is not None:
+            pending = partial(_started_open, clock, seating.open_for_ms)
 
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
@@ -333,15 +321,8 @@ class GamePlay:
             rated=seating.rated,
             game_id=seating.game_id,
         )
-        old = seating.swapped_from
-        if old is not None:
-            # Each person's token of the finished game acts for its seat in this one: no new secret to hand out.
-            record = replace(
-                record,
-                token_hashes=(old.token_hashes[1], old.token_hashes[0]),
-                player_ids=(old.player_ids[1], old.player_ids[0]),
-                player_hashes=(old.player_hashes[1], old.player_hashes[0]),
-            )
+        if seating.token_hashes is not None:
+            record = replace(record, token_hashes=seating.token_hashes)
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
         # A place among the clocked bot games the workers serve; a game with an open
@@ -372,12 +353,12 @@ class GamePlay:
         if clock_now is not None and clock_now.deadline_ms is not None:
             self.deadlines.schedule(record.id, clock_now.deadline_ms)
         self.hand_turn(record, 1, client)
-        if self.notices is not None:
-            self.notices.created(record)
+        for listener in self.listeners:
+            listener.created(record)
         return Created(record.id, view, tokens)
 
     @staticmethod
-    def _check_id(game_id: str) -> None:
+    def check_id(game_id: str) -> None:
         """Refuse an id the service never issues before the store is asked.
 
         Such an id names no game, and could only trouble the store: a `}` in
@@ -388,7 +369,7 @@ class GamePlay:
 
     def load(self, game_id: str) -> GameCopy:
         """The game as stored now."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         stored = self.store.load_game(game_id)
         if stored is None:
             self.kept.drop(game_id)
@@ -397,7 +378,7 @@ class GamePlay:
 
     def view(self, game_id: str) -> StoredView:
         """The Game body as stored, with its version."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         found = self.store.load_view(game_id)
         if found is None:
             raise GameNotFound(game_id)
@@ -460,36 +441,14 @@ class GamePlay:
         moves = [move_from_json(parse(entry)) for entry in entries]
         return record, _replayed(record, []), moves
 
-    def request_analysis(self, game_id: str) -> str:
-        """Queue the analysis of a finished game (storage/analyses.py): DONE, PENDING or QUEUED.
-
-        GameNotFinished while it is played: its analysis would be out of date at the next move.
-        """
-        assert self.analyses is not None, "built without the analysis queue"
-        if not self.load(game_id).record.state.finished:
-            raise GameNotFinished.for_analysis(game_id)
-        return self.analyses.request(game_id)
-
-    def analysis(self, game_id: str) -> str | None:
-        """The game's stored analysis (JSON); None while it is computed; NoAnalysis when never asked for."""
-        assert self.analyses is not None, "built without the analysis queue"
-        self._check_id(game_id)
-        found = self.analyses.result(game_id)
-        if found is not None:
-            return found
-        if self.analyses.pending(game_id):
-            return None
-        self.load(game_id)  # GameNotFound first: no game, no analysis
-        raise NoAnalysis(game_id)
-
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
         """A feed of the game's events after version `after` (None: from a snapshot); see events.py."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         return EventFeed.open(self.store, game_id, after, idle_seconds)
 
     def history(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]]:
         """(version, the stored Moves from index `start` to `stop`, as LRANGE counts)."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         found = self.store.load_moves(game_id, start, stop)
         if found is None:
             raise GameNotFound(game_id)
@@ -549,7 +508,7 @@ class GamePlay:
 
     def claim_key(self, game_id: str, key: IdempotencyKey) -> tuple[GameCopy, IdempotencyRecord | None]:
         """Read the game and claim the key in one round trip: the game, and the key's record if it was claimed before."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         stored, existing = self.store.load_for_move(game_id, key.key, key.fingerprint)
         if stored is None:
             raise GameNotFound(game_id)
@@ -580,7 +539,7 @@ class GamePlay:
         without it a kept copy is tried first, then the store. `client`: the
         address a bot's job this move queues is served for.
         """
-        self._check_id(game_id)
+        self.check_id(game_id)
         game = start
         kept = False
         if game is None:
@@ -751,7 +710,7 @@ class GamePlay:
         bot job. Nothing else changes. False when the game is no longer that
         copy (a commit landed first).
         """
-        self._check_id(game_id)
+        self.check_id(game_id)
         fenced = self.store.renew_revision(game_id, game.version, game.revision)
         if fenced:
             self.kept.drop(game_id)
@@ -809,9 +768,10 @@ class GamePlay:
                 if due is not None and (was_due is None or due < was_due):
                     hint = due
             record = game.record.advanced(state, ticking)
-            if self.ratings is not None and record.rated and state.result is not None:
-                # Decided with the result, in this commit (rated.py).
-                record = self.ratings.settled(record)
+            if state.result is not None:
+                # The game's end: what its listeners decide with it is stored in this commit.
+                for listener in self.listeners:
+                    record = listener.settle(record)
             version = game.version + 1
             number = state.moves_played
             game_body = game_view(record, version)
@@ -850,10 +810,8 @@ class GamePlay:
                 continue
             if result.revision is not None:  # committed
                 self.kept.put(game_id, GameCopy(version, result.revision, record), text)
-                if self.ratings is not None and record.settlement is not None:
-                    self.ratings.apply(record)
-                if self.notices is not None:
-                    self.notices.committed(game.record, record, version, result_body)
+                for listener in self.listeners:
+                    listener.committed(game.record, record, version, result_body)
                 at_ms = result.now_ms
                 if at_ms is not None and ticking is not None:
                     at_ms = max(at_ms, ticking.since_ms)  # the time the store's check counted it at
@@ -899,6 +857,11 @@ class GamePlay:
         ):
             # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
             self.bot_jobs.forget_clocked(record.id)
+
+
+def _started_open(settings: ClockSettings, open_for_ms: int, now_ms: int) -> ClockState:
+    """The clock of a game created at `now_ms` with a seat open: its only deadline is the seat's (Seating.open_for_ms)."""
+    return start(settings, now_ms)._replace(deadline_ms=now_ms + open_for_ms)
 
 
 def _clocks_until_ms(clock: ClockState) -> int:

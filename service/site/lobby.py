@@ -28,6 +28,7 @@ from service.games.play import (
     MAX_COMMIT_ATTEMPTS,
     Created,
     GamePlay,
+    Holder,
     IdempotencyKey,
     Seating,
     clock_check,
@@ -190,7 +191,17 @@ class Lobby:
         holder = f"player:{owner.id}" if owner is not None else f"client:{client}"
         if True in open_seats:
             self._check_open_games(holder, opened)
-        seating = Seating(owner, open_seats, listed, opened + self.ttl_ms if True in open_seats else 0)
+        open_until_ms = opened + self.ttl_ms if True in open_seats else 0
+        seating = Seating(
+            _owned(owner, bots, open_seats),
+            open_seats,
+            listed,
+            open_until_ms,
+            # While a seat waits, a clock's only deadline is the lobby's: the timekeepers
+            # abort the game then, as a game whose first move never came (the join starts
+            # the clock afresh).
+            open_for_ms=max(open_until_ms - _now_ms(), 1) if True in open_seats else None,
+        )
         created = self.play.create(names, bots, client=client, seating=seating, **setup)
         if True in open_seats:
             self.index.hold(holder, created.game_id, opened + self.ttl_ms)
@@ -330,8 +341,8 @@ class Lobby:
                 self.play.kept.put(game_id, GameCopy(game.version, result.revision, after), text)
                 if after.open_seat is None:
                     self.index.remove(game_id)
-                if self.play.notices is not None:
-                    self.play.notices.joined(after, seat)
+                for listener in self.play.listeners:
+                    listener.seat_taken(after, seat)
                 return Joined(view, seat, seat_token)
             if result.seat_expired:
                 self.play.abort_unjoined(game_id)
@@ -419,6 +430,17 @@ class Lobby:
             "rated": bool(view.get("rated", False)),
             "host": {"name": host["name"], "player_id": host.get("player_id"), "rating": rating},
         }
+
+
+def _owned(
+    owner: PlayerRecord | None, bots: tuple[str | None, str | None], open_seats: tuple[bool, bool]
+) -> tuple[Holder | None, Holder | None]:
+    """The holder of each seat of a new game: the creator's player holds the first seat that is a person's and not open."""
+    if owner is not None:
+        for seat in (0, 1):
+            if bots[seat] is None and not open_seats[seat]:
+                return (owner.holder(), None) if seat == 0 else (None, owner.holder())
+    return (None, None)
 
 
 def _cursor(position: tuple[int, str]) -> str:

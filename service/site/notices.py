@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from service.games.jsontext import compact
+from service.games.listeners import GameListener
 from service.games.records import GameRecord
 from service.storage import PlayerStore, StorageError
 
@@ -28,8 +29,8 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-class PlayerNotices:
-    """Writes players' notices and game lists for the games they hold seats of."""
+class PlayerNotices(GameListener):
+    """Writes players' notices and game lists for the games they hold seats of (a listener of every game)."""
 
     def __init__(self, store: PlayerStore):
         self.store = store
@@ -56,7 +57,7 @@ class PlayerNotices:
         if record.open_seat is None:
             self.started(record)
 
-    def joined(self, record: GameRecord, seat: int) -> None:
+    def seat_taken(self, record: GameRecord, seat: int) -> None:
         """A seat was taken: its player counts the game; all hear it start once no seat is open."""
         self._count(record.player_ids[seat], record.id)
         if record.open_seat is None:

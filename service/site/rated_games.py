@@ -38,8 +38,10 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from service.engine import GameState
+from service.games.listeners import GameListener
 from service.games.records import GameRecord
 from service.ratings import settle
 from service.storage import PlayerStore, RatingBook, StorageError
@@ -71,8 +73,8 @@ def played_by_both(state: GameState) -> bool:
     return all(player.position > 0 for player in state.players)
 
 
-class RatedGames:
-    """Deciding, applying and repairing rated games' settlements, and the leaderboard."""
+class RatedGames(GameListener):
+    """Deciding, applying and repairing rated games' settlements, and the leaderboard (a listener of every game)."""
 
     def __init__(self, players: PlayerStore, book: RatingBook):
         self.players = players
@@ -82,7 +84,7 @@ class RatedGames:
         text = self.players.load(player_id)
         return None if text is None else PlayerRecord.decode(text)
 
-    def settled(self, record: GameRecord) -> GameRecord:
+    def settle(self, record: GameRecord) -> GameRecord:
         """The final record of a rated game with its settlement (queued first, step 1); others unchanged."""
         outcome = record.state.result
         first, second = record.player_ids
@@ -102,6 +104,11 @@ class RatedGames:
         settlement = settle((first, second), (players[0].rating, players[1].rating), outcome.winner)
         self.book.queue(record.id, _now_ms())
         return replace(record, settlement=settlement)
+
+    def committed(self, before: GameRecord, after: GameRecord, version: int, result: Any) -> None:
+        """A final commit stored a settlement: apply it (step 3)."""
+        if after.settlement is not None:
+            self.apply(after)
 
     def apply(self, record: GameRecord) -> None:
         """Apply a committed settlement to both players, each once (step 3); a store error leaves it to the repair."""

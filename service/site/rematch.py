@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
-from service.games.play import MAX_COMMIT_ATTEMPTS, GamePlay, Seating
+from service.games.play import MAX_COMMIT_ATTEMPTS, GamePlay, Holder, Seating
 from service.games.records import GameRecord, new_game_id
 from service.games.refusals import (
     GameBusy,
@@ -32,6 +32,8 @@ from service.games.refusals import (
 )
 from service.games.views import game_view
 from service.storage import GameExists
+
+from .notices import PlayerNotices
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +49,9 @@ class Rematched:
 class Rematches:
     """Asking for the rematch of a finished game."""
 
-    def __init__(self, play: GamePlay):
+    def __init__(self, play: GamePlay, notices: PlayerNotices):
         self.play = play
+        self.notices = notices
 
     def rematch(self, game_id: str, token: str | None) -> Rematched:
         """The next game of `game_id` for the holder of `token` (a seat's or its player's), created on first asking."""
@@ -75,8 +78,7 @@ class Rematches:
             if result.revision is not None:
                 self.play.kept.put(game_id, GameCopy(game.version, result.revision, claimed), text)
                 answer = self._answer(claimed, claimed.next_game or "", seat, created=True)
-                if self.play.notices is not None:
-                    self.play.notices.rematch_offered(claimed, 1 - seat, answer.game_id)
+                self.notices.rematch_offered(claimed, 1 - seat, answer.game_id)
                 return answer
             if result.current is None:
                 raise GameNotFound(game_id)
@@ -93,12 +95,26 @@ class Rematches:
 
     def _create(self, finished: GameRecord, next_id: str) -> str:
         state = finished.state
+        # Each seat's holders of the finished game hold the other seat now, and each
+        # person's token of it acts for its new seat: no new secret to hand out.
+        holders = [
+            None if player_id is None or player_hash is None else Holder(player_id, name, player_hash)
+            for player_id, name, player_hash in zip(
+                finished.player_ids, finished.names, finished.player_hashes
+            )
+        ]
+        hashes = finished.token_hashes
         try:
             created = self.play.create(
                 (finished.names[1], finished.names[0]),
                 (finished.bots[1], finished.bots[0]),
                 clock=finished.clock,
-                seating=Seating(rated=finished.rated, game_id=next_id, swapped_from=finished),
+                seating=Seating(
+                    (holders[1], holders[0]),
+                    rated=finished.rated,
+                    game_id=next_id,
+                    token_hashes=(hashes[1], hashes[0]),
+                ),
                 first_player=state.first_player,
                 time_board=state.time_board,
             )

@@ -118,7 +118,8 @@ class Seeks:
 
     def _start(self, game_id: str, seat0: str, seat1: str, clock: ClockSettings, rated: bool) -> None:
         """Create the paired game under its chosen id, once (GameExists: it was created already)."""
-        holders = (self.players.find(seat0), self.players.find(seat1))
+        first, second = self.players.find(seat0), self.players.find(seat1)
+        holders = (None if first is None else first.holder(), None if second is None else second.holder())
         try:
             self.play.create(
                 DEFAULT_NAMES,

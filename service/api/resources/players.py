@@ -32,15 +32,14 @@ def create_player():
 def _repair_ratings() -> None:
     """Apply the rated games' settlements whose appliers died (site/rated_games.py) before ratings are read."""
     play = services().play
-    if play.ratings is not None:
 
-        def record_of(game_id: str) -> GameRecord | None:
-            try:
-                return play.load(game_id).record
-            except GameNotFound:
-                return None
+    def record_of(game_id: str) -> GameRecord | None:
+        try:
+            return play.load(game_id).record
+        except GameNotFound:
+            return None
 
-        play.ratings.repair(record_of)
+    services().ratings.repair(record_of)
 
 
 @bp.get("/players/me")
@@ -65,8 +64,7 @@ def get_leaderboard():
     """The top 100 players by rating with at least 5 rated games."""
     check_headers("getLeaderboard")
     _repair_ratings()
-    ratings = services().play.ratings
-    players = [] if ratings is None else ratings.leaderboard()
+    players = services().ratings.leaderboard()
     return json_response(compact({"players": [player.profile() for player in players]}))
 
 
