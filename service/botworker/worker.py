@@ -314,9 +314,7 @@ class BotWorker:
         assert level is not None and job.game_id is not None and job.version is not None
         started, lent = time.monotonic(), self._lent_seconds
         clocked = record.clock is not None and record.clock.realtime
-        think_ms = think_budget_ms(
-            record, level, self.think_ms, self.play.store.now_ms() if clocked else None
-        )
+        think_ms = think_budget_ms(record, level, self.think_ms, self.play.now_ms() if clocked else None)
         move = choose_move(
             record.state,
             level,

@@ -1,7 +1,7 @@
 """Players, the lobby and joining an open seat, on the game store and the stores beside it.
 
-Joining is one compare-and-set on the game alone (GameStore.take_seat, one
-script on the game's slot): two joiners who read the same copy of the game
+Joining is one compare-and-set on the game alone (GamePlay.amend writing
+GameStore.take_seat, one script on the game's slot): two joiners who read the same copy of the game
 cannot both win, whatever instance each runs on; the loser is given the game
 as stored now, judged again, and finds the seat taken (`409 seat_taken`).
 
@@ -18,26 +18,26 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from functools import partial
+from typing import Any, NoReturn
 
 from service.games.answers import decode_joined, encode_joined
 from service.games.clock import start
 from service.games.jsontext import Fragment, compact, parse
 from service.games.kept import GameCopy
 from service.games.play import (
-    MAX_COMMIT_ATTEMPTS,
     Created,
     GamePlay,
     Holder,
     IdempotencyKey,
     Seating,
+    Write,
     clock_check,
     clock_log,
     recorded_answer,
 )
 from service.games.records import NO_BOTS, GameRecord, seated, token_hash
 from service.games.refusals import (
-    GameBusy,
     GameNotFound,
     InvalidToken,
     PlayerNotFound,
@@ -46,7 +46,7 @@ from service.games.refusals import (
 )
 from service.games.views import game_view
 from service.languages import Text
-from service.storage import IdempotencyAnswer, LobbyIndex, PlayerStore, SeatChange, StorageError
+from service.storage import CommitResult, IdempotencyAnswer, LobbyIndex, PlayerStore, SeatChange, StorageError
 
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
@@ -294,7 +294,8 @@ class Lobby:
         keyed: tuple[IdempotencyKey, str] | None = None,
     ) -> Joined:
         """Take the first open seat of `game` (as just read) for `player` or `name`; `keyed`: the key and its secret."""
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+
+        def take(game: GameCopy) -> Write[Joined]:
             record = game.record
             seat = self._open_seat(record, player)
             joined_name = player.name if player is not None else (name or f"Player {seat + 1}")
@@ -309,7 +310,7 @@ class Lobby:
             settings = after.clock if after.open_seat is None else None
             starting = settings is not None
             if settings is not None:
-                after = replace(after, clock_now=start(settings, self.play.store.now_ms()), clock_past=())
+                after = replace(after, clock_now=start(settings, self.play.now_ms()), clock_past=())
             view = compact(game_view(after, game.version))
             text = after.encode()
             answer = None
@@ -319,41 +320,42 @@ class Lobby:
                     key.key, key.fingerprint, encode_joined(seat, view, seat_token, secret)
                 )
             self.play.hand_turn(after, game.version, client)
-            result = self.play.store.take_seat(
-                SeatChange(
-                    game_id=game_id,
-                    version=game.version,
-                    revision=game.revision,
-                    state=text,
-                    view=view,
-                    open_until_ms=record.open_until_ms,
-                    clock=clock_check(after.clock_now) if starting else None,
-                    clock_log=clock_log(after.clock_now) if starting else None,
-                    answer=answer,
-                )
+            change = SeatChange(
+                game_id=game_id,
+                version=game.version,
+                revision=game.revision,
+                state=text,
+                view=view,
+                open_until_ms=record.open_until_ms,
+                clock=clock_check(after.clock_now) if starting else None,
+                clock_log=clock_log(after.clock_now) if starting else None,
+                answer=answer,
             )
-            if result.clock_refused == "skew":
-                continue  # the same copy, written again for the store's time the refusal corrected
-            if result.revision is not None:
-                clock_now = after.clock_state
-                if starting and clock_now is not None and clock_now.deadline_ms is not None:
-                    self.play.deadlines.schedule(game_id, clock_now.deadline_ms)
-                self.play.kept.put(game_id, GameCopy(game.version, result.revision, after), text)
+
+            def taken(_stored: CommitResult) -> Joined:
                 if after.open_seat is None:
                     self.index.remove(game_id)
-                for listener in self.play.listeners:
-                    listener.seat_taken(after, seat)
                 return Joined(view, seat, seat_token)
-            if result.seat_expired:
-                self.play.abort_unjoined(game_id)
-                self.index.remove(game_id)
-                raise SeatTaken(
-                    Text("The open seat's time in the lobby is up: nobody can join this game now.")
-                )
-            if result.current is None:
-                raise GameNotFound(game_id)
-            game = GameCopy.of(result.current)
-        raise GameBusy()
+
+            clock_now = after.clock_state
+            return Write(
+                after,
+                game.version,
+                text,
+                lambda store: store.take_seat(change),
+                taken,
+                heard=lambda listener: listener.seat_taken(after, seat),
+                refused=partial(self._lobby_time_up, game_id),
+                deadline_ms=clock_now.deadline_ms if starting and clock_now is not None else None,
+            )
+
+        return self.play.amend(game_id, take, start=game)
+
+    def _lobby_time_up(self, game_id: str, _refused: CommitResult) -> NoReturn:
+        """The take came when the open seat's time in the lobby was up: the game is aborted (if no timekeeper did)."""
+        self.play.abort_unjoined(game_id)
+        self.index.remove(game_id)
+        raise SeatTaken(Text("The open seat's time in the lobby is up: nobody can join this game now."))
 
     @staticmethod
     def _open_seat(record: GameRecord, player: PlayerRecord | None) -> int:

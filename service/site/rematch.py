@@ -1,7 +1,7 @@
 """Rematches: the next game of a finished one, with the seats swapped, created once however many ask at once.
 
 The first call claims the finished game's `next_game` with one
-compare-and-set on that game (GameStore.amend: its version stays): two seats
+compare-and-set on that game (GamePlay.amend: its version stays): two seats
 asking at once, on any instances, cannot both claim it; the loser reads the
 claim and answers with the same game. The next game's id is chosen before
 the claim and everything about it follows from the finished game (the same
@@ -20,10 +20,9 @@ from dataclasses import dataclass, replace
 
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
-from service.games.play import MAX_COMMIT_ATTEMPTS, GamePlay, Holder, Seating
+from service.games.play import GamePlay, Holder, Seating, Unchanged, Write
 from service.games.records import GameRecord, new_game_id
 from service.games.refusals import (
-    GameBusy,
     GameNotFinished,
     GameNotFound,
     InvalidToken,
@@ -31,7 +30,7 @@ from service.games.refusals import (
     SeatNeverTaken,
 )
 from service.games.views import game_view
-from service.storage import GameExists
+from service.storage import CommitResult, GameExists
 
 from .notices import PlayerNotices
 
@@ -57,8 +56,8 @@ class Rematches:
         """The next game of `game_id` for the holder of `token` (a seat's or its player's), created on first asking."""
         if token is None:
             raise MissingToken()
-        game = self.play.load(game_id)
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+
+        def claim(game: GameCopy) -> Write[Rematched] | Unchanged[Rematched]:
             record = game.record
             seat = record.seat_of(token)
             if seat is None:
@@ -69,21 +68,18 @@ class Rematches:
                 # Aborted with its seat still open: the swapped seats would hold nobody.
                 raise SeatNeverTaken()
             if record.next_game is not None:
-                return self._answer(record, record.next_game, seat, created=False)
-            claimed = replace(record, next_game=new_game_id())
-            text = claimed.encode()
-            result = self.play.store.amend(
-                game_id, game.version, game.revision, text, compact(game_view(claimed, game.version))
-            )
-            if result.revision is not None:
-                self.play.kept.put(game_id, GameCopy(game.version, result.revision, claimed), text)
-                answer = self._answer(claimed, claimed.next_game or "", seat, created=True)
-                self.notices.rematch_offered(claimed, 1 - seat, answer.game_id)
+                return Unchanged(self._answer(record, record.next_game, seat, created=False))
+            next_id = new_game_id()
+            claimed = replace(record, next_game=next_id)
+
+            def claimed_first(_stored: CommitResult) -> Rematched:
+                answer = self._answer(claimed, next_id, seat, created=True)
+                self.notices.rematch_offered(claimed, 1 - seat, next_id)
                 return answer
-            if result.current is None:
-                raise GameNotFound(game_id)
-            game = GameCopy.of(result.current)
-        raise GameBusy()
+
+            return Write.amended(game, claimed, compact(game_view(claimed, game.version)), claimed_first)
+
+        return self.play.amend(game_id, claim)
 
     def _answer(self, finished: GameRecord, next_id: str, seat: int, *, created: bool) -> Rematched:
         """The next game, created now if its claimer did not live to; the caller's seat in it is the other."""
