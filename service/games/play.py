@@ -42,14 +42,19 @@ from service.storage import (
     BotJobs,
     ClockCheck,
     ClockLog,
+    ClockRefusal,
+    ClockRefused,
     Commit,
     CommitResult,
     Deadlines,
     GameStore,
     IdempotencyAnswer,
     IdempotencyRecord,
+    Moved,
     NewEvent,
+    SeatExpired,
     StorageError,
+    Stored,
     StoredView,
 )
 
@@ -181,17 +186,17 @@ class Write(Generic[Answer]):
     version: int  # its version after the change
     text: str  # record.encode(): the state text the write stores
     send: Callable[[GameStore], CommitResult]
-    done: Callable[[CommitResult], Answer]
+    done: Callable[[Stored], Answer]
     heard: Callable[[GameListener], None] | None = None
     # The answer to a refusal that is not a lost race (the clock's "expired" or "early",
     # the lobby's time up), or raise its Refusal; None: the change is judged again.
-    refused: Callable[[CommitResult], Answer] | None = None
+    refused: Callable[[ClockRefused | SeatExpired], Answer] | None = None
     deadline_ms: int | None = None  # a clock the write started: its deadline, indexed once stored
     keep: bool = True  # keep the copy written (a new game is not kept: its creator may never move)
 
     @classmethod
     def amended(
-        cls, game: GameCopy, record: GameRecord, view: str, done: Callable[[CommitResult], Answer]
+        cls, game: GameCopy, record: GameRecord, view: str, done: Callable[[Stored], Answer]
     ) -> Write[Answer]:
         """The write of `record` (and its Game body `view`) in place of `game`, its version unchanged: no move."""
         text = record.encode()
@@ -371,7 +376,7 @@ class GamePlay:
             def send(store: GameStore) -> CommitResult:
                 return store.create_game(made.id, text, view, clock_check(clock_now), clock_log(clock_now))
 
-            def done(_result: CommitResult) -> Created:
+            def done(_result: Stored) -> Created:
                 # After the game is stored: until this returns nobody knows its id,
                 # so a crash or a store error here (the caller gets no 201) leaves a
                 # game nobody waits for, never a stalled one. Its deadline is
@@ -622,11 +627,12 @@ class GamePlay:
 
         return self.amend(game_id, move_on, start=game)
 
-    def _too_late(self, game_id: str, result: CommitResult) -> NoReturn:
+    def _too_late(self, game_id: str, result: ClockRefused | SeatExpired) -> NoReturn:
         """A move the store's clock found at or after the deadline is refused as on a finished game (the timeout is applied first)."""
-        if result.current is None:
+        current = result.current if isinstance(result, ClockRefused) else None
+        if current is None:
             raise GameNotFound(game_id)
-        raise self._flag_fell(game_id, GameCopy.of(result.current))
+        raise self._flag_fell(game_id, GameCopy.of(current))
 
     # --- clocks -------------------------------------------------------------
 
@@ -679,7 +685,7 @@ class GamePlay:
                 lag = None if committed.at_ms is None else committed.at_ms - deadline_ms
                 return Expiry(applied=committed, reason=reason, lag_ms=lag)
 
-            def early(_result: CommitResult) -> Expiry:
+            def early(_result: ClockRefused | SeatExpired) -> Expiry:
                 # The store's clock says not yet: this caller's reading of it was early.
                 return Expiry(deadline_ms=deadline_ms)
 
@@ -775,7 +781,7 @@ class GamePlay:
         client: str,
         clock: ClockAt | None,
         then: Callable[[Committed], T],
-        refused: Callable[[CommitResult], T] | None,
+        refused: Callable[[ClockRefused | SeatExpired], T] | None,
         must_be: str = "before",
     ) -> Write[T]:
         """The commit of `seat`'s `move` on `game`, which left `state`: its answer is `then` of the move Committed.
@@ -840,7 +846,7 @@ class GamePlay:
             deadline_hint=hint,
         )
 
-        def done(result: CommitResult) -> T:
+        def done(result: Stored) -> T:
             at_ms = result.now_ms
             if at_ms is not None and ticking is not None:
                 at_ms = max(at_ms, ticking.since_ms)  # the time the store's check counted it at
@@ -913,14 +919,7 @@ class GamePlay:
             if isinstance(step, Unchanged):
                 return step.answer
             result = step.send(self.store)
-            if result.clock_refused == "skew":
-                # Written for a reckoning of the store's time that the refusal corrected:
-                # the same copy is judged again for the corrected one.
-                skews += 1
-                if skews == CLOCK_ATTEMPTS:
-                    raise GameBusy()
-                continue
-            if result.revision is not None:
+            if isinstance(result, Stored):
                 if step.keep:
                     self.kept.put(game_id, GameCopy(step.version, result.revision, step.record), step.text)
                 if step.deadline_ms is not None:
@@ -930,12 +929,20 @@ class GamePlay:
                     for listener in self.listeners:
                         step.heard(listener)
                 return answer
-            if step.refused is not None and (result.clock_refused is not None or result.seat_expired):
+            if isinstance(result, ClockRefused) and result.reason is ClockRefusal.SKEW:
+                # Written for a reckoning of the store's time that the refusal corrected:
+                # the same copy is judged again for the corrected one.
+                skews += 1
+                if skews == CLOCK_ATTEMPTS:
+                    raise GameBusy()
+                continue
+            if isinstance(result, ClockRefused | SeatExpired) and step.refused is not None:
                 return step.refused(result)
-            if result.current is None:
+            current = result.current if isinstance(result, Moved | ClockRefused) else None
+            if current is None:
                 self.kept.drop(game_id)
                 raise GameNotFound(game_id)
-            game, from_kept, skews = GameCopy.of(result.current), False, 0
+            game, from_kept, skews = GameCopy.of(current), False, 0
             races += 1
             if races == MAX_COMMIT_ATTEMPTS:
                 raise GameBusy()

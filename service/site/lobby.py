@@ -46,7 +46,16 @@ from service.games.refusals import (
 )
 from service.games.views import game_view
 from service.languages import Text
-from service.storage import CommitResult, IdempotencyAnswer, LobbyIndex, PlayerStore, SeatChange, StorageError
+from service.storage import (
+    ClockRefused,
+    IdempotencyAnswer,
+    LobbyIndex,
+    PlayerStore,
+    SeatChange,
+    SeatExpired,
+    StorageError,
+    Stored,
+)
 
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
@@ -332,7 +341,7 @@ class Lobby:
                 answer=answer,
             )
 
-            def taken(_stored: CommitResult) -> Joined:
+            def taken(_stored: Stored) -> Joined:
                 if after.open_seat is None:
                     self.index.remove(game_id)
                 return Joined(view, seat, seat_token)
@@ -351,7 +360,7 @@ class Lobby:
 
         return self.play.amend(game_id, take, start=game)
 
-    def _lobby_time_up(self, game_id: str, _refused: CommitResult) -> NoReturn:
+    def _lobby_time_up(self, game_id: str, _refused: ClockRefused | SeatExpired) -> NoReturn:
         """The take came when the open seat's time in the lobby was up: the game is aborted (if no timekeeper did)."""
         self.play.abort_unjoined(game_id)
         self.index.remove(game_id)

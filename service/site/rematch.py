@@ -30,7 +30,7 @@ from service.games.refusals import (
     SeatNeverTaken,
 )
 from service.games.views import game_view
-from service.storage import CommitResult, GameExists
+from service.storage import GameExists, Stored
 
 from .notices import PlayerNotices
 
@@ -72,7 +72,7 @@ class Rematches:
             next_id = new_game_id()
             claimed = replace(record, next_game=next_id)
 
-            def claimed_first(_stored: CommitResult) -> Rematched:
+            def claimed_first(_stored: Stored) -> Rematched:
                 answer = self._answer(claimed, next_id, seat, created=True)
                 self.notices.rematch_offered(claimed, 1 - seat, next_id)
                 return answer
