@@ -8,8 +8,13 @@ process kept a copy of the game (kept.py), the move is judged on that copy
 and committed without reading the game first; a refusal is never given on a
 kept copy, only on one just read from the store.
 
-`GamePlay._commit` is the one place every move is stored: the HTTP API and
-any other caller (a bot worker, through `play_bot`) go through it. Whenever
+`GamePlay.amend` is the one compare-and-set every change of a stored game
+goes through (a move, a bot's move, a timeout, a join, a rematch's claim, a
+seat's name), and `_move_write` the one place a move's commit is written:
+the HTTP API and any other caller (a bot worker, through `play_bot`) go
+through them. The site hears of each game's moments as a listener
+(listeners.py), registered with `GamePlay.listen`; this module imports
+nothing of it. Whenever
 a commit leaves a bot in turn, `hand_turn` queues that bot's job first; a
 new game is stored first and its job queued after (storage/bot_jobs.py says
 why each way round). A job is served in the share of the client address
@@ -192,7 +197,7 @@ class Write(Generic[Answer]):
     # the lobby's time up), or raise its Refusal; None: the change is judged again.
     refused: Callable[[ClockRefused | SeatExpired], Answer] | None = None
     deadline_ms: int | None = None  # a clock the write started: its deadline, indexed once stored
-    keep: bool = True  # keep the copy written (a new game is not kept: its creator may never move)
+    keep: bool = True  # keep the copy written; a creation keeps none (its first move reads the game)
 
     @classmethod
     def amended(

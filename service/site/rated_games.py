@@ -1,7 +1,7 @@
 """Rated games: each finished rated game updates both players' Glicko-2 ratings exactly once.
 
 The update is decided with the result, in the game's final commit, whatever
-ends it (a move, a resignation, a timeout: GamePlay._commit is the one path):
+ends it (a move, a resignation, a timeout: its final commit asks `settle`, listeners.py):
 the new ratings, computed from the players' ratings as read just before, are
 stored in the game's record (`settlement`) and shown as `result.rating_diff`.
 Only a game both seats played in is rated (as lichess rates nothing before
