@@ -178,7 +178,9 @@ T = TypeVar("T")
 Answer = TypeVar("Answer", covariant=True)
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: every move makes one, and a frozen dataclass sets each field through
+# object.__setattr__ (three times the cost of the plain one). Nothing changes it once made.
+@dataclass(slots=True)
 class Write(Generic[Answer]):
     """A change of a game judged on a copy of it, ready for the store's compare-and-set (GamePlay.amend).
 
@@ -815,7 +817,7 @@ class GamePlay:
                 hint = due
         before = game.record
         record = before.advanced(state, ticking)
-        if state.result is not None:
+        if state.finished:
             # The game's end: what its listeners decide with it is stored in this commit.
             for listener in self.listeners:
                 record = listener.settle(record)
