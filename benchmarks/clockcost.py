@@ -58,10 +58,11 @@ from redis import Redis, RedisError
 
 from benchmarks.httpbench.plans import CLOCKED_CREATE_BODY, CREATE_BODY, PATCH_ORDER, move_script
 from service.engine import move_from_json
-from service.games import GamePlay, KeptCopies
+from service.games import KeptCopies
 from service.games.clock import ClockSettings
 from service.instance.shared_copies import SharedCopies
 from service.run.redis_process import find_redis_server
+from service.site.core import game_play
 from service.storage import open_storage
 from tests.support.redis_servers import ThrowawayRedis, free_port
 
@@ -76,9 +77,7 @@ def play_games(redis_url: str, clocked: bool, games: int) -> int:
     """Play `games` scripted games after one to warm up (scripts loaded, the clock reckoned); the moves played."""
     storage = open_storage(redis_url)
     shared = SharedCopies(4096)
-    plays = [
-        GamePlay(storage.games, KeptCopies(1000, shared), storage.bot_jobs, storage.deadlines) for _ in (0, 1)
-    ]
+    plays = [game_play(storage, KeptCopies(1000, shared)) for _ in (0, 1)]
     moves = [(move_from_json(json.loads(step.body)), step.seat) for step in move_script()]
     chooser = random.Random(1)
     clock = CLOCK if clocked else None

@@ -26,7 +26,7 @@ ALLOWED = {
     # Glicko-2 and the error catalogue: plain data and maths, importing nothing of the project's layers.
     "ratings": {"ratings"},
     "problems": {"problems", "languages"},
-    "games": {"games", "engine", "storage", "languages", "ratings", "problems", "site", "instance"},
+    "games": {"games", "engine", "storage", "languages", "ratings", "problems", "instance"},
     # The site builds and amends games through the core; it knows nothing of HTTP.
     "site": {"site", "games", "engine", "storage", "languages", "ratings", "problems"},
     # The bot worker plays through the game-play core, and must stay out of the web stack.

@@ -18,8 +18,10 @@ from service.api.middleware.request_metrics import RequestMetrics
 from service.api.middleware.store_reserve import install_store_reserve
 from service.api.streams.limits import OpenStreams
 from service.config import Settings
-from service.games import GamePlay, KeptCopies
+from service.games import KeptCopies
+from service.games.analysis import GameAnalyses
 from service.instance import shared_copies, stream_counts
+from service.site.core import game_play
 from service.site.lobby import Lobby, Players
 from service.site.notices import PlayerNotices
 from service.site.rated_games import RatedGames
@@ -49,15 +51,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     # redirects none; tests/api/test_hostile_input.py checks both.
     app.url_map.merge_slashes = False
     storage.bot_jobs.clocked_games_per_worker = settings.bot_clocked_games_per_worker
-    play = GamePlay(
-        storage.games,
-        KeptCopies(settings.recent_games, shared_copies.for_this_worker()),
-        storage.bot_jobs,
-        storage.deadlines,
-        PlayerNotices(storage.players),
-        RatedGames(storage.players, storage.ratings),
-        analyses=storage.analyses,
-    )
+    play = game_play(storage, KeptCopies(settings.recent_games, shared_copies.for_this_worker()))
     players = Players(storage.players)
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
@@ -66,10 +60,12 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         validator=RequestValidator(load_spec()),
         spec_file=StaticBody(spec_bytes(), "application/yaml"),
         play=play,
+        analyses=GameAnalyses(play, storage.analyses),
+        ratings=RatedGames(storage.players, storage.ratings, storage.games.now_ms),
         players=players,
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds, settings.open_games_per_player),
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
-        rematches=Rematches(play),
+        rematches=Rematches(play, PlayerNotices(storage.players, storage.games.now_ms)),
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),

@@ -12,7 +12,9 @@ from service.api.contract.request_validator import RequestValidator
 from service.api.streams.limits import OpenStreams
 from service.config import Settings
 from service.games import GamePlay
+from service.games.analysis import GameAnalyses
 from service.site.lobby import Lobby, Players
+from service.site.rated_games import RatedGames
 from service.site.rematch import Rematches
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
@@ -31,6 +33,10 @@ class Services:
     # openapi.yaml as GET /openapi.yaml answers it.
     spec_file: StaticBody
     play: GamePlay
+    # Finished games' analyses, asked for and read (the bot workers compute them).
+    analyses: GameAnalyses
+    # Rated games' settlements and the leaderboard (site/rated_games.py); the core's listener settles them.
+    ratings: RatedGames
     # Players, the lobby and joining (site/lobby.py).
     players: Players
     lobby: Lobby

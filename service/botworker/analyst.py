@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 from service.bots import level
 from service.bots.analysis import BLUNDER, INACCURACY, MISTAKE, analyse_game, summary
-from service.games import GameNotFound, GamePlay
+from service.games import GameNotFound
+from service.games.analysis import GameAnalyses
 from service.games.jsontext import compact
 
 log = logging.getLogger("patchwork.botworker")
@@ -48,7 +49,7 @@ def analysis_text(game_version: int, moves: list, node_budget: int) -> str:
 
 
 def analyse_next(
-    play: GamePlay,
+    asked: GameAnalyses,
     nodes_per_ms: int,
     think_ms: int | None,
     between: Callable[[], None],
@@ -58,8 +59,7 @@ def analyse_next(
 
     `between` runs before each move's searches, `pause` inside them.
     """
-    analyses = play.analyses
-    assert analyses is not None, "a bot worker has the analysis queue"
+    analyses, play = asked.queue, asked.play
     game_id = analyses.take()
     if game_id is None:
         return False

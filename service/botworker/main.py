@@ -21,6 +21,7 @@ import sys
 
 from service.bots.calibration import measure_nodes_per_ms
 from service.config import ConfigError, Settings
+from service.games.analysis import GameAnalyses
 from service.storage import storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -72,6 +73,7 @@ def main() -> None:
         think_ms=settings.bot_think_ms,
         block_ms=block_ms,
         spent=calibrate(settings),
+        analyses=GameAnalyses(play, storage.analyses),
     )
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: worker.stop())

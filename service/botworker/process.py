@@ -9,8 +9,7 @@ from prometheus_client import start_http_server
 from prometheus_client.registry import CollectorRegistry
 
 from service.games import GamePlay, KeptCopies
-from service.site.notices import PlayerNotices
-from service.site.rated_games import RatedGames
+from service.site import core
 from service.storage import Storage
 
 log = logging.getLogger("patchwork.botworker")
@@ -19,17 +18,9 @@ log = logging.getLogger("patchwork.botworker")
 def game_play(storage: Storage) -> GamePlay:
     """The core as a bot worker or a timekeeper commits through it."""
     # No kept copies: each job or expiry reads its game, to see its version.
-    # With the players' notices: a bot's move hands a person the turn (your_turn) or ends the game.
-    return GamePlay(
-        storage.games,
-        KeptCopies(0),
-        storage.bot_jobs,
-        storage.deadlines,
-        PlayerNotices(storage.players),
-        # Timeouts end games here too: a rated game's settlement is decided with them.
-        RatedGames(storage.players, storage.ratings),
-        analyses=storage.analyses,
-    )
+    # With the site's listeners: a bot's move hands a person the turn (your_turn) or ends
+    # the game, and a timeout ends a rated game here too.
+    return core.game_play(storage, KeptCopies(0))
 
 
 def serve_metrics(program: str, host: str, port: int, registry: CollectorRegistry) -> None:

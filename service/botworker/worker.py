@@ -51,6 +51,7 @@ import time
 
 from service.bots import NODES_PER_MS, choose_move, level, seed_for
 from service.games import GameCopy, GameNotFound, GamePlay, GameRecord, Refusal
+from service.games.analysis import GameAnalyses
 from service.storage import BotJob, BotJobs, StorageError
 from service.telemetry.metrics import bot_moves, bot_think
 
@@ -138,13 +139,16 @@ class BotWorker:
         think_ms: int | None = None,
         block_ms: int = 500,
         spent: SpentTimes | None = None,
+        analyses: GameAnalyses | None = None,
     ):
         """`think_ms` overrides every level's own budget; `block_ms`: the longest wait for a job in one read.
 
         `spent` carries the calibration the levels plan with (default: the
-        uncalibrated NODES_PER_MS) and records what they spend.
+        uncalibrated NODES_PER_MS) and records what they spend. `analyses`: the
+        finished games' analyses it computes when no bot move waits (None: none).
         """
         self.play = play
+        self.analyses = analyses
         self.jobs = jobs
         self.name = name
         self.think_ms = think_ms
@@ -194,10 +198,10 @@ class BotWorker:
             jobs = [] if taken is None else [taken]
         for job in jobs:
             self.play_job(job)
-        if not jobs and self.play.analyses is not None:
+        if not jobs and self.analyses is not None:
             # No bot move waits: the lower priority's turn (analyst.py).
             analyse_next(
-                self.play, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs, self.give_way
+                self.analyses, self.spent.nodes_per_ms, self.think_ms, self.play_waiting_jobs, self.give_way
             )
 
     def _beat(self, now: float) -> None:
@@ -306,9 +310,7 @@ class BotWorker:
         assert level is not None and job.game_id is not None and job.version is not None
         started, lent = time.monotonic(), self._lent_seconds
         clocked = record.clock is not None and record.clock.realtime
-        think_ms = think_budget_ms(
-            record, level, self.think_ms, self.play.store.now_ms() if clocked else None
-        )
+        think_ms = think_budget_ms(record, level, self.think_ms, self.play.now_ms() if clocked else None)
         move = choose_move(
             record.state,
             level,

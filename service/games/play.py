@@ -8,8 +8,13 @@ process kept a copy of the game (kept.py), the move is judged on that copy
 and committed without reading the game first; a refusal is never given on a
 kept copy, only on one just read from the store.
 
-`GamePlay._commit` is the one place every move is stored: the HTTP API and
-any other caller (a bot worker, through `play_bot`) go through it. Whenever
+`GamePlay.amend` is the one compare-and-set every change of a stored game
+goes through (a move, a bot's move, a timeout, a join, a rematch's claim, a
+seat's name), and `_move_write` the one place a move's commit is written:
+the HTTP API and any other caller (a bot worker, through `play_bot`) go
+through them. The site hears of each game's moments as a listener
+(listeners.py), registered with `GamePlay.listen`; this module imports
+nothing of it. Whenever
 a commit leaves a bot in turn, `hand_turn` queues that bot's job first; a
 new game is stored first and its job queued after (storage/bot_jobs.py says
 why each way round). A job is served in the share of the client address
@@ -18,10 +23,10 @@ that handed the bot its turn (`client`), for fairness between clients.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, Generic, NoReturn, TypeVar
 
 from service.engine import (
     Abort,
@@ -37,21 +42,23 @@ from service.engine import (
     replay,
 )
 from service.languages import DEFAULT_LANGUAGE, Text
-from service.site.notices import PlayerNotices
-from service.site.players import PlayerRecord
-from service.site.rated_games import RatedGames
 from service.storage import (
-    Analyses,
     BotJobs,
     ClockCheck,
     ClockLog,
+    ClockRefusal,
+    ClockRefused,
     Commit,
+    CommitResult,
     Deadlines,
     GameStore,
     IdempotencyAnswer,
     IdempotencyRecord,
+    Moved,
     NewEvent,
+    SeatExpired,
     StorageError,
+    Stored,
     StoredView,
 )
 
@@ -60,19 +67,18 @@ from .clock import ClockAt, ClockSettings, ClockState, after_move, at_deadline, 
 from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
+from .listeners import GameListener
 from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
     BotsUnavailable,
     GameBusy,
-    GameNotFinished,
     GameNotFound,
     GameNotStarted,
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     InvalidToken,
     MissingToken,
-    NoAnalysis,
     NotABot,
     Refusal,
     RuleBroken,
@@ -96,31 +102,34 @@ class Created:
 
 
 @dataclass(frozen=True, slots=True)
-class Seating:
-    """Who holds a new game's seats beyond names and bots (site/lobby.py, site/seeks.py)."""
+class Holder:
+    """Who holds a seat beyond its name, as the site knows it: an identity, its name, the hash of its token.
 
-    # The creator's player: it holds the first seat that is a person's and not open, under its name.
-    owner: PlayerRecord | None = None
+    The seat bears the holder's name, and the holder's token acts for it
+    beside the seat's own (GameRecord.seat_of).
+    """
+
+    id: str
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who holds a new game's seats beyond names and bots, as the caller prepared them."""
+
+    holders: tuple[Holder | None, Holder | None] = (None, None)
     open_seats: tuple[bool, bool] = NO_OPEN_SEATS
     listed: bool = True
     open_until_ms: int = 0  # epoch ms: when an open seat's time in the lobby is up
-    # Each seat's player, chosen by the caller (a seek's pairing, a rematch), under its name; wins over `owner`.
-    holders: tuple[PlayerRecord | None, PlayerRecord | None] = (None, None)
+    # With a clock and a seat open: the clock's only deadline, this long after the creation
+    # (the join starts the clock afresh); None: the time control's own.
+    open_for_ms: int | None = None
     rated: bool = False
     game_id: str | None = None  # the id chosen beforehand; None: a new one
-    # A rematch: the seats of this finished game, swapped, tokens and players included (rematch.py).
-    swapped_from: GameRecord | None = None
-
-    def seat_holders(
-        self, bots: tuple[str | None, str | None]
-    ) -> tuple[PlayerRecord | None, PlayerRecord | None]:
-        """The player holding each seat."""
-        if self.holders != (None, None) or self.owner is None:
-            return self.holders
-        for seat in (0, 1):
-            if bots[seat] is None and not self.open_seats[seat]:
-                return (self.owner, None) if seat == 0 else (None, self.owner)
-        return (None, None)
+    # The hashes of tokens that already act for the seats (a rematch: each person's of the
+    # finished game): no new seat token is made. None: new ones.
+    token_hashes: tuple[str | None, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,22 +173,51 @@ class IdempotencyKey:
     fingerprint: str  # one line
 
 
+T = TypeVar("T")
+Answer = TypeVar("Answer", covariant=True)
+
+
+# Not frozen: every move makes one, and a frozen dataclass sets each field through
+# object.__setattr__ (three times the cost of the plain one). Nothing changes it once made.
+@dataclass(slots=True)
+class Write(Generic[Answer]):
+    """A change of a game judged on a copy of it, ready for the store's compare-and-set (GamePlay.amend).
+
+    `send` makes the store's write (commit_move, take_seat, amend, create_game)
+    against the copy judged; once it is stored, `done` gives the caller's
+    answer, and then each listener hears `heard`.
+    """
+
+    record: GameRecord  # the game after the change
+    version: int  # its version after the change
+    text: str  # record.encode(): the state text the write stores
+    send: Callable[[GameStore], CommitResult]
+    done: Callable[[Stored], Answer]
+    heard: Callable[[GameListener], None] | None = None
+    # The answer to a refusal that is not a lost race (the clock's "expired" or "early",
+    # the lobby's time up), or raise its Refusal; None: the change is judged again.
+    refused: Callable[[ClockRefused | SeatExpired], Answer] | None = None
+    deadline_ms: int | None = None  # a clock the write started: its deadline, indexed once stored
+    keep: bool = True  # keep the copy written; a creation keeps none (its first move reads the game)
+
+    @classmethod
+    def amended(
+        cls, game: GameCopy, record: GameRecord, view: str, done: Callable[[Stored], Answer]
+    ) -> Write[Answer]:
+        """The write of `record` (and its Game body `view`) in place of `game`, its version unchanged: no move."""
+        text = record.encode()
+
+        def send(store: GameStore) -> CommitResult:
+            return store.amend(record.id, game.version, game.revision, text, view)
+
+        return cls(record, game.version, text, send, done)
+
+
 @dataclass(frozen=True, slots=True)
-class _NotStored:
-    """A commit the store refused: the game as it is now, and the clock's reason if it was the clock."""
+class Unchanged(Generic[Answer]):
+    """A change that writes nothing (the game needs none, or is not the copy judged): its answer as it is."""
 
-    game: GameCopy
-    clock_refused: str | None = None
-
-    @property
-    def expired(self) -> bool:
-        """The move came at or after the game's deadline."""
-        return self.clock_refused == "expired"
-
-    @property
-    def early(self) -> bool:
-        """The timeout came before the game's deadline."""
-        return self.clock_refused == "early"
+    answer: Answer
 
 
 def clock_check(clock: ClockState | None, must_be: str = "") -> ClockCheck | None:
@@ -252,20 +290,17 @@ class GamePlay:
         kept: KeptCopies,
         bot_jobs: BotJobs,
         deadlines: Deadlines,
-        notices: PlayerNotices | None = None,
-        ratings: RatedGames | None = None,
-        analyses: Analyses | None = None,
     ):
-        """`analyses`: the analysis queue and results (analysis.py), for those that serve or compute them."""
         self.store = store
         self.kept = kept
         self.bot_jobs = bot_jobs
         self.deadlines = deadlines
-        # The players' notices (notices.py); None where no player is ever seated (tools, some tests).
-        self.notices = notices
-        # Rated games' settlements (rated.py); None where no game is rated.
-        self.ratings = ratings
-        self.analyses = analyses
+        # What hears of each game's moments (listeners.py), in the order registered.
+        self.listeners: list[GameListener] = []
+
+    def listen(self, listener: GameListener) -> None:
+        """Tell `listener` of every game's moments from now on, after the listeners registered before it."""
+        self.listeners.append(listener)
 
     # --- creating and reading -------------------------------------------
 
@@ -287,23 +322,16 @@ class GamePlay:
         real-time clock and the live workers already have all the clocked
         bot games they can serve in time (BotJobs.admit_clocked). `client`:
         the address the game's bot jobs are served for. `clock`: the time control, None for none.
-        `seating`: the creator's player and the open seats.
+        `seating`: the seats' holders, the open seats, the id, the seat tokens of a rematch.
         """
-        holders = seating.seat_holders(bots)
+        holders = seating.holders
         names = (
             names[0] if holders[0] is None else holders[0].name,
             names[1] if holders[1] is None else holders[1].name,
         )
         pending: ClockAt | None = None if clock is None else partial(start, clock)
-        if clock is not None and True in seating.open_seats:
-            # While a seat waits, the clock's only deadline is the lobby's: the
-            # timekeepers abort the game then, as a game whose first move never
-            # came (the join starts the clock afresh, lobby.py).
-            lobby_ms = max(seating.open_until_ms - int(time.time() * 1000), 1)
-            settings = clock
-
-            def pending(now_ms: int) -> ClockState:
-                return start(settings, now_ms)._replace(deadline_ms=now_ms + lobby_ms)
+        if clock is not None and seating.open_for_ms is not None:
+            pending = partial(_started_open, clock, seating.open_for_ms)
 
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
@@ -327,11 +355,14 @@ class GamePlay:
             rated=seating.rated,
             game_id=seating.game_id,
         )
-        old = seating.swapped_from
-        if old is not None:
-            # Each person's token of the finished game acts for its seat in this one: no new secret to hand out.
+        if seating.token_hashes is not None:
+            first, second = seating.token_hashes
             record = replace(
-                record, seats=(record.seats[0].held_by(old.seats[1]), record.seats[1].held_by(old.seats[0]))
+                record,
+                seats=(
+                    replace(record.seats[0], token_hash=first),
+                    replace(record.seats[1], token_hash=second),
+                ),
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
@@ -342,33 +373,40 @@ class GamePlay:
             place_ms = _clocks_until_ms(pending(at_ms)) - at_ms
             if not self.bot_jobs.admit_clocked(record.id, place_ms):
                 raise BotsBusy()
-        for _attempt in range(CLOCK_ATTEMPTS):
-            if pending is not None and at_ms is not None:
-                record = replace(record, clock_now=pending(at_ms))
-            view = compact(game_view(record, 1))
-            created = self.store.create_game(
-                record.id, record.encode(), view, clock_check(record.clock_now), clock_log(record.clock_now)
+
+        def creation(_absent: None) -> Write[Created]:
+            made = record if pending is None else replace(record, clock_now=pending(self.store.now_ms()))
+            view = compact(game_view(made, 1))
+            text = made.encode()
+            clock_now = made.clock_now
+
+            def send(store: GameStore) -> CommitResult:
+                return store.create_game(made.id, text, view, clock_check(clock_now), clock_log(clock_now))
+
+            def done(_result: Stored) -> Created:
+                # After the game is stored: until this returns nobody knows its id,
+                # so a crash or a store error here (the caller gets no 201) leaves a
+                # game nobody waits for, never a stalled one. Its deadline is
+                # indexed likewise (Write.deadline_ms, just before): a game whose
+                # creator never heard of it may outlive its first-move deadline until its TTL.
+                self.hand_turn(made, 1, client)
+                return Created(made.id, view, tokens)
+
+            return Write(
+                made,
+                1,
+                text,
+                send,
+                done,
+                heard=lambda listener: listener.created(made),
+                deadline_ms=None if clock_now is None else clock_now.deadline_ms,
+                keep=False,
             )
-            if created.clock_refused is None:
-                break
-            at_ms = self.store.now_ms()  # its reckoning corrected by the refusal
-        else:
-            raise GameBusy()
-        # After the game is stored: until this returns nobody knows its id,
-        # so a crash or a store error here (the caller gets no 201) leaves a
-        # game nobody waits for, never a stalled one. Its deadline is
-        # indexed likewise: a game whose creator never heard of it may
-        # outlive its first-move deadline until its TTL.
-        clock_now = record.clock_state
-        if clock_now is not None and clock_now.deadline_ms is not None:
-            self.deadlines.schedule(record.id, clock_now.deadline_ms)
-        self.hand_turn(record, 1, client)
-        if self.notices is not None:
-            self.notices.created(record)
-        return Created(record.id, view, tokens)
+
+        return self._written(record.id, creation, None)
 
     @staticmethod
-    def _check_id(game_id: str) -> None:
+    def check_id(game_id: str) -> None:
         """Refuse an id the service never issues before the store is asked.
 
         Such an id names no game, and could only trouble the store: a `}` in
@@ -379,7 +417,7 @@ class GamePlay:
 
     def load(self, game_id: str) -> GameCopy:
         """The game as stored now."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         stored = self.store.load_game(game_id)
         if stored is None:
             self.kept.drop(game_id)
@@ -388,7 +426,7 @@ class GamePlay:
 
     def view(self, game_id: str) -> StoredView:
         """The Game body as stored, with its version."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         found = self.store.load_view(game_id)
         if found is None:
             raise GameNotFound(game_id)
@@ -442,36 +480,14 @@ class GamePlay:
         moves = [move_from_json(parse(entry)) for entry in entries]
         return record, _replayed(record, []), moves
 
-    def request_analysis(self, game_id: str) -> str:
-        """Queue the analysis of a finished game (storage/analyses.py): DONE, PENDING or QUEUED.
-
-        GameNotFinished while it is played: its analysis would be out of date at the next move.
-        """
-        assert self.analyses is not None, "built without the analysis queue"
-        if not self.load(game_id).record.state.finished:
-            raise GameNotFinished.for_analysis(game_id)
-        return self.analyses.request(game_id)
-
-    def analysis(self, game_id: str) -> str | None:
-        """The game's stored analysis (JSON); None while it is computed; NoAnalysis when never asked for."""
-        assert self.analyses is not None, "built without the analysis queue"
-        self._check_id(game_id)
-        found = self.analyses.result(game_id)
-        if found is not None:
-            return found
-        if self.analyses.pending(game_id):
-            return None
-        self.load(game_id)  # GameNotFound first: no game, no analysis
-        raise NoAnalysis(game_id)
-
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
         """A feed of the game's events after version `after` (None: from a snapshot); see events.py."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         return EventFeed.open(self.store, game_id, after, idle_seconds)
 
     def history(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]]:
         """(version, the stored Moves from index `start` to `stop`, as LRANGE counts)."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         found = self.store.load_moves(game_id, start, stop)
         if found is None:
             raise GameNotFound(game_id)
@@ -531,7 +547,7 @@ class GamePlay:
 
     def claim_key(self, game_id: str, key: IdempotencyKey) -> tuple[GameCopy, IdempotencyRecord | None]:
         """Read the game and claim the key in one round trip: the game, and the key's record if it was claimed before."""
-        self._check_id(game_id)
+        self.check_id(game_id)
         stored, existing = self.store.load_for_move(game_id, key.key, key.fingerprint)
         if stored is None:
             raise GameNotFound(game_id)
@@ -562,28 +578,15 @@ class GamePlay:
         without it a kept copy is tried first, then the store. `client`: the
         address a bot's job this move queues is served for.
         """
-        self._check_id(game_id)
-        game = start
-        kept = False
-        if game is None:
-            game = self.kept.get(game_id)
-            kept = game is not None
-            if game is None:
-                game = self.load(game_id)
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
-            try:
-                seat, state = self._judge(game, move, token, condition)
-            except Refusal as refusal:
-                if kept:
-                    game, kept = self.load(game_id), False
-                    continue
-                refusal.version = game.version
-                raise
-            outcome = self._commit_move(game_id, game, state, seat, move, key, client)
-            if isinstance(outcome, Committed):
-                return outcome
-            game, kept = outcome, False
-        raise GameBusy()
+
+        def move_on(game: GameCopy) -> Write[Committed]:
+            seat, state = self._judge(game, move, token, condition)
+            clock = self._clock_after(game, state, seat, move)
+            return self._move_write(
+                game_id, game, state, seat, move, key, client, clock, _as_is, partial(self._too_late, game_id)
+            )
+
+        return self.amend(game_id, move_on, start=start, kept=start is None)
 
     def play_bot(self, game_id: str, game: GameCopy, move: Move, client: str) -> Committed | GameCopy:
         """Commit the move of the bot in turn in `game`, a copy just read from the store.
@@ -602,31 +605,32 @@ class GamePlay:
             state = apply_move(game.record.state, move, seat)
         except RuleError as err:
             raise RuleBroken(err) from None
-        return self._commit_move(game_id, game, state, seat, move, None, client)
+        clock = self._clock_after(game, state, seat, move)
 
-    def _commit_move(
-        self,
-        game_id: str,
-        game: GameCopy,
-        state: GameState,
-        seat: int,
-        move: Move,
-        key: IdempotencyKey | None,
-        client: str,
-    ) -> Committed | GameCopy:
-        """Commit a player's (or bot's) move with its clock: Committed, or the game as stored now.
+        def move_on(now: GameCopy) -> Write[Committed | GameCopy] | Unchanged[GameCopy]:
+            if now is not game:
+                return Unchanged(now)  # no longer the copy the move was judged on
+            return self._move_write(
+                game_id,
+                game,
+                state,
+                seat,
+                move,
+                None,
+                client,
+                clock,
+                _as_is,
+                partial(self._too_late, game_id),
+            )
 
-        A move the store's clock finds at or after the deadline is refused
-        as on a finished game (the timeout is applied first).
-        """
-        outcome = self._commit(
-            game_id, game, state, seat, move, key, client, self._clock_after(game, state, seat, move)
-        )
-        if isinstance(outcome, Committed):
-            return outcome
-        if outcome.expired:
-            raise self._flag_fell(game_id, outcome.game)
-        return outcome.game
+        return self.amend(game_id, move_on, start=game)
+
+    def _too_late(self, game_id: str, result: ClockRefused | SeatExpired) -> NoReturn:
+        """A move the store's clock found at or after the deadline is refused as on a finished game (the timeout is applied first)."""
+        current = result.current if isinstance(result, ClockRefused) else None
+        if current is None:
+            raise GameNotFound(game_id)
+        raise self._flag_fell(game_id, GameCopy.of(current))
 
     # --- clocks -------------------------------------------------------------
 
@@ -658,29 +662,36 @@ class GamePlay:
             game = self.load(game_id)
         except GameNotFound:
             return Expiry()
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+
+        def ending_of(game: GameCopy) -> Write[Expiry] | Unchanged[Expiry]:
             record = game.record
             clock = record.clock_state
             if record.clock is None or clock is None or clock.deadline_ms is None or record.state.finished:
-                return Expiry()
-            if now_ms < clock.deadline_ms:
-                return Expiry(deadline_ms=clock.deadline_ms)
+                return Unchanged(Expiry())
+            deadline_ms = clock.deadline_ms
+            if now_ms < deadline_ms:
+                return Unchanged(Expiry(deadline_ms=deadline_ms))
             ending: Move = Abort() if record.state.moves_played == 0 else Timeout()
             seat = record.state.turn
             assert seat is not None  # not finished
             state = apply_move(record.state, ending)
             # A timeout or an abort must come at or after the stored deadline.
             ended = partial(at_deadline, record.clock, clock)
-            outcome = self._commit(game_id, game, state, seat, ending, None, "", ended, must_be="after")
-            if isinstance(outcome, Committed):
-                lag = None if outcome.at_ms is None else outcome.at_ms - clock.deadline_ms
-                reason = "aborted" if isinstance(ending, Abort) else "timeout"
-                return Expiry(applied=outcome, reason=reason, lag_ms=lag)
-            if outcome.early:
+            reason = "aborted" if isinstance(ending, Abort) else "timeout"
+
+            def applied(committed: Committed) -> Expiry:
+                lag = None if committed.at_ms is None else committed.at_ms - deadline_ms
+                return Expiry(applied=committed, reason=reason, lag_ms=lag)
+
+            def early(_result: ClockRefused | SeatExpired) -> Expiry:
                 # The store's clock says not yet: this caller's reading of it was early.
-                return Expiry(deadline_ms=clock.deadline_ms)
-            game = outcome.game
-        raise GameBusy()
+                return Expiry(deadline_ms=deadline_ms)
+
+            return self._move_write(
+                game_id, game, state, seat, ending, None, "", ended, applied, early, "after"
+            )
+
+        return self.amend(game_id, ending_of, start=game)
 
     def abort_unjoined(self, game_id: str) -> None:
         """Abort a game without a clock whose open seat's lobby time is up (lobby.py), once; nothing otherwise.
@@ -692,20 +703,19 @@ class GamePlay:
             game = self.load(game_id)
         except GameNotFound:
             return
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+
+        def abort(game: GameCopy) -> Write[None] | Unchanged[None]:
             record = game.record
             if record.clock is not None or record.state.finished or record.open_seat is None:
-                return
-            if time.time() * 1000 < record.open_until_ms:
-                return
+                return Unchanged(None)
+            if self.store.now_ms() < record.open_until_ms:
+                return Unchanged(None)
             state = apply_move(record.state, Abort())
             seat = record.state.turn
             assert seat is not None  # not finished
-            outcome = self._commit(game_id, game, state, seat, Abort(), None, "", None)
-            if isinstance(outcome, Committed):
-                return
-            game = outcome.game
-        raise GameBusy()
+            return self._move_write(game_id, game, state, seat, Abort(), None, "", None, _nothing, None)
+
+        self.amend(game_id, abort, start=game)
 
     def _flag_fell(self, game_id: str, game: GameCopy) -> Refusal:
         """The refusal of a move that reached its commit after the game's deadline; the timeout is applied first.
@@ -733,7 +743,7 @@ class GamePlay:
         bot job. Nothing else changes. False when the game is no longer that
         copy (a commit landed first).
         """
-        self._check_id(game_id)
+        self.check_id(game_id)
         fenced = self.store.renew_revision(game_id, game.version, game.revision)
         if fenced:
             self.kept.drop(game_id)
@@ -743,18 +753,22 @@ class GamePlay:
     def _judge(
         game: GameCopy, move: Move, token: str | None, condition: VersionCondition | None
     ) -> tuple[int, GameState]:
-        """(seat, state after the move), in the API's order: token, expected version, the move."""
-        seat = seat_of_token(game.record, token)
-        if game.record.open_seat is not None:
-            raise GameNotStarted()
-        if condition is not None and not condition.holds(game.version):
-            raise VersionMismatch(game.version, condition.source)
+        """(seat, state after the move), in the API's order: token, expected version, the move; the Refusal bears `game`'s version."""
         try:
-            return seat, apply_move(game.record.state, move, seat)
-        except RuleError as err:
-            raise RuleBroken(err) from None
+            seat = seat_of_token(game.record, token)
+            if game.record.open_seat is not None:
+                raise GameNotStarted()
+            if condition is not None and not condition.holds(game.version):
+                raise VersionMismatch(game.version, condition.source)
+            try:
+                return seat, apply_move(game.record.state, move, seat)
+            except RuleError as err:
+                raise RuleBroken(err) from None
+        except Refusal as refusal:
+            refusal.version = game.version
+            raise
 
-    def _commit(
+    def _move_write(
         self,
         game_id: str,
         game: GameCopy,
@@ -764,87 +778,176 @@ class GamePlay:
         key: IdempotencyKey | None,
         client: str,
         clock: ClockAt | None,
+        then: Callable[[Committed], T],
+        refused: Callable[[ClockRefused | SeatExpired], T] | None,
         must_be: str = "before",
-    ) -> Committed | _NotStored:
-        """Store the move: Committed, or the game as stored now when it had moved on (or the clock refused it).
+    ) -> Write[T]:
+        """The commit of `seat`'s `move` on `game`, which left `state`: its answer is `then` of the move Committed.
 
         With a clock, its values are taken at the store's time as this
         process reckons it (storage/store_time.py), never before the
         version's own: the commit refuses a reckoning too far from the
-        store's clock ("skew": the texts are written again here for the
-        corrected one), and judges the deadline itself: `must_be` is the side
-        of the stored deadline the commit must fall on ("before": a move;
-        "after": a timeout or an abort). The deadline index is lowered first
-        when the new deadline may come sooner than the version's.
+        store's clock ("skew": `amend` judges it again for the corrected
+        one), and judges the deadline itself: `must_be` is the side of the
+        stored deadline the commit must fall on ("before": a move; "after": a
+        timeout or an abort), and `refused` answers it otherwise. The
+        deadline index is lowered first when the new deadline may come
+        sooner than the version's. A move that ends the game is settled by
+        the listeners in this commit (GameListener.settle).
         """
         previous = game.record.clock_state
-        reckoned = None if clock is None or previous is None else self.store.now_ms()
-        for _attempt in range(CLOCK_ATTEMPTS):
-            ticking = hint = None
-            if clock is not None and previous is not None and reckoned is not None:
-                ticking = clock(max(reckoned, previous.since_ms))
-                # The index holds no later than the version's deadline: only a
-                # deadline that comes sooner needs it lowered (the mover had more
-                # time than the seat that gets the turn). A seat moving on or a
-                # correspondence move only pushes the deadline back.
-                due, was_due = ticking.deadline_ms, previous.deadline_ms
-                if due is not None and (was_due is None or due < was_due):
-                    hint = due
-            record = game.record.advanced(state, ticking)
-            if self.ratings is not None and record.rated and state.result is not None:
-                # Decided with the result, in this commit (rated.py).
-                record = self.ratings.settled(record)
-            version = game.version + 1
-            number = state.moves_played
-            game_body = game_view(record, version)
-            view = compact(game_body)
-            entry = history_entry(number, seat, move, move_outcome(game.record.state, state, seat))
-            # The event goes into the same atomic commit: no move without its event.
-            result_body = game_body["result"]
-            event = NewEvent(
-                compact({"move": Fragment(entry), "game": Fragment(view)}),
-                compact(result_body) if result_body is not None else None,
-            )
-            self.hand_turn(record, version, client)
-            text = record.encode()
-            answer = (
-                IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
-                if key is not None
-                else None
-            )
-            result = self.store.commit_move(
-                Commit(
-                    game_id=game_id,
-                    version=game.version,
-                    revision=game.revision,
-                    state=text,
-                    view=view,
-                    move=entry,
-                    event=event,
-                    answer=answer,
-                    clock=clock_check(ticking, must_be),
-                    clock_log=clock_log(ticking, game),
-                    deadline_hint=hint,
-                )
-            )
-            if result.clock_refused == "skew":
-                reckoned = self.store.now_ms()  # its reckoning corrected by the refusal
+        ticking = hint = None
+        if clock is not None and previous is not None:
+            ticking = clock(max(self.store.now_ms(), previous.since_ms))
+            # The index holds no later than the version's deadline: only a
+            # deadline that comes sooner needs it lowered (the mover had more
+            # time than the seat that gets the turn). A seat moving on or a
+            # correspondence move only pushes the deadline back.
+            due, was_due = ticking.deadline_ms, previous.deadline_ms
+            if due is not None and (was_due is None or due < was_due):
+                hint = due
+        before = game.record
+        record = before.advanced(state, ticking)
+        if state.finished:
+            # The game's end: what its listeners decide with it is stored in this commit.
+            for listener in self.listeners:
+                record = listener.settle(record)
+        version = game.version + 1
+        number = state.moves_played
+        game_body = game_view(record, version)
+        view = compact(game_body)
+        entry = history_entry(number, seat, move, move_outcome(before.state, state, seat))
+        # The event goes into the same atomic commit: no move without its event.
+        result_body = game_body["result"]
+        event = NewEvent(
+            compact({"move": Fragment(entry), "game": Fragment(view)}),
+            compact(result_body) if result_body is not None else None,
+        )
+        self.hand_turn(record, version, client)
+        text = record.encode()
+        answer = (
+            IdempotencyAnswer(key.key, key.fingerprint, encode_accepted(version, number, view))
+            if key is not None
+            else None
+        )
+        commit = Commit(
+            game_id=game_id,
+            version=game.version,
+            revision=game.revision,
+            state=text,
+            view=view,
+            move=entry,
+            event=event,
+            answer=answer,
+            clock=clock_check(ticking, must_be),
+            clock_log=clock_log(ticking, game),
+            deadline_hint=hint,
+        )
+
+        def done(result: Stored) -> T:
+            at_ms = result.now_ms
+            if at_ms is not None and ticking is not None:
+                at_ms = max(at_ms, ticking.since_ms)  # the time the store's check counted it at
+            return then(Committed(game_id, version, number, view, at_ms))
+
+        return Write(
+            record,
+            version,
+            text,
+            lambda store: store.commit_move(commit),
+            done,
+            heard=lambda listener: listener.committed(before, record, version, result_body),
+            refused=refused,
+        )
+
+    # --- the compare-and-set ------------------------------------------------
+
+    def amend(
+        self,
+        game_id: str,
+        change: Callable[[GameCopy], Write[T] | Unchanged[T]],
+        *,
+        start: GameCopy | None = None,
+        kept: bool = False,
+    ) -> T:
+        """Change the stored game by compare-and-set: `change` judges a copy of it, and judges again the
+        game as stored now whenever another change landed first.
+
+        `change` returns the Write to make, or Unchanged with the answer when
+        nothing is to be written; a Refusal it raises is the answer, but on a copy this
+        process kept (`kept`: one is tried first), which is never refused
+        on: that is judged again on the game read from the store. `start`: a
+        copy just read (None: the kept one or the store's). Once stored, the
+        copy written is kept, a clock it started has its deadline indexed,
+        its answer is made (Write.done) and the listeners hear of it
+        (Write.heard). GameNotFound when the game is gone, GameBusy after
+        MAX_COMMIT_ATTEMPTS lost races (or CLOCK_ATTEMPTS refusals of one
+        copy's reckoning of the store's time).
+        """
+        self.check_id(game_id)
+        game = start
+        from_kept = False
+        if game is None and kept:
+            game = self.kept.get(game_id)
+            from_kept = game is not None
+        if game is None:
+            game = self.load(game_id)
+        return self._written(game_id, change, game, from_kept)
+
+    def _written(
+        self,
+        game_id: str,
+        change: Callable[[Any], Write[T] | Unchanged[T]],
+        game: GameCopy | None,
+        from_kept: bool = False,
+    ) -> T:
+        """`amend` from `game` (None: a game not stored yet, whose creation `change` writes)."""
+        races = skews = 0
+        while True:
+            try:
+                step = change(game)
+            except Refusal:
+                if not from_kept:
+                    raise
+                game, from_kept = self.load(game_id), False
+                races += 1
+                if races == MAX_COMMIT_ATTEMPTS:
+                    raise GameBusy() from None
                 continue
-            if result.revision is not None:  # committed
-                self.kept.put(game_id, GameCopy(version, result.revision, record), text)
-                if self.ratings is not None and record.settlement is not None:
-                    self.ratings.apply(record)
-                if self.notices is not None:
-                    self.notices.committed(game.record, record, version, result_body)
-                at_ms = result.now_ms
-                if at_ms is not None and ticking is not None:
-                    at_ms = max(at_ms, ticking.since_ms)  # the time the store's check counted it at
-                return Committed(game_id, version, number, view, at_ms)
-            if result.current is None:
+            if isinstance(step, Unchanged):
+                return step.answer
+            result = step.send(self.store)
+            if isinstance(result, Stored):
+                if step.keep:
+                    self.kept.put(game_id, GameCopy(step.version, result.revision, step.record), step.text)
+                if step.deadline_ms is not None:
+                    self.deadlines.schedule(game_id, step.deadline_ms)
+                answer = step.done(result)
+                if step.heard is not None:
+                    for listener in self.listeners:
+                        step.heard(listener)
+                return answer
+            if isinstance(result, ClockRefused) and result.reason is ClockRefusal.SKEW:
+                # Written for a reckoning of the store's time that the refusal corrected:
+                # the same copy is judged again for the corrected one.
+                skews += 1
+                if skews == CLOCK_ATTEMPTS:
+                    raise GameBusy()
+                continue
+            if isinstance(result, ClockRefused | SeatExpired) and step.refused is not None:
+                return step.refused(result)
+            current = result.current if isinstance(result, Moved | ClockRefused) else None
+            if current is None:
                 self.kept.drop(game_id)
                 raise GameNotFound(game_id)
-            return _NotStored(GameCopy.of(result.current), result.clock_refused)
-        raise GameBusy()
+            game, from_kept, skews = GameCopy.of(current), False, 0
+            races += 1
+            if races == MAX_COMMIT_ATTEMPTS:
+                raise GameBusy()
+
+    def now_ms(self) -> int:
+        """The store's time as this process reckons it (storage/store_time.py): what a clock started now is written for."""
+        return self.store.now_ms()
 
     def hand_turn(self, record: GameRecord, version: int, client: str) -> None:
         """Queue the job of the bot in turn in `record` at `version`, if a bot is in turn, in `client`'s share.
@@ -881,6 +984,19 @@ class GamePlay:
         ):
             # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
             self.bot_jobs.forget_clocked(record.id)
+
+
+def _as_is(committed: Committed) -> Committed:
+    return committed
+
+
+def _nothing(_committed: Committed) -> None:
+    return None
+
+
+def _started_open(settings: ClockSettings, open_for_ms: int, now_ms: int) -> ClockState:
+    """The clock of a game created at `now_ms` with a seat open: its only deadline is the seat's (Seating.open_for_ms)."""
+    return start(settings, now_ms)._replace(deadline_ms=now_ms + open_for_ms)
 
 
 def _clocks_until_ms(clock: ClockState) -> int:

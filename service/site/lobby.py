@@ -1,7 +1,7 @@
 """Players, the lobby and joining an open seat, on the game store and the stores beside it.
 
-Joining is one compare-and-set on the game alone (GameStore.take_seat, one
-script on the game's slot): two joiners who read the same copy of the game
+Joining is one compare-and-set on the game alone (GamePlay.amend writing
+GameStore.take_seat, one script on the game's slot): two joiners who read the same copy of the game
 cannot both win, whatever instance each runs on; the loser is given the game
 as stored now, judged again, and finds the seat taken (`409 seat_taken`).
 
@@ -17,25 +17,26 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any
+from functools import partial
+from typing import Any, NoReturn
 
 from service.games.answers import decode_joined, encode_joined
 from service.games.clock import start
 from service.games.jsontext import Fragment, compact, parse
 from service.games.kept import GameCopy
 from service.games.play import (
-    MAX_COMMIT_ATTEMPTS,
     Created,
     GamePlay,
+    Holder,
     IdempotencyKey,
     Seating,
+    Write,
     clock_check,
     clock_log,
     recorded_answer,
 )
 from service.games.records import NO_BOTS, GameRecord, seated, token_hash
 from service.games.refusals import (
-    GameBusy,
     GameNotFound,
     InvalidToken,
     PlayerNotFound,
@@ -44,7 +45,16 @@ from service.games.refusals import (
 )
 from service.games.views import game_view
 from service.languages import Text
-from service.storage import IdempotencyAnswer, LobbyIndex, PlayerStore, SeatChange, StorageError
+from service.storage import (
+    ClockRefused,
+    IdempotencyAnswer,
+    LobbyIndex,
+    PlayerStore,
+    SeatChange,
+    SeatExpired,
+    StorageError,
+    Stored,
+)
 
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
@@ -181,11 +191,21 @@ class Lobby:
         **setup: Any,
     ) -> Created:
         """A new game (GamePlay.create) whose open seats, if any, wait LOBBY_TTL_SECONDS; listed in the lobby when asked."""
-        opened = self.play.store.now_ms()  # the store's clock: take_seat.lua judges the seat's time on it
+        opened = self.play.now_ms()  # the store's clock: take_seat.lua judges the seat's time on it
         holder = f"player:{owner.id}" if owner is not None else f"client:{client}"
         if True in open_seats:
             self._check_open_games(holder, opened)
-        seating = Seating(owner, open_seats, listed, opened + self.ttl_ms if True in open_seats else 0)
+        open_until_ms = opened + self.ttl_ms if True in open_seats else 0
+        seating = Seating(
+            _owned(owner, bots, open_seats),
+            open_seats,
+            listed,
+            open_until_ms,
+            # While a seat waits, a clock's only deadline is the lobby's: the timekeepers
+            # abort the game then, as a game whose first move never came (the join starts
+            # the clock afresh).
+            open_for_ms=max(open_until_ms - self.play.now_ms(), 1) if True in open_seats else None,
+        )
         created = self.play.create(names, bots, client=client, seating=seating, **setup)
         if True in open_seats:
             self.index.hold(holder, created.game_id, opened + self.ttl_ms)
@@ -278,7 +298,8 @@ class Lobby:
         keyed: tuple[IdempotencyKey, str] | None = None,
     ) -> Joined:
         """Take the first open seat of `game` (as just read) for `player` or `name`; `keyed`: the key and its secret."""
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+
+        def take(game: GameCopy) -> Write[Joined]:
             record = game.record
             seat = self._open_seat(record, player)
             joined_name = player.name if player is not None else (name or f"Player {seat + 1}")
@@ -293,7 +314,7 @@ class Lobby:
             settings = after.clock if after.open_seat is None else None
             starting = settings is not None
             if settings is not None:
-                after = replace(after, clock_now=start(settings, self.play.store.now_ms()))
+                after = replace(after, clock_now=start(settings, self.play.now_ms()))
             view = compact(game_view(after, game.version))
             text = after.encode()
             answer = None
@@ -303,41 +324,42 @@ class Lobby:
                     key.key, key.fingerprint, encode_joined(seat, view, seat_token, secret)
                 )
             self.play.hand_turn(after, game.version, client)
-            result = self.play.store.take_seat(
-                SeatChange(
-                    game_id=game_id,
-                    version=game.version,
-                    revision=game.revision,
-                    state=text,
-                    view=view,
-                    open_until_ms=record.open_until_ms,
-                    clock=clock_check(after.clock_now) if starting else None,
-                    clock_log=clock_log(after.clock_now) if starting else None,
-                    answer=answer,
-                )
+            change = SeatChange(
+                game_id=game_id,
+                version=game.version,
+                revision=game.revision,
+                state=text,
+                view=view,
+                open_until_ms=record.open_until_ms,
+                clock=clock_check(after.clock_now) if starting else None,
+                clock_log=clock_log(after.clock_now) if starting else None,
+                answer=answer,
             )
-            if result.clock_refused == "skew":
-                continue  # the same copy, written again for the store's time the refusal corrected
-            if result.revision is not None:
-                clock_now = after.clock_state
-                if starting and clock_now is not None and clock_now.deadline_ms is not None:
-                    self.play.deadlines.schedule(game_id, clock_now.deadline_ms)
-                self.play.kept.put(game_id, GameCopy(game.version, result.revision, after), text)
+
+            def taken(_stored: Stored) -> Joined:
                 if after.open_seat is None:
                     self.index.remove(game_id)
-                if self.play.notices is not None:
-                    self.play.notices.joined(after, seat)
                 return Joined(view, seat, seat_token)
-            if result.seat_expired:
-                self.play.abort_unjoined(game_id)
-                self.index.remove(game_id)
-                raise SeatTaken(
-                    Text("The open seat's time in the lobby is up: nobody can join this game now.")
-                )
-            if result.current is None:
-                raise GameNotFound(game_id)
-            game = GameCopy.of(result.current)
-        raise GameBusy()
+
+            clock_now = after.clock_state
+            return Write(
+                after,
+                game.version,
+                text,
+                lambda store: store.take_seat(change),
+                taken,
+                heard=lambda listener: listener.seat_taken(after, seat),
+                refused=partial(self._lobby_time_up, game_id),
+                deadline_ms=clock_now.deadline_ms if starting and clock_now is not None else None,
+            )
+
+        return self.play.amend(game_id, take, start=game)
+
+    def _lobby_time_up(self, game_id: str, _refused: ClockRefused | SeatExpired) -> NoReturn:
+        """The take came when the open seat's time in the lobby was up: the game is aborted (if no timekeeper did)."""
+        self.play.abort_unjoined(game_id)
+        self.index.remove(game_id)
+        raise SeatTaken(Text("The open seat's time in the lobby is up: nobody can join this game now."))
 
     @staticmethod
     def _open_seat(record: GameRecord, player: PlayerRecord | None) -> int:
@@ -385,7 +407,7 @@ class Lobby:
 
     def _expire(self) -> None:
         """Drop the entries whose seat's time is up, aborting their games (a clocked one's timekeeper does)."""
-        expired = self.index.older_than(self.play.store.now_ms() - self.ttl_ms, EXPIRE_BATCH)
+        expired = self.index.older_than(self.play.now_ms() - self.ttl_ms, EXPIRE_BATCH)
         for game_id in expired:
             self.play.abort_unjoined(game_id)
         self.index.remove(*expired)
@@ -414,6 +436,17 @@ class Lobby:
             "rated": bool(view.get("rated", False)),
             "host": {"name": host["name"], "player_id": host.get("player_id"), "rating": rating},
         }
+
+
+def _owned(
+    owner: PlayerRecord | None, bots: tuple[str | None, str | None], open_seats: tuple[bool, bool]
+) -> tuple[Holder | None, Holder | None]:
+    """The holder of each seat of a new game: the creator's player holds the first seat that is a person's and not open."""
+    if owner is not None:
+        for seat in (0, 1):
+            if bots[seat] is None and not open_seats[seat]:
+                return (owner.holder(), None) if seat == 0 else (None, owner.holder())
+    return (None, None)
 
 
 def _cursor(position: tuple[int, str]) -> str:

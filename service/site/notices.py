@@ -14,25 +14,24 @@ A store error in a notice never fails the request whose change is stored.
 from __future__ import annotations
 
 import logging
-import time
+from collections.abc import Callable
 from typing import Any
 
 from service.games.jsontext import compact
+from service.games.listeners import GameListener
 from service.games.records import GameRecord
 from service.storage import PlayerStore, StorageError
 
 log = logging.getLogger(__name__)
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
+class PlayerNotices(GameListener):
+    """Writes players' notices and game lists for the games they hold seats of (a listener of every game)."""
 
-
-class PlayerNotices:
-    """Writes players' notices and game lists for the games they hold seats of."""
-
-    def __init__(self, store: PlayerStore):
+    def __init__(self, store: PlayerStore, now_ms: Callable[[], int]):
         self.store = store
+        # The store's clock (GameStore.now_ms): every time the site keeps is the store's.
+        self.now_ms = now_ms
 
     def _send(self, player_id: str, kind: str, body: dict[str, Any]) -> None:
         try:
@@ -45,7 +44,7 @@ class PlayerNotices:
         if player_id is None:
             return
         try:
-            self.store.add_game(player_id, game_id, _now_ms())
+            self.store.add_game(player_id, game_id, self.now_ms())
         except StorageError as error:
             log.warning("a game was left out of a player's list: the store failed (%s)", error)
 
@@ -56,7 +55,7 @@ class PlayerNotices:
         if record.open_seat is None:
             self.started(record)
 
-    def joined(self, record: GameRecord, seat: int) -> None:
+    def seat_taken(self, record: GameRecord, seat: int) -> None:
         """A seat was taken: its player counts the game; all hear it start once no seat is open."""
         self._count(record.player_ids[seat], record.id)
         if record.open_seat is None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from service.games.jsontext import compact, parse
+from service.games.play import Holder
 from service.games.records import could_be_game_id, new_game_id, now_rfc3339, token_hash
 from service.games.refusals import InvalidToken, MissingToken, PlayerNotFound
 from service.ratings import Rating
@@ -42,6 +43,10 @@ class PlayerRecord:
     def owns(self, token: str) -> bool:
         """Whether `token` is this player's, compared in constant time."""
         return hmac.compare_digest(token_hash(token), self.token_hash)
+
+    def holder(self) -> Holder:
+        """The player as the game-play core knows a seat's holder."""
+        return Holder(self.id, self.name, self.token_hash)
 
     def rated(self, rating: Rating) -> PlayerRecord:
         """The record after one more rated game, ending at `rating`."""

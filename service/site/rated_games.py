@@ -1,7 +1,7 @@
 """Rated games: each finished rated game updates both players' Glicko-2 ratings exactly once.
 
 The update is decided with the result, in the game's final commit, whatever
-ends it (a move, a resignation, a timeout: GamePlay._commit is the one path):
+ends it (a move, a resignation, a timeout: its final commit asks `settle`, listeners.py):
 the new ratings, computed from the players' ratings as read just before, are
 stored in the game's record (`settlement`) and shown as `result.rating_diff`.
 Only a game both seats played in is rated (as lichess rates nothing before
@@ -35,11 +35,12 @@ settlement applied late, never twice, never lost.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from service.engine import GameState
+from service.games.listeners import GameListener
 from service.games.records import GameRecord
 from service.ratings import settle
 from service.storage import PlayerStore, RatingBook, StorageError
@@ -56,10 +57,6 @@ REPAIR_AFTER_MS = 30_000
 REPAIR_BATCH = 20
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 def played_by_both(state: GameState) -> bool:
     """Whether each seat has made a move of the game's own (not a resignation, a timeout or an abort).
 
@@ -71,18 +68,20 @@ def played_by_both(state: GameState) -> bool:
     return all(player.position > 0 for player in state.players)
 
 
-class RatedGames:
-    """Deciding, applying and repairing rated games' settlements, and the leaderboard."""
+class RatedGames(GameListener):
+    """Deciding, applying and repairing rated games' settlements, and the leaderboard (a listener of every game)."""
 
-    def __init__(self, players: PlayerStore, book: RatingBook):
+    def __init__(self, players: PlayerStore, book: RatingBook, now_ms: Callable[[], int]):
         self.players = players
         self.book = book
+        # The store's clock (GameStore.now_ms): every time the site keeps is the store's.
+        self.now_ms = now_ms
 
     def _player(self, player_id: str) -> PlayerRecord | None:
         text = self.players.load(player_id)
         return None if text is None else PlayerRecord.decode(text)
 
-    def settled(self, record: GameRecord) -> GameRecord:
+    def settle(self, record: GameRecord) -> GameRecord:
         """The final record of a rated game with its settlement (queued first, step 1); others unchanged."""
         outcome = record.state.result
         first, second = record.player_ids
@@ -100,8 +99,13 @@ class RatedGames:
         if players[0] is None or players[1] is None:
             return record
         settlement = settle((first, second), (players[0].rating, players[1].rating), outcome.winner)
-        self.book.queue(record.id, _now_ms())
+        self.book.queue(record.id, self.now_ms())
         return replace(record, settlement=settlement)
+
+    def committed(self, before: GameRecord, after: GameRecord, version: int, result: Any) -> None:
+        """A final commit stored a settlement: apply it (step 3)."""
+        if after.settlement is not None:
+            self.apply(after)
 
     def apply(self, record: GameRecord) -> None:
         """Apply a committed settlement to both players, each once (step 3); a store error leaves it to the repair."""
@@ -124,7 +128,7 @@ class RatedGames:
 
     def repair(self, load: Callable[[str], GameRecord | None]) -> None:
         """Apply the settlements queued long ago whose appliers may have died (`load`: a game's record or None)."""
-        for game_id in self.book.pending_before(_now_ms() - REPAIR_AFTER_MS, REPAIR_BATCH):
+        for game_id in self.book.pending_before(self.now_ms() - REPAIR_AFTER_MS, REPAIR_BATCH):
             record = load(game_id)
             if record is None or record.settlement is None:
                 self.book.done(game_id)  # gone, or its final commit never happened

@@ -1,7 +1,7 @@
 """Rematches: the next game of a finished one, with the seats swapped, created once however many ask at once.
 
 The first call claims the finished game's `next_game` with one
-compare-and-set on that game (GameStore.amend: its version stays): two seats
+compare-and-set on that game (GamePlay.amend: its version stays): two seats
 asking at once, on any instances, cannot both claim it; the loser reads the
 claim and answers with the same game. The next game's id is chosen before
 the claim and everything about it follows from the finished game (the same
@@ -20,10 +20,9 @@ from dataclasses import dataclass, replace
 
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
-from service.games.play import MAX_COMMIT_ATTEMPTS, GamePlay, Seating
+from service.games.play import GamePlay, Holder, Seating, Unchanged, Write
 from service.games.records import GameRecord, new_game_id
 from service.games.refusals import (
-    GameBusy,
     GameNotFinished,
     GameNotFound,
     InvalidToken,
@@ -31,7 +30,9 @@ from service.games.refusals import (
     SeatNeverTaken,
 )
 from service.games.views import game_view
-from service.storage import GameExists
+from service.storage import GameExists, Stored
+
+from .notices import PlayerNotices
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +48,16 @@ class Rematched:
 class Rematches:
     """Asking for the rematch of a finished game."""
 
-    def __init__(self, play: GamePlay):
+    def __init__(self, play: GamePlay, notices: PlayerNotices):
         self.play = play
+        self.notices = notices
 
     def rematch(self, game_id: str, token: str | None) -> Rematched:
         """The next game of `game_id` for the holder of `token` (a seat's or its player's), created on first asking."""
         if token is None:
             raise MissingToken()
-        game = self.play.load(game_id)
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+
+        def claim(game: GameCopy) -> Write[Rematched] | Unchanged[Rematched]:
             record = game.record
             seat = record.seat_of(token)
             if seat is None:
@@ -66,22 +68,18 @@ class Rematches:
                 # Aborted with its seat still open: the swapped seats would hold nobody.
                 raise SeatNeverTaken()
             if record.next_game is not None:
-                return self._answer(record, record.next_game, seat, created=False)
-            claimed = replace(record, next_game=new_game_id())
-            text = claimed.encode()
-            result = self.play.store.amend(
-                game_id, game.version, game.revision, text, compact(game_view(claimed, game.version))
-            )
-            if result.revision is not None:
-                self.play.kept.put(game_id, GameCopy(game.version, result.revision, claimed), text)
-                answer = self._answer(claimed, claimed.next_game or "", seat, created=True)
-                if self.play.notices is not None:
-                    self.play.notices.rematch_offered(claimed, 1 - seat, answer.game_id)
+                return Unchanged(self._answer(record, record.next_game, seat, created=False))
+            next_id = new_game_id()
+            claimed = replace(record, next_game=next_id)
+
+            def claimed_first(_stored: Stored) -> Rematched:
+                answer = self._answer(claimed, next_id, seat, created=True)
+                self.notices.rematch_offered(claimed, 1 - seat, next_id)
                 return answer
-            if result.current is None:
-                raise GameNotFound(game_id)
-            game = GameCopy.of(result.current)
-        raise GameBusy()
+
+            return Write.amended(game, claimed, compact(game_view(claimed, game.version)), claimed_first)
+
+        return self.play.amend(game_id, claim)
 
     def _answer(self, finished: GameRecord, next_id: str, seat: int, *, created: bool) -> Rematched:
         """The next game, created now if its claimer did not live to; the caller's seat in it is the other."""
@@ -93,12 +91,26 @@ class Rematches:
 
     def _create(self, finished: GameRecord, next_id: str) -> str:
         state = finished.state
+        # Each seat's holders of the finished game hold the other seat now, and each
+        # person's token of it acts for its new seat: no new secret to hand out.
+        holders = [
+            None if player_id is None or player_hash is None else Holder(player_id, name, player_hash)
+            for player_id, name, player_hash in zip(
+                finished.player_ids, finished.names, finished.player_hashes
+            )
+        ]
+        hashes = finished.token_hashes
         try:
             created = self.play.create(
                 (finished.names[1], finished.names[0]),
                 (finished.bots[1], finished.bots[0]),
                 clock=finished.clock,
-                seating=Seating(rated=finished.rated, game_id=next_id, swapped_from=finished),
+                seating=Seating(
+                    (holders[1], holders[0]),
+                    rated=finished.rated,
+                    game_id=next_id,
+                    token_hashes=(hashes[1], hashes[0]),
+                ),
                 first_player=state.first_player,
                 time_board=state.time_board,
             )

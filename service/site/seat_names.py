@@ -5,7 +5,7 @@ none: `Player 2`), but the friend is the one who knows it: the holder of a
 seat's token may name that seat with `POST /games/{id}/seat` while the game
 is played. A player's seat bears the player's own name (its profile), so it
 is not renamed here. The name is stored with one compare-and-set on the game
-(GameStore.amend, as a rematch's claim is): its version stays, as a join's
+(GamePlay.amend, as a rematch's claim is): its version stays, as a join's
 does, and the next version's answers and events show the name.
 """
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
-from service.games.play import MAX_COMMIT_ATTEMPTS, GamePlay, seat_of_token
-from service.games.refusals import GameBusy, GameNotFound, NameFixed
+from service.games.play import GamePlay, Unchanged, Write, seat_of_token
+from service.games.refusals import NameFixed
 from service.games.views import game_view
 from service.languages import Text
 
@@ -37,8 +37,8 @@ class SeatNames:
 
     def name(self, game_id: str, token: str | None, name: str) -> Named:
         """Name the seat of `token` (a seat's or its player's): NameFixed for a player's seat or a finished game."""
-        game = self.play.load(game_id)
-        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+
+        def naming(game: GameCopy) -> Write[Named] | Unchanged[Named]:
             record = game.record
             seat = seat_of_token(record, token)
             if record.player_ids[seat] is not None:
@@ -46,15 +46,9 @@ class SeatNames:
             if record.state.finished:
                 raise NameFixed(Text("The game is over: its seats' names are as they were played."))
             if record.names[seat] == name:
-                return Named(seat, compact(game_view(record, game.version)))
+                return Unchanged(Named(seat, compact(game_view(record, game.version))))
             named = record.with_seat(seat, replace(record.seats[seat], name=name))
-            text = named.encode()
             view = compact(game_view(named, game.version))
-            result = self.play.store.amend(game_id, game.version, game.revision, text, view)
-            if result.revision is not None:
-                self.play.kept.put(game_id, GameCopy(game.version, result.revision, named), text)
-                return Named(seat, view)
-            if result.current is None:
-                raise GameNotFound(game_id)
-            game = GameCopy.of(result.current)
-        raise GameBusy()
+            return Write.amended(game, named, view, lambda _stored: Named(seat, view))
+
+        return self.play.amend(game_id, naming)

@@ -96,7 +96,7 @@ class Seeks:
                 self._start(
                     seek.game, seats[0], seats[1], ClockSettings.from_json(spec["clock"]), spec["rated"]
                 )
-        return _view(seek, self.play.store.now_ms())
+        return _view(seek, self.play.now_ms())
 
     def cancel(self, player: PlayerRecord, seek_id: str) -> dict[str, Any]:
         """Cancel the player's seek if it still waits: from now on no pairing takes it. The seek as it is after."""
@@ -107,7 +107,7 @@ class Seeks:
         )
         if cancelled is None:
             raise SeekNotFound()
-        return _view(cancelled, self.play.store.now_ms())
+        return _view(cancelled, self.play.now_ms())
 
     def _load(self, player: PlayerRecord, seek_id: str) -> StoredSeek:
         seek = self.pool.load(seek_id) if could_be_game_id(seek_id) else None
@@ -117,7 +117,8 @@ class Seeks:
 
     def _start(self, game_id: str, seat0: str, seat1: str, clock: ClockSettings, rated: bool) -> None:
         """Create the paired game under its chosen id, once (GameExists: it was created already)."""
-        holders = (self.players.find(seat0), self.players.find(seat1))
+        first, second = self.players.find(seat0), self.players.find(seat1)
+        holders = (None if first is None else first.holder(), None if second is None else second.holder())
         try:
             self.play.create(
                 DEFAULT_NAMES,

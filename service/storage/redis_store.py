@@ -20,15 +20,21 @@ from .keys import GameKeys
 from .store import (
     ClockCheck,
     ClockLog,
+    ClockRefusal,
+    ClockRefused,
     Commit,
     CommitResult,
     EventSlice,
     EventWatch,
     GameExists,
     GameStore,
+    Gone,
     IdempotencyAnswer,
     IdempotencyRecord,
+    Moved,
     SeatChange,
+    SeatExpired,
+    Stored,
     StoredEvent,
     StoredGame,
     StoredView,
@@ -77,6 +83,11 @@ def _record(answer: IdempotencyAnswer) -> str:
 def _parse_record(record: str) -> IdempotencyRecord:
     fingerprint, answered, answer = record.partition("\n")
     return IdempotencyRecord(not answered, fingerprint, answer if answered else None)
+
+
+def _current(found: list[Any]) -> StoredGame:
+    """The game as stored now, from a compare-and-set script's refusal ({code, version, revision, state})."""
+    return StoredGame(int(found[1]), found[3], found[2])
 
 
 def _new_revision() -> str:
@@ -158,8 +169,8 @@ class RedisGameStore(GameStore):
         if not created:
             raise GameExists(f"a game with id {game_id!r} already exists")
         if isinstance(created, list):
-            return CommitResult(now_ms=int(created[1]), clock_refused=created[0])
-        return CommitResult(revision=revision, now_ms=int(created) if clock is not None else None)
+            return ClockRefused(ClockRefusal(created[0]), int(created[1]))
+        return Stored(revision, int(created) if clock is not None else None)
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None when there is none (one round trip)."""
@@ -256,21 +267,17 @@ class RedisGameStore(GameStore):
         sent = time.time()
         found = self._link.script("commit_move", script_keys, args)
         if found is None:
-            return CommitResult()
+            return Gone()
         outcome = found[0]
         if outcome == "moved":
-            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+            return Moved(_current(found))
         if commit.clock is None:
-            return CommitResult(
-                revision=revision
-            )  # {'stored'}: an unclocked commit is refused only as 'moved'
+            return Stored(revision)  # {'stored'}: an unclocked commit is refused only as 'moved'
         now_ms = int(found[-1])
         self._time.observe(now_ms, sent)
         if outcome == "stored":
-            return CommitResult(revision=revision, now_ms=now_ms)
-        return CommitResult(
-            current=StoredGame(int(found[1]), found[3], found[2]), now_ms=now_ms, clock_refused=outcome
-        )
+            return Stored(revision, now_ms)
+        return ClockRefused(ClockRefusal(outcome), now_ms, _current(found))
 
     def take_seat(self, seat: SeatChange) -> CommitResult:
         """Compare-and-set on version and revision, before the lobby's time is up: store the game with a seat taken."""
@@ -298,14 +305,14 @@ class RedisGameStore(GameStore):
         else:
             found = self._clocked("take_seat", keys, args)
         if found is None:
-            return CommitResult()
+            return Gone()
         if found[0] == "moved":
-            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
+            return Moved(_current(found))
         if found[0] == "expired":
-            return CommitResult(seat_expired=True)
+            return SeatExpired()
         if found[0] == "skew":
-            return CommitResult(now_ms=int(found[1]), clock_refused="skew")
-        return CommitResult(revision=revision, now_ms=int(found[1]))
+            return ClockRefused(ClockRefusal.SKEW, int(found[1]))
+        return Stored(revision, int(found[1]))
 
     def amend(self, game_id: str, version: int, revision: str, state: str, view: str) -> CommitResult:
         """Compare-and-set on version and revision: replace the game's state and view."""
@@ -314,10 +321,10 @@ class RedisGameStore(GameStore):
             "amend_game", [self._keys(game_id).game], [version, revision, new_revision, state, view]
         )
         if found is None:
-            return CommitResult()
+            return Gone()
         if found[0] == "moved":
-            return CommitResult(current=StoredGame(int(found[1]), found[3], found[2]))
-        return CommitResult(revision=new_revision)
+            return Moved(_current(found))
+        return Stored(new_revision)
 
     def renew_revision(self, game_id: str, version: int, revision: str) -> bool:
         """Give the game a new revision if it is still at `version` and `revision`; whether it did."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from enum import StrEnum
+from typing import ClassVar, NamedTuple
 
 
 class StorageError(Exception):
@@ -68,23 +69,59 @@ class StoredView:
     changed_in_place: bool = False
 
 
+class ClockRefusal(StrEnum):
+    """Why the store's clock refused a write to a game that was as expected (lua/lib/clock.lua's codes)."""
+
+    SKEW = "skew"  # the texts were written for a time too far from the store's: write them again
+    EXPIRED = "expired"  # a move at or after the game's deadline
+    EARLY = "early"  # a timeout before it
+
+
+class _Outcome:
+    """One outcome of a compare-and-set write (CommitResult): `committed` says whether it stored."""
+
+    __slots__ = ()
+    committed: ClassVar[bool] = False
+
+
 @dataclass(frozen=True, slots=True)
-class CommitResult:
-    """What a compare-and-set commit did."""
+class Stored(_Outcome):
+    """Stored: the game's new revision, and with a clock the store's time of the write (Unix ms)."""
 
-    revision: str | None = None  # stored: the game's new revision
-    current: StoredGame | None = None  # not stored: the game as it is now (None: there is none)
-    # With a clock: the store's time of the commit (Unix ms).
+    committed: ClassVar[bool] = True
+    revision: str
     now_ms: int | None = None
-    # Not stored for the clock, the game unchanged: "expired" (a move at or after the
-    # game's deadline), "early" (a timeout before it) or "skew" (the texts were
-    # written for a time too far from the store's: write them again).
-    clock_refused: str | None = None
-    seat_expired: bool = False  # not stored: the open seat's time in the lobby was up (take_seat)
 
-    @property
-    def committed(self) -> bool:
-        return self.revision is not None
+
+@dataclass(frozen=True, slots=True)
+class Moved(_Outcome):
+    """Not stored: the game is no longer at the version (and revision) written against; as it is now."""
+
+    current: StoredGame
+
+
+@dataclass(frozen=True, slots=True)
+class Gone(_Outcome):
+    """Not stored: no game lives under the id."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRefused(_Outcome):
+    """Not stored for the clock, the game unchanged: why, the store's time, and the game as it is now
+    (None where the write has no game to show: a creation, a join)."""
+
+    reason: ClockRefusal
+    now_ms: int
+    current: StoredGame | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatExpired(_Outcome):
+    """Not stored: the open seat's time in the lobby was up (take_seat)."""
+
+
+# What a compare-and-set write did: one of these, decoded once from the script's answer (redis_store.py).
+CommitResult = Stored | Moved | Gone | ClockRefused | SeatExpired
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,11 +291,11 @@ class GameStore(ABC):
         clock: ClockCheck | None = None,
         clock_log: ClockLog | None = None,
     ) -> CommitResult:
-        """Store a new game at version 1 and start the TTL of its keys: `revision` set.
+        """Store a new game at version 1 and start the TTL of its keys: Stored.
 
         GameExists when a game lives under the id. With a clock, `now_ms` is
         the store's time of the creation, and a reckoning of it too far off
-        is refused (`clock_refused` "skew", nothing stored).
+        is refused (ClockRefused SKEW, nothing stored).
         """
 
     @abstractmethod
@@ -299,9 +336,9 @@ class GameStore(ABC):
         its idempotency key for 24 h, and the TTL of the game and its history
         is renewed (records keep their own). With an event, the same commit
         appends it to the game's event stream under the new version and wakes
-        the listeners (`watch_events`). Not stored (nothing changed): the
-        result carries the game as it is now, so the caller can judge the move
-        again without loading it.
+        the listeners (`watch_events`). Not stored (nothing changed): Moved
+        (or, for the clock, ClockRefused) carries the game as it is now, so the
+        caller can judge the move again without loading it; Gone when there is none.
         """
 
     @abstractmethod
@@ -311,9 +348,9 @@ class GameStore(ABC):
 
         The version stays (a join is not a move); the game gets a new
         revision, so a second joiner who read the same copy is refused and
-        given the game as stored now (`current`). `seat_expired` when the time was up.
+        given the game as stored now (Moved). SeatExpired when the time was up.
         With `seat.clock` the game's clock starts at the take, as at a creation
-        (`now_ms`: the store's time of it; `clock_refused` "skew" as there).
+        (`now_ms`: the store's time of it; ClockRefused SKEW as there).
         """
 
     @abstractmethod
@@ -321,7 +358,7 @@ class GameStore(ABC):
         """Compare-and-set: replace the game's state and view if it is still at `version` and `revision`.
 
         For what changes beside the play (a finished game's `next_game`): the
-        version stays, the revision is new. Refused: `current`, the game as stored now.
+        version stays, the revision is new. Refused: Moved, with the game as stored now.
         """
 
     @abstractmethod

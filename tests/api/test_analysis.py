@@ -28,7 +28,7 @@ def play_to_the_end(t) -> dict:
 
 def compute(app) -> bool:
     """What a bot worker does when no bot move waits: one queued analysis."""
-    return analyse_next(app.extensions["patchwork"].play, NODES_PER_MS, THINK_MS, lambda: None)
+    return analyse_next(app.extensions["patchwork"].analyses, NODES_PER_MS, THINK_MS, lambda: None)
 
 
 def test_an_analysis_is_queued_once_computed_by_a_worker_and_then_served(client, app, table):
@@ -105,6 +105,7 @@ def test_a_worker_plays_a_waiting_bot_move_before_any_analysis(client, app, tabl
         think_ms=THINK_MS,
         block_ms=1,
         spent=SpentTimes(NODES_PER_MS, "configured"),
+        analyses=app.extensions["patchwork"].analyses,
     )
     worker.turn()  # a bot job waits: it is played, the analysis is not
     assert client.get(f"/games/{bot_game}").get_json()["turn"] == 0
@@ -114,11 +115,11 @@ def test_a_worker_plays_a_waiting_bot_move_before_any_analysis(client, app, tabl
 
 
 def test_an_analysis_stays_leased_while_its_searches_are_paused_for_bot_moves(client, app, table):
-    play = app.extensions["patchwork"].play
+    analyses = app.extensions["patchwork"].analyses
     t = table({"seed": 5})
     play_to_the_end(t)
     assert client.post(f"/games/{t.id}/analysis").status_code == 202
-    play.analyses.lease_ms = 300
+    analyses.queue.lease_ms = 300
     pauses = 0
     taken_meanwhile = []
     pauses_before_move: list[int] = []
@@ -131,10 +132,12 @@ def test_an_analysis_stays_leased_while_its_searches_are_paused_for_bot_moves(cl
         if pauses <= 4:
             time.sleep(0.15)
         if pauses == 4:
-            taken_meanwhile.append(play.analyses.take())  # what a second worker would get
+            taken_meanwhile.append(analyses.queue.take())  # what a second worker would get
 
     # A budget of 160 nodes a position: its searches pause every 32.
-    assert analyse_next(play, 16, THINK_MS, lambda: pauses_before_move.append(pauses), bot_moves_meanwhile)
+    assert analyse_next(
+        analyses, 16, THINK_MS, lambda: pauses_before_move.append(pauses), bot_moves_meanwhile
+    )
     assert pauses_before_move[1] >= 4, "the first pauses all fall between two renewals before moves"
     assert taken_meanwhile == [None], "the lease ran out in the searches: a second worker took the analysis"
     assert client.get(f"/games/{t.id}/analysis").status_code == 200

@@ -84,25 +84,18 @@ def test_a_rated_game_ended_before_both_seats_moved_rates_nobody(client):
     assert client.get("/leaderboard").get_json()["players"] == []
 
 
-class _DiesBeforeApplying(RatedGames):
-    """A process that dies between the game's final commit and the players' updates."""
-
-    def apply(self, record):
-        pass
-
-
-def test_a_crash_between_the_final_commit_and_the_ratings_is_repaired_once(app, client):
+def test_a_crash_between_the_final_commit_and_the_ratings_is_repaired_once(app, client, monkeypatch):
     ann, ann_auth = _player(client, "Ann")
     bob, bob_auth = _player(client, "Bob")
     gid = _rated_game(client, ann_auth, bob_auth)
     _both_move(client, gid, ann_auth, bob_auth)
     play = app.extensions["patchwork"].play
-    ratings = play.ratings
-    play.ratings = _DiesBeforeApplying(ratings.players, ratings.book)
-    try:
+    (settling,) = [listener for listener in play.listeners if isinstance(listener, RatedGames)]
+    with monkeypatch.context() as patched:
+        # A process that dies between the game's final commit and the players' updates.
+        patched.setattr(settling, "apply", lambda record: None)
         result = client.post(f"/games/{gid}/resign", headers=bob_auth).get_json()["result"]
-    finally:
-        play.ratings = ratings
+    ratings = app.extensions["patchwork"].ratings
     assert result["rating_diff"][0] > 0
     # Not applied: still queued, and a reader repairs only what was queued long ago.
     assert ratings.book.pending_before(10**15, 10) == [gid]

@@ -15,6 +15,7 @@ import pytest
 from service.engine import Advance, Resign
 from service.games import GameCopy, GameNotFound, GamePlay, KeptCopies, VersionCondition
 from service.instance.shared_copies import SharedCopies
+from service.site.core import game_play
 from service.storage import StoredView
 from tests.support.backends import KEPT, Backend, play_on
 from tests.support.redis_monitor import ClientCommands
@@ -90,12 +91,7 @@ def test_a_kept_copy_of_a_game_gone_from_the_store_is_dropped(play: GamePlay, ba
 
 def test_a_copy_another_worker_shared_spares_this_worker_the_read(single_storage, redis_url):
     shared = SharedCopies(8)  # what the workers of one gunicorn share (gunicorn_conf.py)
-    first, second = (
-        GamePlay(
-            single_storage.games, KeptCopies(KEPT, shared), single_storage.bot_jobs, single_storage.deadlines
-        )
-        for _ in range(2)
-    )
+    first, second = (game_play(single_storage, KeptCopies(KEPT, shared)) for _ in range(2))
     created = first.create(("Ada", "Bo"), seed=3)
     first.play(created.game_id, Advance(), created.tokens[0])
     with ClientCommands(redis_url) as commands:

@@ -10,23 +10,15 @@ from service.engine import Advance, GameFinished, Resign
 from service.games import KeptCopies, Refusal
 from service.games.clock import ClockSettings
 from service.games.play import GamePlay, Seating
+from service.site.core import game_play
 from service.site.lobby import Players
-from service.site.notices import PlayerNotices
-from service.site.rated_games import RatedGames
 from tests.support.concurrency import run_together
 
 GAMES = 3
 
 
 def _process(storage) -> GamePlay:
-    return GamePlay(
-        storage.games,
-        KeptCopies(0),
-        storage.bot_jobs,
-        storage.deadlines,
-        PlayerNotices(storage.players),
-        RatedGames(storage.players, storage.ratings),
-    )
+    return game_play(storage, KeptCopies(0))
 
 
 def test_a_resignation_racing_the_timeout_changes_the_ratings_once(storage):
@@ -38,7 +30,7 @@ def test_a_resignation_racing_the_timeout_changes_the_ratings_once(storage):
         created = one.create(
             ("A", "B"),
             clock=ClockSettings(initial_s=10, increment_s=0),
-            seating=Seating(holders=(first, second), rated=True),
+            seating=Seating(holders=(first.holder(), second.holder()), rated=True),
         )
         # Both seats move (a game both played is rated), then seat 0's clock runs: its flag falls in 10 s.
         one.play(created.game_id, Advance(), first_token)

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from redis import Redis
 
-from service.storage import ClockCheck, Commit, GameStore, IdempotencyAnswer
+from service.storage import (
+    ClockCheck,
+    ClockRefusal,
+    ClockRefused,
+    Commit,
+    GameStore,
+    IdempotencyAnswer,
+    Stored,
+)
 from service.storage.store_time import TOLERANCE_MS
 
 
@@ -30,11 +38,11 @@ def test_a_creation_reckoned_too_far_from_the_stores_clock_is_refused_and_stores
 ):
     now = store_ms(redis)
     refused = store.create_game("g1", "s1", "v1", ClockCheck(now - 3 * TOLERANCE_MS, "", now + 60_000))
-    assert refused.clock_refused == "skew" and refused.revision is None
-    assert refused.now_ms is not None and abs(refused.now_ms - now) < TOLERANCE_MS
+    assert isinstance(refused, ClockRefused) and refused.reason is ClockRefusal.SKEW
+    assert refused.current is None and abs(refused.now_ms - now) < TOLERANCE_MS
     assert store.load_game("g1") is None
     created = store.create_game("g1", "s1", "v1", ClockCheck(now, "", now + 60_000))
-    assert created.clock_refused is None and created.revision is not None
+    assert isinstance(created, Stored) and created.revision
     assert redis.hget("patchwork:{g1}:game", "deadline") == str(now + 60_000)
 
 
@@ -42,7 +50,8 @@ def test_a_move_reckoned_too_far_ahead_is_refused_and_changes_nothing(store: Gam
     now = store_ms(redis)
     store.create_game("g1", "s1", "v1", ClockCheck(now, "", now + 60_000))
     refused = clocked_commit(store, "g1", ClockCheck(now + 3 * TOLERANCE_MS, "before", now + 90_000))
-    assert refused.clock_refused == "skew" and refused.current is not None
+    assert isinstance(refused, ClockRefused) and refused.reason is ClockRefusal.SKEW
+    assert refused.current is not None
     assert refused.current.version == 1 and refused.current.state == "s1"
     assert store.load_moves("g1") == (1, [])
     assert redis.hget("patchwork:{g1}:game", "deadline") == str(now + 60_000)
@@ -54,10 +63,11 @@ def test_a_move_counts_at_the_later_of_its_reckoning_and_the_stores_clock(store:
     # Reckoned past the deadline (within the tolerance) while the store's clock is not there yet:
     # the texts were written for a time after it, so the move cannot stand.
     expired = clocked_commit(store, "g1", ClockCheck(now + 500, "before", now + 10_000))
-    assert expired.clock_refused == "expired" and expired.current is not None
+    assert isinstance(expired, ClockRefused) and expired.reason is ClockRefusal.EXPIRED
+    assert expired.current is not None
     # A timeout written for that time is not early by the same rule, and is stored.
     timeout = clocked_commit(store, "g1", ClockCheck(now + 500, "after", None))
-    assert timeout.clock_refused is None and timeout.revision is not None
+    assert isinstance(timeout, Stored) and timeout.revision
     assert redis.hget("patchwork:{g1}:game", "deadline") is None
 
 
@@ -65,7 +75,8 @@ def test_a_timeout_before_the_deadline_by_both_clocks_is_early(store: GameStore,
     now = store_ms(redis)
     store.create_game("g1", "s1", "v1", ClockCheck(now, "", now + 60_000))
     early = clocked_commit(store, "g1", ClockCheck(now, "after", None))
-    assert early.clock_refused == "early" and early.current is not None
+    assert isinstance(early, ClockRefused) and early.reason is ClockRefusal.EARLY
+    assert early.current is not None
     assert store.load_moves("g1") == (1, [])
 
 
@@ -79,11 +90,11 @@ def test_the_scripts_tolerance_is_the_one_the_process_reckons_with(store: GameSt
     outside = clocked_commit(
         store, "g1", ClockCheck(store_ms(redis) + TOLERANCE_MS + 250, "before", now + 90_000)
     )
-    assert outside.clock_refused == "skew"
+    assert isinstance(outside, ClockRefused) and outside.reason is ClockRefusal.SKEW
     inside = clocked_commit(
         store, "g1", ClockCheck(store_ms(redis) + TOLERANCE_MS - 250, "before", now + 90_000)
     )
-    assert inside.clock_refused is None and inside.revision is not None
+    assert isinstance(inside, Stored) and inside.revision
 
 
 def test_a_keyed_clocked_move_that_lowers_the_deadline_index_keeps_its_answer(store: GameStore, redis: Redis):
@@ -103,7 +114,7 @@ def test_a_keyed_clocked_move_that_lowers_the_deadline_index_keeps_its_answer(st
             deadline_hint=now + 30_000,
         )
     )
-    assert stored.clock_refused is None and stored.revision is not None
+    assert isinstance(stored, Stored) and stored.revision
     assert redis.hget("patchwork:{g1}:game", "deadline") == str(now + 30_000)
     assert redis.get("patchwork:{g1}:idem:k1") == "fp\nthe answer"
     shards = list(redis.scan_iter("patchwork:{deadlines:*"))

@@ -6,7 +6,7 @@ import pytest
 from redis import Redis
 from redis.crc import key_slot
 
-from service.storage import GameStore, StoredGame, StoredView, open_store
+from service.storage import GameStore, Gone, StoredGame, StoredView, open_store
 from tests.support.store_calls import commit, record_answer
 
 from .contents import snapshot
@@ -79,7 +79,7 @@ def test_a_commit_against_an_old_version_changes_nothing(store: GameStore, redis
 def test_a_commit_on_a_missing_game_changes_nothing(store: GameStore, redis: Redis) -> None:
     result = commit(store, "gone", 1, "s", "v", "m", "0:k", "fp", "answer")
 
-    assert not result.committed and result.current is None
+    assert not result.committed and isinstance(result, Gone)
     assert redis.keys("*") == []
 
 

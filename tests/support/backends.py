@@ -12,6 +12,7 @@ from redis import Redis
 
 from service.config import Settings
 from service.games import GamePlay, KeptCopies
+from service.site.core import game_play
 from service.storage import Storage
 
 
@@ -38,7 +39,5 @@ KEPT = 16
 
 
 def play_on(storage: Storage, kept: int = KEPT) -> GamePlay:
-    """The game-play core of one process on `storage`, keeping copies of up to `kept` games."""
-    return GamePlay(
-        storage.games, KeptCopies(kept), storage.bot_jobs, storage.deadlines, analyses=storage.analyses
-    )
+    """The game-play core of one process on `storage` (with the site's listeners), keeping copies of up to `kept` games."""
+    return game_play(storage, KeptCopies(kept))

@@ -30,7 +30,7 @@ from redis.exceptions import MovedError
 
 from service.botworker.worker import VERSION_WAIT_SECONDS
 from service.games import GamePlay
-from service.storage import open_storage
+from service.storage import Storage, open_storage
 from tests.support.backends import play_on
 from tests.support.bot_workers import BotWorkerProcess, create_bot_game, wait_for
 from tests.support.history_check import replay_prefix
@@ -59,13 +59,20 @@ def redis_backend(kind: str, work: Path) -> Iterator[tuple[str, bool]]:
 
 
 @contextmanager
-def game_play(url: str, cluster: bool) -> Iterator[GamePlay]:
-    """The game-play core on the store, to look at games (and the queue) behind the web's back."""
+def store_on(url: str, cluster: bool) -> Iterator[Storage]:
+    """The stores on `url`, to look at games and queues behind the web's back."""
     storage = open_storage(url, cluster=cluster)
     try:
-        yield play_on(storage, kept=0)
+        yield storage
     finally:
         storage.close()
+
+
+@contextmanager
+def game_play(url: str, cluster: bool) -> Iterator[GamePlay]:
+    """The game-play core on the store, to look at games (and the queue) behind the web's back."""
+    with store_on(url, cluster) as storage:
+        yield play_on(storage, kept=0)
 
 
 def create(base: str, players: list[dict], **options) -> dict:
@@ -417,9 +424,9 @@ def test_a_worker_calibrates_itself_at_start_and_bots_shows_what_it_spent(tmp_pa
         assert requests.get(f"{web.url}/games/{game['game']['id']}", timeout=10).json()["turn"] == 0
 
 
-def analysis_taken(redis_url: str, base: str, play: GamePlay, worker: BotWorkerProcess, seed: int) -> str:
+def analysis_taken(redis_url: str, base: str, storage: Storage, worker: BotWorkerProcess, seed: int) -> str:
     """A random-vs-random game played to its end by `worker`, its analysis asked for and taken by it: the game's id."""
-    wait_for(play.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
+    wait_for(storage.bot_jobs.workers_seen, 20, f"no heartbeat:\n{worker.log()}")
     game_id = create(base, [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}], seed=seed)[
         "game"
     ]["id"]
@@ -430,8 +437,7 @@ def analysis_taken(redis_url: str, base: str, play: GamePlay, worker: BotWorkerP
     )
     resp = requests.post(f"{base}/games/{game_id}/analysis", timeout=10)
     assert resp.status_code == 202 and resp.headers["Location"] == f"/games/{game_id}/analysis"
-    analyses = play.analyses
-    assert analyses is not None
+    analyses = storage.analyses
     taken = Redis.from_url(redis_url)
     wait_for(lambda: taken.zcard(analyses.taken_key) == 1, 20, f"the worker did not take it:\n{worker.log()}")
     return game_id
@@ -440,14 +446,13 @@ def analysis_taken(redis_url: str, base: str, play: GamePlay, worker: BotWorkerP
 def test_an_analysis_survives_its_worker_killed_mid_computation_and_is_stored_once(tmp_path):
     with (
         ThrowawayRedis(tmp_path / "redis") as server,
-        game_play(server.url, False) as play,
+        store_on(server.url, False) as storage,
         LiveService(server.url, tmp_path / "web.log", workers=1) as web,
         # Random bots ignore think_ms: the game ends at once, its analysis takes long.
         BotWorkerProcess(server.url, tmp_path / "slow.log", think_ms=LONG_THINK_MS) as slow,
     ):
-        game_id = analysis_taken(server.url, web.url, play, slow, seed=4)
-        analyses = play.analyses
-        assert analyses is not None
+        game_id = analysis_taken(server.url, web.url, storage, slow, seed=4)
+        analyses = storage.analyses
         taken = Redis.from_url(server.url)
         slow.kill()
         assert requests.get(f"{web.url}/games/{game_id}/analysis", timeout=10).status_code == 202
@@ -474,12 +479,12 @@ HUGE_THINK_MS = "300000"
 def test_a_bot_move_that_comes_during_an_analysis_does_not_wait_for_its_searches(tmp_path):
     with (
         ThrowawayRedis(tmp_path / "redis") as server,
-        game_play(server.url, False) as play,
+        store_on(server.url, False) as storage,
         LiveService(server.url, tmp_path / "web.log", workers=1) as web,
         # Random bots ignore think_ms: their moves are instant, the analysis's searches endless.
         BotWorkerProcess(server.url, tmp_path / "worker.log", think_ms=HUGE_THINK_MS) as worker,
     ):
-        game_id = analysis_taken(server.url, web.url, play, worker, seed=5)
+        game_id = analysis_taken(server.url, web.url, storage, worker, seed=5)
         # The worker is inside the first move's searches: a person's game with the bot to move first.
         live = create(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], first_player=1, seed=6)
         live_id = live["game"]["id"]

@@ -1,6 +1,6 @@
 """A finished game's analysis: asked for with POST, computed by the bot workers, read back as JSON or a chart.
 
-The core (GamePlay.request_analysis / analysis) queues it once per game and
+The core (games/analysis.py) queues it once per game and
 reads it; bot workers compute it only when no bot move waits
 (service/botworker/analyst.py). The chart is drawn by service.pictures,
 served like board.svg (nosniff, a CSP under which it runs nothing) and,
@@ -41,7 +41,7 @@ def _pending(game_id: str) -> Response:
 def request_analysis(game_id: str):
     """Queue the analysis of a finished game (once per game): 202 and where to read it."""
     check_headers("requestAnalysis")
-    services().play.request_analysis(game_id)
+    services().analyses.request(game_id)
     return _pending(game_id)
 
 
@@ -49,7 +49,7 @@ def request_analysis(game_id: str):
 def get_analysis(game_id: str):
     """The analysis: 200 once computed, 202 while it is."""
     check_headers("getAnalysis")
-    found = services().play.analysis(game_id)
+    found = services().analyses.result(game_id)
     return _pending(game_id) if found is None else json_response(found)
 
 
@@ -57,10 +57,9 @@ def get_analysis(game_id: str):
 def analysis_picture(game_id: str):
     """The analysis as a chart of the margin over the game: 200 once computed, 202 while it is."""
     check_headers("getAnalysisSvg")
-    play = services().play
-    found = play.analysis(game_id)
+    found = services().analyses.result(game_id)
     if found is None:
         return _pending(game_id)
-    names = [player["name"] for player in parse(play.view(game_id).view)["players"]]
+    names = [player["name"] for player in parse(services().play.view(game_id).view)["players"]]
     language = request_language()
     return speaks(picture_response(analysis_svg(parse(found), names, language), SVG_MIMETYPE), language)

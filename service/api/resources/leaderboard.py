@@ -16,15 +16,14 @@ bp = Blueprint("leaderboard", __name__)
 def repair_ratings() -> None:
     """Apply the rated games' settlements whose appliers died (site/rated_games.py) before ratings are read."""
     play = services().play
-    if play.ratings is not None:
 
-        def record_of(game_id: str) -> GameRecord | None:
-            try:
-                return play.load(game_id).record
-            except GameNotFound:
-                return None
+    def record_of(game_id: str) -> GameRecord | None:
+        try:
+            return play.load(game_id).record
+        except GameNotFound:
+            return None
 
-        play.ratings.repair(record_of)
+    services().ratings.repair(record_of)
 
 
 @bp.get("/leaderboard")
@@ -32,6 +31,5 @@ def get_leaderboard():
     """The top 100 players by rating with at least 5 rated games."""
     check_headers("getLeaderboard")
     repair_ratings()
-    ratings = services().play.ratings
-    players = [] if ratings is None else ratings.leaderboard()
+    players = services().ratings.leaderboard()
     return json_response(compact({"players": [player.profile() for player in players]}))
