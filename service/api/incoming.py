@@ -142,6 +142,16 @@ def check_headers(operation_id: str) -> None:
         raise invalid_request(Text("A header does not match the API: see errors."), errors)
 
 
+def read_optional_body(operation_id: str) -> dict | None:
+    """The body of an operation whose body may be left out (None then), its headers and body checked in
+    the API's order: the body's JSON, then the headers, then the body against the spec."""
+    body = read_json_object(required=False)
+    check_headers(operation_id)
+    if body is not None:
+        check_body(operation_id, body)
+    return body
+
+
 def read_query(operation_id: str) -> dict:
     """The declared query parameters, converted to their types; 400 when malformed."""
     values, errors = services().validator.query_errors(operation_id, request.args.to_dict(flat=False))

@@ -18,6 +18,7 @@ from service.api.incoming import (
     check_body,
     check_headers,
     read_json_object,
+    read_optional_body,
     read_path,
     read_query,
 )
@@ -69,10 +70,7 @@ def make_move(game_id: str):
 @bp.post("/games/<game_id>/resign")
 def resign_game(game_id: str):
     """The holder of the token gives the game up: 201 with the finished game, or the refusal."""
-    body = read_json_object(required=False)
-    check_headers("resignGame")
-    if body is not None:
-        check_body("resignGame", body)
+    read_optional_body("resignGame")
     return _play(game_id, Resign(), RESIGN_FINGERPRINT_BODY)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from service.api.context import services
-from service.api.incoming import bearer_token, check_body, check_headers, read_json_object
+from service.api.incoming import bearer_token, read_optional_body
 from service.api.responses import json_response
 from service.games.jsontext import Fragment, compact
 
@@ -15,10 +15,7 @@ bp = Blueprint("rematch", __name__)
 @bp.post("/games/<game_id>/rematch")
 def rematch_game(game_id: str):
     """The next game of a finished one, seats swapped: created by the first seat to ask, the same for the other."""
-    body = read_json_object(required=False)
-    check_headers("rematchGame")
-    if body is not None:
-        check_body("rematchGame", body)
+    read_optional_body("rematchGame")
     token = bearer_token()
     rematched = services().rematches.rematch(game_id, token)
     # The token the caller sent acts for its seat of the next game too (rematch.py): it is its own.
