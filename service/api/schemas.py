@@ -1,17 +1,20 @@
-"""Request bodies to the core's values (marshmallow for a game's setup), and the patch catalogue out.
+"""Request bodies to the core's values: marshmallow's one job in the service, for every body but a move's.
 
 Requests reach these only after the spec validator accepted them, so loading
 is conversion (1.0 to 1, null to the default), not a second validation, but
 for the one rule the spec cannot state: a placement given in both forms must
 name the same cells in each. A move's JSON form is the engine's own
-(service/engine/moves.py), read by `move_from_json`; the game's own view is
-the game-play core's (service/games/views.py): it is stored with every commit.
+(service/engine/moves.py), read by `move_from_json`. Nothing goes out through
+marshmallow: the game's own view is the game-play core's plain dict
+(service/games/views.py, stored with every commit), and so is the patch
+catalogue's here.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from marshmallow import EXCLUDE, Schema, fields, post_load
 
@@ -92,6 +95,65 @@ def load_create_game(body: dict) -> dict:
     return _CREATE_GAME.load(body)
 
 
+class _NameSchema(_Loader):
+    """POST /players and POST /games/{id}/seat: a name, required."""
+
+    name = fields.String(required=True)
+
+    @post_load
+    def _to_name(self, data: dict, **_kwargs) -> str:
+        return data["name"]
+
+
+class _JoinSchema(_Loader):
+    """POST /games/{id}/join: the joiner's name, if it gives one."""
+
+    name = fields.String(allow_none=True)
+
+    @post_load
+    def _to_name(self, data: dict, **_kwargs) -> str | None:
+        return data.get("name")
+
+
+@dataclass(frozen=True, slots=True)
+class SeekRequest:
+    """POST /seeks: the time control wanted, whether rated, and the rating range (None: the default)."""
+
+    clock: ClockSettings
+    rated: bool
+    rating_range: int | None
+
+
+class _SeekSchema(_Loader):
+    clock = fields.Dict(required=True)
+    rated = fields.Boolean(allow_none=True)
+    range = fields.Integer(allow_none=True)
+
+    @post_load
+    def _to_request(self, data: dict, **_kwargs) -> SeekRequest:
+        return SeekRequest(ClockSettings.from_json(data["clock"]), bool(data.get("rated")), data.get("range"))
+
+
+_NAME = _NameSchema()
+_JOIN = _JoinSchema()
+_SEEK = _SeekSchema()
+
+
+def load_name(body: dict) -> str:
+    """The name of a validated POST /players or POST /games/{id}/seat body."""
+    return _NAME.load(body)
+
+
+def load_join(body: dict) -> str | None:
+    """The joiner's name (None: none given) of a validated POST /games/{id}/join body."""
+    return _JOIN.load(body)
+
+
+def load_seek(body: dict) -> SeekRequest:
+    """The seek a validated POST /seeks body asks for."""
+    return _SEEK.load(body)
+
+
 def load_move(body: dict) -> Move:
     """The engine move for a validated move body: its JSON form, read by the engine.
 
@@ -142,18 +204,18 @@ def _cells_text(cells: Iterable[tuple[int, int]]) -> str:
     return json.dumps([list(cell) for cell in cells])
 
 
-class PatchSchema(Schema):
-    id = fields.Integer()
-    cost = fields.Integer()
-    time = fields.Integer()
-    income = fields.Integer()
-    shape = fields.List(fields.String())
-    cells = fields.Integer()
-
-
-PATCH_SCHEMA = PatchSchema(many=True)
-
-
 def patches_view() -> dict:
-    """GET /patches body."""
-    return {"patches": PATCH_SCHEMA.dump([PATCHES[i] for i in sorted(PATCHES)])}
+    """GET /patches body: every patch, by id."""
+    return {
+        "patches": [
+            {
+                "id": patch.id,
+                "cost": patch.cost,
+                "time": patch.time,
+                "income": patch.income,
+                "shape": list(patch.shape),
+                "cells": patch.cells,
+            }
+            for patch in (PATCHES[i] for i in sorted(PATCHES))
+        ]
+    }

@@ -9,7 +9,7 @@ from service.api.incoming import bearer_token, check_body, check_headers, read_j
 from service.api.middleware.ratelimit import count_bot_game
 from service.api.problems import invalid_request
 from service.api.responses import json_response, not_modified
-from service.api.schemas import load_create_game
+from service.api.schemas import load_create_game, load_name
 from service.engine import InvalidSetup, legal_moves
 from service.games.jsontext import Fragment, compact
 from service.games.views import legal_moves_text
@@ -89,7 +89,7 @@ def name_seat(game_id: str):
     body = read_json_object(required=True)
     check_headers("nameSeat")
     check_body("nameSeat", body)
-    named = services().seat_names.name(game_id, bearer_token(), body["name"])
+    named = services().seat_names.name(game_id, bearer_token(), load_name(body))
     return json_response(compact({"seat": named.seat, "game": Fragment(named.view)}))
 
 

@@ -8,6 +8,7 @@ from service.api.context import client_address, services
 from service.api.idempotency import join_key
 from service.api.incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from service.api.responses import json_response
+from service.api.schemas import load_join
 from service.games.jsontext import Fragment, compact
 
 bp = Blueprint("lobby", __name__)
@@ -28,7 +29,7 @@ def join_game(game_id: str):
     body = read_json_object(required=False) or {}
     check_headers("joinGame")
     check_body("joinGame", body)
-    token, key, name = bearer_token(), request.headers.get("Idempotency-Key"), body.get("name")
+    token, key, name = bearer_token(), request.headers.get("Idempotency-Key"), load_join(body)
     lobby = services().lobby
     if key is None:
         joined = lobby.join(game_id, token, name, client=client_address())

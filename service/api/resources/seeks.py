@@ -7,7 +7,7 @@ from flask import Blueprint
 from service.api.context import services
 from service.api.incoming import bearer_token, check_body, check_headers, read_json_object
 from service.api.responses import json_response
-from service.games.clock import ClockSettings
+from service.api.schemas import load_seek
 from service.games.jsontext import compact
 
 bp = Blueprint("seeks", __name__)
@@ -20,9 +20,8 @@ def create_seek():
     check_headers("createSeek")
     check_body("createSeek", body)
     player = services().players.authenticate(bearer_token())
-    seek = services().seeks.post(
-        player, ClockSettings.from_json(body["clock"]), bool(body.get("rated") or False), body.get("range")
-    )
+    wanted = load_seek(body)
+    seek = services().seeks.post(player, wanted.clock, wanted.rated, wanted.rating_range)
     return json_response(compact({"seek": seek}), 201, location=f"/seeks/{seek['id']}")
 
 
