@@ -20,9 +20,11 @@ What it writes, through the old app's test client on a throwaway redis-server:
 - a game without a clock between two names, Cleo and Dan, with four moves
   (two keyed);
 - a seek of Bob's left waiting;
-then every key of that Redis: its type, value (hash fields, list items,
-stream entries with their ids and consumer groups, zset members with scores,
-set members, strings) and PTTL, the tokens the old code handed out, and the
+and the old code's answers to what the test reads again (the profiles, the
+leaderboard, the waiting seek, each player's active games); then every key
+of that Redis: its type, value (hash fields, list items, stream entries with
+their ids and consumer groups, zset members with scores, set members,
+strings) and PTTL, the tokens the old code handed out, and the
 ids. Lobby and seek times are set long (LOBBY_TTL_SECONDS, SEEK_TTL_SECONDS
 ten years) so the open seat and the waiting seek are still open when the
 test reads them, whenever that is.
@@ -33,8 +35,9 @@ How it was run (from the root of this worktree, on 2026-12-04):
     PYTHONPATH=/tmp/old .venv/bin/python tools/old_records.py tests/data/old-records.json
 
 It starts its own redis-server on a free port (redis-server from PATH) and
-stops it at the end. It imports only the old tree's `service` (and redis-py),
-so PYTHONPATH decides which code writes the records.
+stops it at the end. PYTHONPATH decides which `service` writes the records:
+the script refuses this tree's own, and names the commit it used in the
+dump's `written_by`.
 """
 
 from __future__ import annotations
@@ -208,6 +211,15 @@ def write_records(client) -> dict:
         "leaderboard": ok(client.get("/leaderboard"), 200),
         "profiles": {
             name: ok(client.get(f"/players/{body['player']['id']}"), 200) for name, body in players.items()
+        },
+        "active_games": {
+            name: ok(
+                client.get(
+                    "/players/me/games", query_string={"status": "active"}, headers=bearer(body["token"])
+                ),
+                200,
+            )
+            for name, body in players.items()
         },
     }
 

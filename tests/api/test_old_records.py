@@ -171,6 +171,41 @@ def test_old_players_are_served_with_their_old_tokens_and_ratings(old):
         assert result["rated"] is True and result["reason"] == "resigned" and result["winner"] == 0
 
 
+def test_an_old_players_games_are_listed_as_the_old_code_listed_them(old):
+    dump, client = old
+    records = dump["records"]
+    for name, player in records["players"].items():
+        listed = client.get(
+            "/players/me/games", query_string={"status": "active"}, headers=_bearer(player["token"])
+        )
+        assert listed.status_code == 200, listed.get_json()
+        assert listed.get_json() == records["active_games"][name]
+        ids = {entry["game"]["id"] for entry in listed.get_json()["games"]}
+        both = {records["active_game"]["id"], records["realtime_game"]["id"]}
+        # Ann's lobby game waits for its second seat: hers, and active, not yet Bob's.
+        assert ids == (both | {records["lobby_game"]["id"]} if name == "Ann" else both)
+
+
+def test_a_rematch_of_an_old_rated_game_is_rated_with_the_seats_swapped(old):
+    dump, client = old
+    records = dump["records"]
+    finished = records["rated_games"][-1]
+    ann, bob = records["players"]["Ann"], records["players"]["Bob"]
+    rematch = client.post(f"/games/{finished}/rematch", headers=_bearer(ann["token"]))
+    assert rematch.status_code == 201, rematch.get_json()
+    game = rematch.get_json()["game"]
+    assert [seat["player_id"] for seat in game["players"]] == [bob["id"], ann["id"]]
+    assert game["rated"] is True and game["clock"]["initial_s"] == 300
+    assert client.get(f"/games/{finished}").get_json()["next_game"] == game["id"]
+    # Bob's call answers the same game; his old player token plays seat 0 of it.
+    again = client.post(f"/games/{finished}/rematch", headers=_bearer(bob["token"]))
+    assert again.status_code == 200 and again.get_json()["game"]["id"] == game["id"]
+    moved = client.post(
+        f"/games/{game['id']}/moves", json={"action": "advance"}, headers=_bearer(bob["token"])
+    )
+    assert moved.status_code == 201, moved.get_json()
+
+
 def test_an_old_waiting_seek_is_served_and_the_old_lobby_lists_its_game(old):
     dump, client = old
     records = dump["records"]
