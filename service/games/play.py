@@ -106,7 +106,9 @@ class Holder:
     """Who holds a seat beyond its name, as the site knows it: an identity, its name, the hash of its token.
 
     The seat bears the holder's name, and the holder's token acts for it
-    beside the seat's own (GameRecord.seat_of).
+    beside the seat's own (GameRecord.seat_of). Not a `Seat`: a holder is a
+    player, who may hold seats of many games; a seat is one game's place,
+    which a holder fills (its `player_id`, `player_hash`) or not.
     """
 
     id: str
@@ -227,12 +229,11 @@ def clock_check(clock: ClockState | None, must_be: str = "") -> ClockCheck | Non
     return ClockCheck(clock.since_ms, must_be, clock.deadline_ms)
 
 
-def clock_log(clock: ClockState | None, before: GameCopy | None = None) -> ClockLog | None:
+def clock_log(clock: ClockState | None) -> ClockLog | None:
     """The store's clock-log entry of a version whose clock is `clock` (None: no clock).
 
     The store keeps every clocked game's log from its creation on, so an
-    entry is all a write adds to it. `before` is not read: transitional, until
-    the core's commit stops passing it (issue 37).
+    entry is all a write adds to it.
     """
     return None if clock is None else ClockLog(compact(clock.log))
 
@@ -638,7 +639,7 @@ class GamePlay:
     def _clock_after(game: GameCopy, state: GameState, seat: int, move: Move) -> ClockAt | None:
         """The clock after `seat`'s `move` on `game` left `state` (None: the game has no clock)."""
         record = game.record
-        clock = record.clock_state
+        clock = record.clock_now
         if record.clock is None or clock is None:
             return None
         if isinstance(move, Resign):
@@ -665,7 +666,7 @@ class GamePlay:
 
         def ending_of(game: GameCopy) -> Write[Expiry] | Unchanged[Expiry]:
             record = game.record
-            clock = record.clock_state
+            clock = record.clock_now
             if record.clock is None or clock is None or clock.deadline_ms is None or record.state.finished:
                 return Unchanged(Expiry())
             deadline_ms = clock.deadline_ms
@@ -723,7 +724,7 @@ class GamePlay:
         Whoever else applies it (a timekeeper, another instance) makes this
         one's try fail harmlessly: the expiry happens once.
         """
-        clock = game.record.clock_state
+        clock = game.record.clock_now
         if clock is not None and clock.deadline_ms is not None:
             try:
                 expiry = self.expire(game_id, clock.deadline_ms)
@@ -795,7 +796,7 @@ class GamePlay:
         sooner than the version's. A move that ends the game is settled by
         the listeners in this commit (GameListener.settle).
         """
-        previous = game.record.clock_state
+        previous = game.record.clock_now
         ticking = hint = None
         if clock is not None and previous is not None:
             ticking = clock(max(self.store.now_ms(), previous.since_ms))
@@ -840,7 +841,7 @@ class GamePlay:
             event=event,
             answer=answer,
             clock=clock_check(ticking, must_be),
-            clock_log=clock_log(ticking, game),
+            clock_log=clock_log(ticking),
             deadline_hint=hint,
         )
 
@@ -963,7 +964,7 @@ class GamePlay:
         same way round as a commit.
         """
         if record.bot_in_turn is not None:
-            clock, settings = record.clock_state, record.clock
+            clock, settings = record.clock_now, record.clock
             # A bot on a real-time clock is served by its flag time, first (bot_jobs.py).
             flag_ms = (
                 None if settings is None or not settings.realtime or clock is None else clock.deadline_ms
@@ -976,12 +977,7 @@ class GamePlay:
                 flag_ms=flag_ms,
                 clocks_until_ms=None if flag_ms is None or clock is None else _clocks_until_ms(clock),
             )
-        elif (
-            record.state.finished
-            and record.bots != NO_BOTS
-            and record.clock is not None
-            and record.clock.realtime
-        ):
+        elif record.state.finished and record.has_bot and record.clock is not None and record.clock.realtime:
             # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
             self.bot_jobs.forget_clocked(record.id)
 

@@ -73,12 +73,6 @@ class Seat:
     # A seat nobody holds yet, taken by the first joiner (site/lobby.py).
     open: bool = False
 
-    def held_by(self, other: Seat) -> Seat:
-        """This seat acted for by `other`'s token and player (a rematch: no new secret to hand out)."""
-        return replace(
-            self, token_hash=other.token_hash, player_id=other.player_id, player_hash=other.player_hash
-        )
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
@@ -100,11 +94,6 @@ class GameRecord:
     clock: ClockSettings | None = None
     clock_now: ClockState | None = None
 
-    @property
-    def clock_state(self) -> ClockState | None:
-        """The clock as of this version (None without one)."""
-        return self.clock_now
-
     # Whether the game is shown in the lobby while a seat is open, and until
     # when (epoch milliseconds; 0 without an open seat).
     listed: bool = True
@@ -115,36 +104,6 @@ class GameRecord:
     settlement: Settlement | None = None
     # Of a finished game: the id of its rematch (rematch.py), once asked for.
     next_game: str | None = None
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def names(self) -> tuple[str, str]:
-        return (self.seats[0].name, self.seats[1].name)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def token_hashes(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].token_hash, self.seats[1].token_hash)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def bots(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].bot, self.seats[1].bot)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def player_ids(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].player_id, self.seats[1].player_id)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def player_hashes(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].player_hash, self.seats[1].player_hash)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def open_seats(self) -> tuple[bool, bool]:
-        return (self.seats[0].open, self.seats[1].open)
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -173,6 +132,11 @@ class GameRecord:
         turn = self.state.turn
         first, second = self.seats
         return None if turn is None or first.open or second.open else self.seats[turn].bot
+
+    @property
+    def has_bot(self) -> bool:
+        """Whether a bot plays at least one seat."""
+        return self.seats[0].bot is not None or self.seats[1].bot is not None
 
     @property
     def has_person(self) -> bool:

@@ -341,7 +341,7 @@ class Lobby:
                     self.index.remove(game_id)
                 return Joined(view, seat, seat_token)
 
-            clock_now = after.clock_state
+            clock_now = after.clock_now
             return Write(
                 after,
                 game.version,
@@ -370,7 +370,7 @@ class Lobby:
                     "This game has no open seat: another joiner took it, it never had one, or it was aborted."
                 )
             )
-        if player is not None and player.id in record.player_ids:
+        if player is not None and any(seat.player_id == player.id for seat in record.seats):
             raise SeatTaken(Text("You already hold a seat of this game: the other is for an opponent."))
         return seat
 
