@@ -264,15 +264,8 @@ def recorded_answer(existing: IdempotencyRecord, key: IdempotencyKey) -> str:
 
 
 def _replayed(record: GameRecord, moves: list[Move]) -> GameState:
-    """The state after `moves` from the record's creation parameters; VersionNotFound when it predates keeping them."""
+    """The state after `moves` from the record's creation parameters: its seed, or its patch order (create_record keeps one)."""
     state = record.state
-    if state.seed is None and record.patch_order is None:
-        raise VersionNotFound(
-            Text(
-                "This game was stored before past versions could be rebuilt: "
-                "only its current version is available."
-            )
-        )
     return replay(
         moves,
         seed=state.seed if record.patch_order is None else None,
@@ -438,7 +431,7 @@ class GamePlay:
 
         A past version is rebuilt from the creation parameters and the first
         `version - 1` moves of the history; its `updated_at` is the time its
-        last move was accepted, None when the record predates keeping them.
+        last move was accepted (GameRecord.advanced keeps every move's).
         """
         stored = self.view(game_id)
         current = stored.version
@@ -455,12 +448,9 @@ class GamePlay:
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
         past = _replayed(record, [move_from_json(parse(entry)) for entry in entries])
         times = record.move_times
-        updated_at = (
-            record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
-        )
         then = replace(
             record,
-            updated_at=updated_at,
+            updated_at=record.created_at if version == 1 else times[version - 2],
             state=past,
             move_times=times[: version - 1],
             clock_now=self._clock_of_version(game_id, record, version),

@@ -81,7 +81,7 @@ class GameRecord:
     id: str
     seats: tuple[Seat, Seat]
     created_at: str
-    updated_at: str | None  # None only in a replayed past version whose move time is not stored
+    updated_at: str
     state: GameState
     # What replaying the game needs beyond the state (GamePlay.view_at): the
     # starting circle of a game set up from a patch order (a seeded one

@@ -159,7 +159,7 @@ class Players:
             clock = view.get("clock")
             deadline = clock.get("deadline") if isinstance(clock, dict) else None
             entry = {"game": Fragment(text), "seat": seat, "my_turn": my_turn, "deadline": deadline}
-            found.append((view["updated_at"] or "", entry))
+            found.append((view["updated_at"], entry))
         # Most recently changed first, then (a stable sort) by turn and deadline.
         found.sort(key=lambda pair: pair[0], reverse=True)
         found.sort(
