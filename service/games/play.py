@@ -68,7 +68,7 @@ from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .listeners import GameListener
-from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
+from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, Seat, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
     BotsUnavailable,
@@ -318,45 +318,34 @@ class GamePlay:
         the address the game's bot jobs are served for. `clock`: the time control, None for none.
         `seating`: the seats' holders, the open seats, the id, the seat tokens of a rematch.
         """
-        holders = seating.holders
-        names = (
-            names[0] if holders[0] is None else holders[0].name,
-            names[1] if holders[1] is None else holders[1].name,
-        )
         pending: ClockAt | None = None if clock is None else partial(start, clock)
         if clock is not None and seating.open_for_ms is not None:
             pending = partial(_started_open, clock, seating.open_for_ms)
 
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
+        # Each seat as its holder (a player, or none) and its bot make it.
+        first, second = (
+            Seat(name, bot=bot, open=empty)
+            if holder is None
+            else Seat(holder.name, bot=bot, player_id=holder.id, player_hash=holder.token_hash, open=empty)
+            for name, bot, holder, empty in zip(names, bots, seating.holders, seating.open_seats, strict=True)
+        )
         record, tokens = create_record(
             new_game(**setup),
-            names,
-            bots,
+            (first, second),
             None,
             clock,
-            players=(
-                None if holders[0] is None else holders[0].id,
-                None if holders[1] is None else holders[1].id,
-            ),
-            player_hashes=(
-                None if holders[0] is None else holders[0].token_hash,
-                None if holders[1] is None else holders[1].token_hash,
-            ),
-            open_seats=seating.open_seats,
             listed=seating.listed,
             open_until_ms=seating.open_until_ms,
             rated=seating.rated,
             game_id=seating.game_id,
         )
         if seating.token_hashes is not None:
-            first, second = seating.token_hashes
+            first_hash, second_hash = seating.token_hashes
             record = replace(
                 record,
-                seats=(
-                    replace(record.seats[0], token_hash=first),
-                    replace(record.seats[1], token_hash=second),
-                ),
+                seats=(replace(first, token_hash=first_hash), replace(second, token_hash=second_hash)),
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()

@@ -264,14 +264,10 @@ def _clock_of(log: list[list[int | None]] | None) -> dict[str, Any]:
 
 def create_record(
     state: GameState,
-    names: tuple[str, str],
-    bots: tuple[str | None, str | None] = NO_BOTS,
+    seats: tuple[Seat, Seat],
     clock: ClockState | None = None,
     settings: ClockSettings | None = None,
     *,
-    players: tuple[str | None, str | None] = NO_PLAYERS,
-    player_hashes: tuple[str | None, str | None] = NO_PLAYERS,
-    open_seats: tuple[bool, bool] = NO_OPEN_SEATS,
     listed: bool = True,
     open_until_ms: int = 0,
     rated: bool = False,
@@ -279,17 +275,15 @@ def create_record(
 ) -> tuple[GameRecord, list[str | None]]:
     """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat and an open one.
 
+    Each other seat of `seats` gets a new token, whose hash it keeps.
     With a clock: its `settings` and its `clock` at the creation (clock.start, at its time).
-    `players`, `player_hashes`: the player holding each seat and its token's
-    hash; `open_seats`: the seats left for a joiner, until `open_until_ms`.
+    `open_until_ms`: until when an open seat waits for a joiner.
     `game_id`: the id chosen beforehand (a seek's pairing names its game), else a new one.
     """
-    tokens = [None if bot is not None or empty else new_seat_token() for bot, empty in zip(bots, open_seats)]
+    tokens = [None if seat.bot is not None or seat.open else new_seat_token() for seat in seats]
     first, second = (
-        Seat(name, None if token is None else token_hash(token), bot, player, player_hash, empty)
-        for name, token, bot, player, player_hash, empty in zip(
-            names, tokens, bots, players, player_hashes, open_seats, strict=True
-        )
+        seat if token is None else replace(seat, token_hash=token_hash(token))
+        for seat, token in zip(seats, tokens, strict=True)
     )
     created = now_rfc3339()
     record = GameRecord(
@@ -302,7 +296,7 @@ def create_record(
         clock=settings,
         clock_now=clock,
         listed=listed,
-        open_until_ms=open_until_ms if True in open_seats else 0,
+        open_until_ms=open_until_ms if first.open or second.open else 0,
         rated=rated,
     )
     return record, tokens
