@@ -10,7 +10,7 @@ import os
 
 from service.engine import Advance, apply_move, new_game
 from service.games import GameCopy, KeptCopies
-from service.games.records import create_record, new_game_id
+from service.games.records import Seat, create_record, new_game_id
 from service.instance.shared_copies import SLOT_BYTES, SharedCopies
 from tests.support.forked import in_child
 
@@ -94,7 +94,7 @@ def test_processes_writing_one_slot_at_once_never_let_a_reader_see_a_mix():
 
 def test_kept_copies_take_a_newer_copy_another_worker_shared():
     shared = SharedCopies(8)
-    start, _ = create_record(new_game(seed=3), ("A", "B"), (None, None))
+    start, _ = create_record(new_game(seed=3), (Seat("A"), Seat("B")))
     moved = start.advanced(apply_move(start.state, Advance(), start.state.turn))
     this_worker, other_worker = KeptCopies(8, shared), KeptCopies(8, shared)
     this_worker.put(start.id, GameCopy(1, "one", start), start.encode())

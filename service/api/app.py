@@ -21,10 +21,8 @@ from service.config import Settings
 from service.games import KeptCopies
 from service.games.analysis import GameAnalyses
 from service.instance import shared_copies, stream_counts
-from service.site.core import game_play
+from service.site.core import site_core
 from service.site.lobby import Lobby, Players
-from service.site.notices import PlayerNotices
-from service.site.rated_games import RatedGames
 from service.site.rematch import Rematches
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
@@ -51,7 +49,10 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     # redirects none; tests/api/test_hostile_input.py checks both.
     app.url_map.merge_slashes = False
     storage.bot_jobs.clocked_games_per_worker = settings.bot_clocked_games_per_worker
-    play = game_play(storage, KeptCopies(settings.recent_games, shared_copies.for_this_worker()))
+    # The web app also calls two of the listeners the core tells (a rematch's notice,
+    # the ratings shown): the ones registered, so each is built in one place.
+    core = site_core(storage, KeptCopies(settings.recent_games, shared_copies.for_this_worker()))
+    play = core.play
     players = Players(storage.players)
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
@@ -61,11 +62,11 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         spec_file=StaticBody(spec_bytes(), "application/yaml"),
         play=play,
         analyses=GameAnalyses(play, storage.analyses),
-        ratings=RatedGames(storage.players, storage.ratings, storage.games.now_ms),
+        ratings=core.ratings,
         players=players,
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds, settings.open_games_per_player),
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
-        rematches=Rematches(play, PlayerNotices(storage.players, storage.games.now_ms)),
+        rematches=Rematches(play, core.notices),
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),

@@ -104,7 +104,7 @@ def think_budget_ms(
     it gets back. Never below 1 ms (the search then plays its first idea).
     """
     budget = level(level_id).think_ms if override_ms is None else override_ms
-    clock, settings, seat = record.clock_state, record.clock, record.state.turn
+    clock, settings, seat = record.clock_now, record.clock, record.state.turn
     if clock is None or settings is None or seat is None or not settings.realtime:
         return override_ms
     left = clock.remaining_ms[seat]

@@ -68,7 +68,7 @@ from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .listeners import GameListener
-from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, could_be_game_id, create_record
+from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, Seat, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
     BotsUnavailable,
@@ -106,7 +106,9 @@ class Holder:
     """Who holds a seat beyond its name, as the site knows it: an identity, its name, the hash of its token.
 
     The seat bears the holder's name, and the holder's token acts for it
-    beside the seat's own (GameRecord.seat_of).
+    beside the seat's own (GameRecord.seat_of). Not a `Seat`: a holder is a
+    player, who may hold seats of many games; a seat is one game's place,
+    which a holder fills (its `player_id`, `player_hash`) or not.
     """
 
     id: str
@@ -227,12 +229,11 @@ def clock_check(clock: ClockState | None, must_be: str = "") -> ClockCheck | Non
     return ClockCheck(clock.since_ms, must_be, clock.deadline_ms)
 
 
-def clock_log(clock: ClockState | None, before: GameCopy | None = None) -> ClockLog | None:
+def clock_log(clock: ClockState | None) -> ClockLog | None:
     """The store's clock-log entry of a version whose clock is `clock` (None: no clock).
 
     The store keeps every clocked game's log from its creation on, so an
-    entry is all a write adds to it. `before` is not read: transitional, until
-    the core's commit stops passing it (issue 37).
+    entry is all a write adds to it.
     """
     return None if clock is None else ClockLog(compact(clock.log))
 
@@ -263,15 +264,8 @@ def recorded_answer(existing: IdempotencyRecord, key: IdempotencyKey) -> str:
 
 
 def _replayed(record: GameRecord, moves: list[Move]) -> GameState:
-    """The state after `moves` from the record's creation parameters; VersionNotFound when it predates keeping them."""
+    """The state after `moves` from the record's creation parameters: its seed, or its patch order (create_record keeps one)."""
     state = record.state
-    if state.seed is None and record.patch_order is None:
-        raise VersionNotFound(
-            Text(
-                "This game was stored before past versions could be rebuilt: "
-                "only its current version is available."
-            )
-        )
     return replay(
         moves,
         seed=state.seed if record.patch_order is None else None,
@@ -324,45 +318,34 @@ class GamePlay:
         the address the game's bot jobs are served for. `clock`: the time control, None for none.
         `seating`: the seats' holders, the open seats, the id, the seat tokens of a rematch.
         """
-        holders = seating.holders
-        names = (
-            names[0] if holders[0] is None else holders[0].name,
-            names[1] if holders[1] is None else holders[1].name,
-        )
         pending: ClockAt | None = None if clock is None else partial(start, clock)
         if clock is not None and seating.open_for_ms is not None:
             pending = partial(_started_open, clock, seating.open_for_ms)
 
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
+        # Each seat as its holder (a player, or none) and its bot make it.
+        first, second = (
+            Seat(name, bot=bot, open=empty)
+            if holder is None
+            else Seat(holder.name, bot=bot, player_id=holder.id, player_hash=holder.token_hash, open=empty)
+            for name, bot, holder, empty in zip(names, bots, seating.holders, seating.open_seats, strict=True)
+        )
         record, tokens = create_record(
             new_game(**setup),
-            names,
-            bots,
+            (first, second),
             None,
             clock,
-            players=(
-                None if holders[0] is None else holders[0].id,
-                None if holders[1] is None else holders[1].id,
-            ),
-            player_hashes=(
-                None if holders[0] is None else holders[0].token_hash,
-                None if holders[1] is None else holders[1].token_hash,
-            ),
-            open_seats=seating.open_seats,
             listed=seating.listed,
             open_until_ms=seating.open_until_ms,
             rated=seating.rated,
             game_id=seating.game_id,
         )
         if seating.token_hashes is not None:
-            first, second = seating.token_hashes
+            first_hash, second_hash = seating.token_hashes
             record = replace(
                 record,
-                seats=(
-                    replace(record.seats[0], token_hash=first),
-                    replace(record.seats[1], token_hash=second),
-                ),
+                seats=(replace(first, token_hash=first_hash), replace(second, token_hash=second_hash)),
             )
             tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
@@ -437,7 +420,7 @@ class GamePlay:
 
         A past version is rebuilt from the creation parameters and the first
         `version - 1` moves of the history; its `updated_at` is the time its
-        last move was accepted, None when the record predates keeping them.
+        last move was accepted (GameRecord.advanced keeps every move's).
         """
         stored = self.view(game_id)
         current = stored.version
@@ -454,12 +437,9 @@ class GamePlay:
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
         past = _replayed(record, [move_from_json(parse(entry)) for entry in entries])
         times = record.move_times
-        updated_at = (
-            record.created_at if version == 1 else (times[version - 2] if version - 2 < len(times) else None)
-        )
         then = replace(
             record,
-            updated_at=updated_at,
+            updated_at=record.created_at if version == 1 else times[version - 2],
             state=past,
             move_times=times[: version - 1],
             clock_now=self._clock_of_version(game_id, record, version),
@@ -638,7 +618,7 @@ class GamePlay:
     def _clock_after(game: GameCopy, state: GameState, seat: int, move: Move) -> ClockAt | None:
         """The clock after `seat`'s `move` on `game` left `state` (None: the game has no clock)."""
         record = game.record
-        clock = record.clock_state
+        clock = record.clock_now
         if record.clock is None or clock is None:
             return None
         if isinstance(move, Resign):
@@ -665,7 +645,7 @@ class GamePlay:
 
         def ending_of(game: GameCopy) -> Write[Expiry] | Unchanged[Expiry]:
             record = game.record
-            clock = record.clock_state
+            clock = record.clock_now
             if record.clock is None or clock is None or clock.deadline_ms is None or record.state.finished:
                 return Unchanged(Expiry())
             deadline_ms = clock.deadline_ms
@@ -723,7 +703,7 @@ class GamePlay:
         Whoever else applies it (a timekeeper, another instance) makes this
         one's try fail harmlessly: the expiry happens once.
         """
-        clock = game.record.clock_state
+        clock = game.record.clock_now
         if clock is not None and clock.deadline_ms is not None:
             try:
                 expiry = self.expire(game_id, clock.deadline_ms)
@@ -795,7 +775,7 @@ class GamePlay:
         sooner than the version's. A move that ends the game is settled by
         the listeners in this commit (GameListener.settle).
         """
-        previous = game.record.clock_state
+        previous = game.record.clock_now
         ticking = hint = None
         if clock is not None and previous is not None:
             ticking = clock(max(self.store.now_ms(), previous.since_ms))
@@ -840,7 +820,7 @@ class GamePlay:
             event=event,
             answer=answer,
             clock=clock_check(ticking, must_be),
-            clock_log=clock_log(ticking, game),
+            clock_log=clock_log(ticking),
             deadline_hint=hint,
         )
 
@@ -963,7 +943,7 @@ class GamePlay:
         same way round as a commit.
         """
         if record.bot_in_turn is not None:
-            clock, settings = record.clock_state, record.clock
+            clock, settings = record.clock_now, record.clock
             # A bot on a real-time clock is served by its flag time, first (bot_jobs.py).
             flag_ms = (
                 None if settings is None or not settings.realtime or clock is None else clock.deadline_ms
@@ -976,12 +956,7 @@ class GamePlay:
                 flag_ms=flag_ms,
                 clocks_until_ms=None if flag_ms is None or clock is None else _clocks_until_ms(clock),
             )
-        elif (
-            record.state.finished
-            and record.bots != NO_BOTS
-            and record.clock is not None
-            and record.clock.realtime
-        ):
+        elif record.state.finished and record.has_bot and record.clock is not None and record.clock.realtime:
             # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
             self.bot_jobs.forget_clocked(record.id)
 

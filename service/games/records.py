@@ -73,12 +73,6 @@ class Seat:
     # A seat nobody holds yet, taken by the first joiner (site/lobby.py).
     open: bool = False
 
-    def held_by(self, other: Seat) -> Seat:
-        """This seat acted for by `other`'s token and player (a rematch: no new secret to hand out)."""
-        return replace(
-            self, token_hash=other.token_hash, player_id=other.player_id, player_hash=other.player_hash
-        )
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
@@ -87,7 +81,7 @@ class GameRecord:
     id: str
     seats: tuple[Seat, Seat]
     created_at: str
-    updated_at: str | None  # None only in a replayed past version whose move time is not stored
+    updated_at: str
     state: GameState
     # What replaying the game needs beyond the state (GamePlay.view_at): the
     # starting circle of a game set up from a patch order (a seeded one
@@ -100,11 +94,6 @@ class GameRecord:
     clock: ClockSettings | None = None
     clock_now: ClockState | None = None
 
-    @property
-    def clock_state(self) -> ClockState | None:
-        """The clock as of this version (None without one)."""
-        return self.clock_now
-
     # Whether the game is shown in the lobby while a seat is open, and until
     # when (epoch milliseconds; 0 without an open seat).
     listed: bool = True
@@ -115,36 +104,6 @@ class GameRecord:
     settlement: Settlement | None = None
     # Of a finished game: the id of its rematch (rematch.py), once asked for.
     next_game: str | None = None
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def names(self) -> tuple[str, str]:
-        return (self.seats[0].name, self.seats[1].name)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def token_hashes(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].token_hash, self.seats[1].token_hash)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def bots(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].bot, self.seats[1].bot)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def player_ids(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].player_id, self.seats[1].player_id)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def player_hashes(self) -> tuple[str | None, str | None]:
-        return (self.seats[0].player_hash, self.seats[1].player_hash)
-
-    # transitional: removed once the core's callers read seats (issue 37)
-    @property
-    def open_seats(self) -> tuple[bool, bool]:
-        return (self.seats[0].open, self.seats[1].open)
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -173,6 +132,11 @@ class GameRecord:
         turn = self.state.turn
         first, second = self.seats
         return None if turn is None or first.open or second.open else self.seats[turn].bot
+
+    @property
+    def has_bot(self) -> bool:
+        """Whether a bot plays at least one seat."""
+        return self.seats[0].bot is not None or self.seats[1].bot is not None
 
     @property
     def has_person(self) -> bool:
@@ -300,14 +264,10 @@ def _clock_of(log: list[list[int | None]] | None) -> dict[str, Any]:
 
 def create_record(
     state: GameState,
-    names: tuple[str, str],
-    bots: tuple[str | None, str | None] = NO_BOTS,
+    seats: tuple[Seat, Seat],
     clock: ClockState | None = None,
     settings: ClockSettings | None = None,
     *,
-    players: tuple[str | None, str | None] = NO_PLAYERS,
-    player_hashes: tuple[str | None, str | None] = NO_PLAYERS,
-    open_seats: tuple[bool, bool] = NO_OPEN_SEATS,
     listed: bool = True,
     open_until_ms: int = 0,
     rated: bool = False,
@@ -315,17 +275,15 @@ def create_record(
 ) -> tuple[GameRecord, list[str | None]]:
     """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat and an open one.
 
+    Each other seat of `seats` gets a new token, whose hash it keeps.
     With a clock: its `settings` and its `clock` at the creation (clock.start, at its time).
-    `players`, `player_hashes`: the player holding each seat and its token's
-    hash; `open_seats`: the seats left for a joiner, until `open_until_ms`.
+    `open_until_ms`: until when an open seat waits for a joiner.
     `game_id`: the id chosen beforehand (a seek's pairing names its game), else a new one.
     """
-    tokens = [None if bot is not None or empty else new_seat_token() for bot, empty in zip(bots, open_seats)]
+    tokens = [None if seat.bot is not None or seat.open else new_seat_token() for seat in seats]
     first, second = (
-        Seat(name, None if token is None else token_hash(token), bot, player, player_hash, empty)
-        for name, token, bot, player, player_hash, empty in zip(
-            names, tokens, bots, players, player_hashes, open_seats, strict=True
-        )
+        seat if token is None else replace(seat, token_hash=token_hash(token))
+        for seat, token in zip(seats, tokens, strict=True)
     )
     created = now_rfc3339()
     record = GameRecord(
@@ -338,7 +296,7 @@ def create_record(
         clock=settings,
         clock_now=clock,
         listed=listed,
-        open_until_ms=open_until_ms if True in open_seats else 0,
+        open_until_ms=open_until_ms if first.open or second.open else 0,
         rated=rated,
     )
     return record, tokens

@@ -8,6 +8,8 @@ move, a timeout).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from service.games import GamePlay, KeptCopies
 from service.storage import Storage
 
@@ -15,12 +17,28 @@ from .notices import PlayerNotices
 from .rated_games import RatedGames
 
 
-def game_play(storage: Storage, kept: KeptCopies) -> GamePlay:
+@dataclass(frozen=True, slots=True)
+class SiteCore:
+    """The core and the listeners registered on it, for a process that also calls them (the web app)."""
+
+    play: GamePlay
+    ratings: RatedGames
+    notices: PlayerNotices
+
+
+def site_core(storage: Storage, kept: KeptCopies) -> SiteCore:
     """The core on `storage`, keeping copies in `kept`, with the site's listeners registered.
 
     Rated games first: their settlement is applied before the players hear of the end.
     """
     play = GamePlay(storage.games, kept, storage.bot_jobs, storage.deadlines)
-    play.listen(RatedGames(storage.players, storage.ratings, storage.games.now_ms))
-    play.listen(PlayerNotices(storage.players, storage.games.now_ms))
-    return play
+    ratings = RatedGames(storage.players, storage.ratings, storage.games.now_ms)
+    notices = PlayerNotices(storage.players, storage.games.now_ms)
+    play.listen(ratings)
+    play.listen(notices)
+    return SiteCore(play, ratings, notices)
+
+
+def game_play(storage: Storage, kept: KeptCopies) -> GamePlay:
+    """The core of `site_core`, for a process that calls none of its listeners itself."""
+    return site_core(storage, kept).play

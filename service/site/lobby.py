@@ -159,7 +159,7 @@ class Players:
             clock = view.get("clock")
             deadline = clock.get("deadline") if isinstance(clock, dict) else None
             entry = {"game": Fragment(text), "seat": seat, "my_turn": my_turn, "deadline": deadline}
-            found.append((view["updated_at"] or "", entry))
+            found.append((view["updated_at"], entry))
         # Most recently changed first, then (a stable sort) by turn and deadline.
         found.sort(key=lambda pair: pair[0], reverse=True)
         found.sort(
@@ -341,7 +341,7 @@ class Lobby:
                     self.index.remove(game_id)
                 return Joined(view, seat, seat_token)
 
-            clock_now = after.clock_state
+            clock_now = after.clock_now
             return Write(
                 after,
                 game.version,
@@ -370,7 +370,7 @@ class Lobby:
                     "This game has no open seat: another joiner took it, it never had one, or it was aborted."
                 )
             )
-        if player is not None and player.id in record.player_ids:
+        if player is not None and any(seat.player_id == player.id for seat in record.seats):
             raise SeatTaken(Text("You already hold a seat of this game: the other is for an opponent."))
         return seat
 

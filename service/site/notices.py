@@ -50,40 +50,40 @@ class PlayerNotices(GameListener):
 
     def created(self, record: GameRecord) -> None:
         """A game was stored: each of its players counts it, and hears it start unless a seat is open."""
-        for player_id in record.player_ids:
-            self._count(player_id, record.id)
+        for seat in record.seats:
+            self._count(seat.player_id, record.id)
         if record.open_seat is None:
             self.started(record)
 
     def seat_taken(self, record: GameRecord, seat: int) -> None:
         """A seat was taken: its player counts the game; all hear it start once no seat is open."""
-        self._count(record.player_ids[seat], record.id)
+        self._count(record.seats[seat].player_id, record.id)
         if record.open_seat is None:
             self.started(record)
 
     def started(self, record: GameRecord) -> None:
-        for seat, player_id in enumerate(record.player_ids):
-            if player_id is not None:
-                body = {"game": record.id, "seat": seat, "my_turn": record.state.turn == seat}
-                self._send(player_id, "game_start", body)
+        for index, seat in enumerate(record.seats):
+            if seat.player_id is not None:
+                body = {"game": record.id, "seat": index, "my_turn": record.state.turn == index}
+                self._send(seat.player_id, "game_start", body)
 
     def committed(self, before: GameRecord, after: GameRecord, version: int, result: Any) -> None:
         """A move (or resign, or timeout) was stored at `version`: the end, or the turn handed to a player."""
-        if after.player_ids == (None, None):
+        if after.seats[0].player_id is None and after.seats[1].player_id is None:
             return
         if result is not None:
-            for seat, player_id in enumerate(after.player_ids):
-                if player_id is not None:
-                    body = {"game": after.id, "seat": seat, "version": version, "result": result}
-                    self._send(player_id, "game_end", body)
+            for index, seat in enumerate(after.seats):
+                if seat.player_id is not None:
+                    body = {"game": after.id, "seat": index, "version": version, "result": result}
+                    self._send(seat.player_id, "game_end", body)
             return
         turn = after.state.turn
         if turn is not None and turn != before.state.turn:
-            player_id = after.player_ids[turn]
+            player_id = after.seats[turn].player_id
             if player_id is not None:
                 self._send(player_id, "your_turn", {"game": after.id, "seat": turn, "version": version})
 
     def rematch_offered(self, record: GameRecord, to_seat: int, next_game: str) -> None:
-        player_id = record.player_ids[to_seat]
+        player_id = record.seats[to_seat].player_id
         if player_id is not None:
             self._send(player_id, "rematch", {"game": record.id, "seat": to_seat, "next_game": next_game})

@@ -84,7 +84,7 @@ class RatedGames(GameListener):
     def settle(self, record: GameRecord) -> GameRecord:
         """The final record of a rated game with its settlement (queued first, step 1); others unchanged."""
         outcome = record.state.result
-        first, second = record.player_ids
+        first, second = (seat.player_id for seat in record.seats)
         if (
             not record.rated
             or record.settlement is not None

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
 from service.games.play import GamePlay, Holder, Seating, Unchanged, Write
-from service.games.records import GameRecord, new_game_id
+from service.games.records import GameRecord, Seat, new_game_id
 from service.games.refusals import (
     GameNotFinished,
     GameNotFound,
@@ -93,23 +93,17 @@ class Rematches:
         state = finished.state
         # Each seat's holders of the finished game hold the other seat now, and each
         # person's token of it acts for its new seat: no new secret to hand out.
-        holders = [
-            None if player_id is None or player_hash is None else Holder(player_id, name, player_hash)
-            for player_id, name, player_hash in zip(
-                finished.player_ids, finished.names, finished.player_hashes
-            )
-        ]
-        hashes = finished.token_hashes
+        first, second = finished.seats
         try:
             created = self.play.create(
-                (finished.names[1], finished.names[0]),
-                (finished.bots[1], finished.bots[0]),
+                (second.name, first.name),
+                (second.bot, first.bot),
                 clock=finished.clock,
                 seating=Seating(
-                    (holders[1], holders[0]),
+                    (_holder(second), _holder(first)),
                     rated=finished.rated,
                     game_id=next_id,
-                    token_hashes=(hashes[1], hashes[0]),
+                    token_hashes=(second.token_hash, first.token_hash),
                 ),
                 first_player=state.first_player,
                 time_board=state.time_board,
@@ -117,3 +111,10 @@ class Rematches:
         except GameExists:
             return self.play.view(next_id).view
         return created.view
+
+
+def _holder(seat: Seat) -> Holder | None:
+    """The player holding `seat`, as a new game's seating names it; None for a seat no player holds."""
+    if seat.player_id is None or seat.player_hash is None:
+        return None
+    return Holder(seat.player_id, seat.name, seat.player_hash)

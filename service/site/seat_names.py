@@ -41,11 +41,11 @@ class SeatNames:
         def naming(game: GameCopy) -> Write[Named] | Unchanged[Named]:
             record = game.record
             seat = seat_of_token(record, token)
-            if record.player_ids[seat] is not None:
+            if record.seats[seat].player_id is not None:
                 raise NameFixed(Text("This seat is a player's: it bears the name the player chose."))
             if record.state.finished:
                 raise NameFixed(Text("The game is over: its seats' names are as they were played."))
-            if record.names[seat] == name:
+            if record.seats[seat].name == name:
                 return Unchanged(Named(seat, compact(game_view(record, game.version))))
             named = record.with_seat(seat, replace(record.seats[seat], name=name))
             view = compact(game_view(named, game.version))

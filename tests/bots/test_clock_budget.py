@@ -12,11 +12,11 @@ from dataclasses import replace
 from service.botworker.worker import think_budget_ms
 from service.engine import new_game
 from service.games.clock import ClockSettings, ClockState
-from service.games.records import create_record
+from service.games.records import Seat, create_record
 
 
 def record_with(settings: ClockSettings | None, remaining_ms: int):
-    record, _tokens = create_record(new_game(seed=1), ("Bot", "Bot"), ("search", "search"))
+    record, _tokens = create_record(new_game(seed=1), (Seat("Bot", bot="search"), Seat("Bot", bot="search")))
     if settings is None:
         return record
     clock = ClockState((remaining_ms, remaining_ms), 0, 0, remaining_ms)

@@ -35,7 +35,7 @@ def test_a_resignation_racing_the_timeout_changes_the_ratings_once(storage):
         # Both seats move (a game both played is rated), then seat 0's clock runs: its flag falls in 10 s.
         one.play(created.game_id, Advance(), first_token)
         one.play(created.game_id, Advance(), second_token)
-        clock = one.load(created.game_id).record.clock_state
+        clock = one.load(created.game_id).record.clock_now
         assert clock is not None and clock.deadline_ms is not None
         games.append((created.game_id, clock.deadline_ms, first.id, second.id, first_token))
     deadline = max(deadline for _, deadline, *_ in games)

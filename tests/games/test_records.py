@@ -14,7 +14,7 @@ from service.games.records import Seat, could_be_game_id, create_record, new_gam
 def test_only_a_tokens_sha256_is_kept_and_it_names_its_seat():
     # SHA-256 of "abc" (FIPS 180-2, appendix B.1).
     assert token_hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    record, (first, second) = create_record(new_game(seed=3), ("Ada", "Bo"))
+    record, (first, second) = create_record(new_game(seed=3), (Seat("Ada"), Seat("Bo")))
     assert first is not None and second is not None
     assert [seat.token_hash for seat in record.seats] == [token_hash(first), token_hash(second)]
     assert [record.seat_of(first), record.seat_of(second)] == [0, 1]
@@ -23,7 +23,7 @@ def test_only_a_tokens_sha256_is_kept_and_it_names_its_seat():
 
 
 def test_a_bots_seat_has_no_token_and_is_in_turn_when_its_seat_is():
-    record, tokens = create_record(new_game(seed=3), ("Bot", "Ada"), ("random", None))
+    record, tokens = create_record(new_game(seed=3), (Seat("Bot", bot="random"), Seat("Ada")))
     assert tokens[0] is None and record.seats[0].token_hash is None
     assert record.seats == (Seat("Bot", None, "random"), Seat("Ada", token_hash(tokens[1] or "")))
     assert (record.bot_in_turn, record.has_person) == ("random", True)
@@ -33,7 +33,7 @@ def test_a_bots_seat_has_no_token_and_is_in_turn_when_its_seat_is():
 
 def test_a_record_reads_back_from_its_text_with_every_field():
     record, _tokens = create_record(
-        new_game(patch_order=list(range(2, 34)) + [1]), ("Ada", "Bo"), ("random", None)
+        new_game(patch_order=list(range(2, 34)) + [1]), (Seat("Ada", bot="random"), Seat("Bo"))
     )
     moved = record.advanced(apply_move(record.state, Advance(), 0))
     assert GameRecord.decode(moved.encode()) == moved
@@ -42,13 +42,13 @@ def test_a_record_reads_back_from_its_text_with_every_field():
 
 
 def test_a_record_between_people_stores_no_bots_and_reads_back_without_them():
-    record, _tokens = create_record(new_game(seed=3), ("Ada", "Bo"))
+    record, _tokens = create_record(new_game(seed=3), (Seat("Ada"), Seat("Bo")))
     assert '"bots"' not in record.encode()
     assert [seat.bot for seat in GameRecord.decode(record.encode()).seats] == [None, None]
 
 
 def test_a_record_of_an_unknown_format_is_refused():
-    record, _tokens = create_record(new_game(seed=3), ("Ada", "Bo"))
+    record, _tokens = create_record(new_game(seed=3), (Seat("Ada"), Seat("Bo")))
     text = record.encode().replace('"format":1', '"format":2')
     with pytest.raises(ValueError, match="format"):
         GameRecord.decode(text)

@@ -48,7 +48,7 @@ def test_a_tick_ends_the_games_due_and_leaves_the_others(play: GamePlay, storage
     assert (
         storage.deadlines.indexed(due.game_id) is None and storage.deadlines.indexed(running.game_id) is None
     )
-    later_clock = play.load(later.game_id).record.clock_state
+    later_clock = play.load(later.game_id).record.clock_now
     assert later_clock is not None and storage.deadlines.indexed(later.game_id) == later_clock.deadline_ms
     assert keeper.tick() == 0  # nothing twice
 
@@ -58,7 +58,7 @@ def test_an_entry_earlier_than_its_games_deadline_is_moved_to_it(play: GamePlay,
     created = play.create(("Ada", "Bo"), clock=ClockSettings(initial_s=600, first_move_s=600), seed=3)
     storage.deadlines.schedule(created.game_id, 1)  # a hint far too early: due at once
     assert keeper.tick() == 0
-    clock = play.load(created.game_id).record.clock_state
+    clock = play.load(created.game_id).record.clock_now
     assert clock is not None and storage.deadlines.indexed(created.game_id) == clock.deadline_ms
     assert json.loads(play.view(created.game_id).view)["status"] == "active"
 

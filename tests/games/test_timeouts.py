@@ -27,7 +27,7 @@ def clock_of(play: GamePlay, game_id: str) -> dict:
 
 
 def state_clock(play: GamePlay, game_id: str):
-    clock = play.load(game_id).record.clock_state
+    clock = play.load(game_id).record.clock_now
     assert clock is not None
     return clock
 

@@ -18,7 +18,7 @@ from service.api.incoming import read_query
 from service.api.languages import request_language
 from service.api.people_pages import page_body, page_response, rich
 from service.engine import new_game
-from service.games.records import create_record
+from service.games.records import Seat, create_record
 from service.games.views import game_view
 from service.languages import LANGUAGE_NAMES, LANGUAGES, N_, translate
 from service.pictures import board_svg
@@ -202,5 +202,5 @@ def _say(language: str):
 def _example_game() -> dict:
     """A game at its start, both seats with their 5 buttons, seat 0 to play: what the setup section shows."""
     state = new_game(seed=2014)
-    record, _tokens = create_record(state, ("Ada", "Ben"))
+    record, _tokens = create_record(state, (Seat("Ada"), Seat("Ben")))
     return game_view(record, 1)
