@@ -9,7 +9,7 @@ from service.problems import CATALOGUE, ProblemType
 from .answers import AcceptedAnswer, RecordedAnswer, RefusedAnswer
 from .events import EventFeed, GameEvent
 from .kept import GameCopy, KeptCopies
-from .play import Committed, Created, GamePlay, IdempotencyKey, VersionCondition
+from .play import GamePlay
 from .records import DEFAULT_NAMES, NO_BOTS, GameRecord, token_hash
 from .refusals import (
     BotsUnavailable,
@@ -26,6 +26,7 @@ from .refusals import (
     VersionNotFound,
     entry_of,
 )
+from .values import Committed, Created, IdempotencyKey, VersionCondition
 
 __all__ = [
     "CATALOGUE",

@@ -10,12 +10,12 @@ kept copy, only on one just read from the store.
 
 `GamePlay.amend` is the one compare-and-set every change of a stored game
 goes through (a move, a bot's move, a timeout, a join, a rematch's claim, a
-seat's name), and `_move_write` the one place a move's commit is written:
-the HTTP API and any other caller (a bot worker, through `play_bot`) go
-through them. The site hears of each game's moments as a listener
-(listeners.py), registered with `GamePlay.listen`; this module imports
-nothing of it. Whenever
-a commit leaves a bot in turn, `hand_turn` queues that bot's job first; a
+seat's name; writes.py holds what a change hands it), and `_move_write` the
+one place a move's commit is written: the HTTP API and any other caller (a
+bot worker, through `play_bot`) go through them. What callers hand in and
+get back are plain values (values.py). The site hears of each game's
+moments as a listener (listeners.py), registered with `GamePlay.listen`;
+this module imports nothing of it. Whenever a commit leaves a bot in turn, `hand_turn` queues that bot's job first; a
 new game is stored first and its job queued after (storage/bot_jobs.py says
 why each way round). A job is served in the share of the client address
 that handed the bot its turn (`client`), for fairness between clients.
@@ -24,9 +24,9 @@ that handed the bot its turn (`client`), for fairness between clients.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
-from typing import Any, Generic, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from service.engine import (
     Abort,
@@ -44,8 +44,6 @@ from service.engine import (
 from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import (
     BotJobs,
-    ClockCheck,
-    ClockLog,
     ClockRefusal,
     ClockRefused,
     Commit,
@@ -68,7 +66,7 @@ from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .listeners import GameListener
-from .records import NO_BOTS, NO_OPEN_SEATS, GameRecord, Seat, could_be_game_id, create_record
+from .records import NO_BOTS, GameRecord, Seat, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
     BotsUnavailable,
@@ -85,163 +83,11 @@ from .refusals import (
     VersionMismatch,
     VersionNotFound,
 )
+from .values import PLAIN_SEATING, Committed, Created, Expiry, IdempotencyKey, Seating, VersionCondition
 from .views import game_view, history_entry, move_outcome
-
-# Two seats, one of them in turn: losing the compare-and-set more than a few
-# times in a row means something is hammering the game.
-MAX_COMMIT_ATTEMPTS = 8
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """A new game: its id, its Game view, and the seat tokens (shown once)."""
-
-    game_id: str
-    view: str
-    tokens: list[str | None]  # None for a bot's seat
-
-
-@dataclass(frozen=True, slots=True)
-class Holder:
-    """Who holds a seat beyond its name, as the site knows it: an identity, its name, the hash of its token.
-
-    The seat bears the holder's name, and the holder's token acts for it
-    beside the seat's own (GameRecord.seat_of). Not a `Seat`: a holder is a
-    player, who may hold seats of many games; a seat is one game's place,
-    which a holder fills (its `player_id`, `player_hash`) or not.
-    """
-
-    id: str
-    name: str
-    token_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Who holds a new game's seats beyond names and bots, as the caller prepared them."""
-
-    holders: tuple[Holder | None, Holder | None] = (None, None)
-    open_seats: tuple[bool, bool] = NO_OPEN_SEATS
-    listed: bool = True
-    open_until_ms: int = 0  # epoch ms: when an open seat's time in the lobby is up
-    # With a clock and a seat open: the clock's only deadline, this long after the creation
-    # (the join starts the clock afresh); None: the time control's own.
-    open_for_ms: int | None = None
-    rated: bool = False
-    game_id: str | None = None  # the id chosen beforehand; None: a new one
-    # The hashes of tokens that already act for the seats (a rematch: each person's of the
-    # finished game): no new seat token is made. None: new ones.
-    token_hashes: tuple[str | None, str | None] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Committed:
-    """A stored move: the game after it and the move's number in the history."""
-
-    game_id: str
-    version: int
-    number: int
-    view: str  # the Game body after the move, as stored
-    # With a clock: the time of the commit (the later of the store's clock and its reckoning).
-    at_ms: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Expiry:
-    """What `GamePlay.expire` found: the timeout applied, a later deadline to wait for, or nothing to do."""
-
-    applied: Committed | None = None
-    reason: str | None = None  # applied: "timeout" or "aborted"
-    lag_ms: int | None = None  # applied: from the deadline to the commit
-    deadline_ms: int | None = None  # not yet: the game's deadline
-
-
-@dataclass(frozen=True, slots=True)
-class VersionCondition:
-    """The versions a move may apply to, and what named them (for the refusal's message)."""
-
-    versions: frozenset[str] | None  # the versions named, as text; None: any ("*")
-    source: str  # "If-Match"
-
-    def holds(self, version: int) -> bool:
-        return self.versions is None or str(version) in self.versions
-
-
-@dataclass(frozen=True, slots=True)
-class IdempotencyKey:
-    """An Idempotency-Key as the store names it, and the fingerprint of the request's body."""
-
-    key: str
-    fingerprint: str  # one line
-
+from .writes import CLOCK_ATTEMPTS, MAX_COMMIT_ATTEMPTS, Unchanged, Write, clock_check, clock_log
 
 T = TypeVar("T")
-Answer = TypeVar("Answer", covariant=True)
-
-
-# Not frozen: every move makes one, and a frozen dataclass sets each field through
-# object.__setattr__ (three times the cost of the plain one). Nothing changes it once made.
-@dataclass(slots=True)
-class Write(Generic[Answer]):
-    """A change of a game judged on a copy of it, ready for the store's compare-and-set (GamePlay.amend).
-
-    `send` makes the store's write (commit_move, take_seat, amend, create_game)
-    against the copy judged; once it is stored, `done` gives the caller's
-    answer, and then each listener hears `heard`.
-    """
-
-    record: GameRecord  # the game after the change
-    version: int  # its version after the change
-    text: str  # record.encode(): the state text the write stores
-    send: Callable[[GameStore], CommitResult]
-    done: Callable[[Stored], Answer]
-    heard: Callable[[GameListener], None] | None = None
-    # The answer to a refusal that is not a lost race (the clock's "expired" or "early",
-    # the lobby's time up), or raise its Refusal; None: the change is judged again.
-    refused: Callable[[ClockRefused | SeatExpired], Answer] | None = None
-    deadline_ms: int | None = None  # a clock the write started: its deadline, indexed once stored
-    keep: bool = True  # keep the copy written; a creation keeps none (its first move reads the game)
-
-    @classmethod
-    def amended(
-        cls, game: GameCopy, record: GameRecord, view: str, done: Callable[[Stored], Answer]
-    ) -> Write[Answer]:
-        """The write of `record` (and its Game body `view`) in place of `game`, its version unchanged: no move."""
-        text = record.encode()
-
-        def send(store: GameStore) -> CommitResult:
-            return store.amend(record.id, game.version, game.revision, text, view)
-
-        return cls(record, game.version, text, send, done)
-
-
-@dataclass(frozen=True, slots=True)
-class Unchanged(Generic[Answer]):
-    """A change that writes nothing (the game needs none, or is not the copy judged): its answer as it is."""
-
-    answer: Answer
-
-
-def clock_check(clock: ClockState | None, must_be: str = "") -> ClockCheck | None:
-    """What the commit of a version whose clock is `clock` asks of the store's (None: no clock)."""
-    if clock is None:
-        return None
-    return ClockCheck(clock.since_ms, must_be, clock.deadline_ms)
-
-
-def clock_log(clock: ClockState | None) -> ClockLog | None:
-    """The store's clock-log entry of a version whose clock is `clock` (None: no clock).
-
-    The store keeps every clocked game's log from its creation on, so an
-    entry is all a write adds to it.
-    """
-    return None if clock is None else ClockLog(compact(clock.log))
-
-
-# A commit whose reckoning of the store's time was too far from the store's
-# own is written again for the reckoning that refusal corrected: a second
-# refusal would mean the store's clock jumped between two round trips.
-CLOCK_ATTEMPTS = 2
 
 
 def seat_of_token(record: GameRecord, token: str | None) -> int:
@@ -305,7 +151,7 @@ class GamePlay:
         *,
         client: str = "",
         clock: ClockSettings | None = None,
-        seating: Seating = Seating(),
+        seating: Seating = PLAIN_SEATING,
         **setup: Any,
     ) -> Created:
         """Set up and store a new game (`setup` as `new_game` takes it; InvalidSetup if wrong).

@@ -24,17 +24,7 @@ from service.games.answers import decode_joined, encode_joined
 from service.games.clock import start
 from service.games.jsontext import Fragment, compact, parse
 from service.games.kept import GameCopy
-from service.games.play import (
-    Created,
-    GamePlay,
-    Holder,
-    IdempotencyKey,
-    Seating,
-    Write,
-    clock_check,
-    clock_log,
-    recorded_answer,
-)
+from service.games.play import GamePlay, recorded_answer
 from service.games.records import NO_BOTS, GameRecord, seated, token_hash
 from service.games.refusals import (
     GameNotFound,
@@ -43,7 +33,9 @@ from service.games.refusals import (
     SeatTaken,
     TooManyWaiting,
 )
+from service.games.values import Created, Holder, IdempotencyKey, Seating
 from service.games.views import game_view
+from service.games.writes import Write, clock_check, clock_log
 from service.languages import Text
 from service.storage import (
     ClockRefused,

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from service.games.jsontext import compact, parse
-from service.games.play import Holder
 from service.games.records import could_be_game_id, new_game_id, now_rfc3339, token_hash
 from service.games.refusals import InvalidToken, MissingToken, PlayerNotFound
+from service.games.values import Holder
 from service.ratings import Rating
 
 PLAYER_FORMAT = 1

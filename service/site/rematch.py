@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
-from service.games.play import GamePlay, Holder, Seating, Unchanged, Write
+from service.games.play import GamePlay
 from service.games.records import GameRecord, Seat, new_game_id
 from service.games.refusals import (
     GameNotFinished,
@@ -29,7 +29,9 @@ from service.games.refusals import (
     MissingToken,
     SeatNeverTaken,
 )
+from service.games.values import Holder, Seating
 from service.games.views import game_view
+from service.games.writes import Unchanged, Write
 from service.storage import GameExists, Stored
 
 from .notices import PlayerNotices

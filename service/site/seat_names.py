@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
-from service.games.play import GamePlay, Unchanged, Write, seat_of_token
+from service.games.play import GamePlay, seat_of_token
 from service.games.refusals import NameFixed
 from service.games.views import game_view
+from service.games.writes import Unchanged, Write
 from service.languages import Text
 
 

@@ -24,9 +24,10 @@ from typing import Any
 
 from service.games.clock import ClockSettings, rfc3339_ms
 from service.games.jsontext import compact, parse
-from service.games.play import GamePlay, Seating
+from service.games.play import GamePlay
 from service.games.records import DEFAULT_NAMES, could_be_game_id, new_game_id
 from service.games.refusals import GameNotFound, SeekNotFound, TooManyWaiting
+from service.games.values import Seating
 from service.languages import Text
 from service.storage import GameExists, SeekPool, StoredSeek
 

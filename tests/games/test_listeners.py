@@ -10,8 +10,8 @@ import pytest
 from service.engine import Advance, Resign
 from service.games import GamePlay, GameRecord
 from service.games.listeners import GameListener
-from service.games.play import Seating
 from service.games.refusals import GameNotStarted
+from service.games.values import Seating
 
 # The rematch field stands in for whatever a listener decides with a game's end: stored with the result.
 DECIDED = "D" * 22

@@ -9,7 +9,8 @@ import pytest
 from service.engine import Advance, GameFinished, Resign
 from service.games import KeptCopies, Refusal
 from service.games.clock import ClockSettings
-from service.games.play import GamePlay, Seating
+from service.games.play import GamePlay
+from service.games.values import Seating
 from service.site.core import game_play
 from service.site.lobby import Players
 from tests.support.concurrency import run_together
