@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redis import Redis
+from redis.exceptions import ResponseError
 
 from service.run.redis_process import find_redis_server
 from tests.support.redis_servers import Throwaway, ThrowawayRedis, free_port
@@ -217,9 +218,12 @@ class ThrowawayCluster(Throwaway):
         deadline = time.monotonic() + timeout
         while True:
             with replica.client() as client:
-                # Asked only while a replica: one that took over since refuses the command.
-                if client.execute_command("ROLE")[0] == "slave":
+                try:
                     client.execute_command("CLUSTER", "FAILOVER")
+                except ResponseError:
+                    # A replica that took over since refuses it: `swapped` says so next.
+                    if client.execute_command("ROLE")[0] != "master":
+                        raise
             try:
                 # Longer than Redis's manual failover timeout: by then it is done or aborted.
                 self.wait_until(
