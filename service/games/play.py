@@ -170,12 +170,22 @@ class GamePlay:
 
         if bots != NO_BOTS and not self.bot_jobs.workers_seen():
             raise BotsUnavailable()
-        # Each seat as its holder (a player, or none) and its bot make it.
+        # Each seat as its holder (a player, or none), its bot and a token that acts for it already make it.
+        hashes = seating.token_hashes or (None, None)
         first, second = (
-            Seat(name, bot=bot, open=empty)
+            Seat(name, token_hash=token_hash, bot=bot, open=empty)
             if holder is None
-            else Seat(holder.name, bot=bot, player_id=holder.id, player_hash=holder.token_hash, open=empty)
-            for name, bot, holder, empty in zip(names, bots, seating.holders, seating.open_seats, strict=True)
+            else Seat(
+                holder.name,
+                token_hash=token_hash,
+                bot=bot,
+                player_id=holder.id,
+                player_hash=holder.token_hash,
+                open=empty,
+            )
+            for name, bot, holder, empty, token_hash in zip(
+                names, bots, seating.holders, seating.open_seats, hashes, strict=True
+            )
         )
         record, tokens = create_record(
             new_game(**setup),
@@ -187,13 +197,6 @@ class GamePlay:
             rated=seating.rated,
             game_id=seating.game_id,
         )
-        if seating.token_hashes is not None:
-            first_hash, second_hash = seating.token_hashes
-            record = replace(
-                record,
-                seats=(replace(first, token_hash=first_hash), replace(second, token_hash=second_hash)),
-            )
-            tokens = [None, None]
         at_ms = None if pending is None else self.store.now_ms()
         # A place among the clocked bot games the workers serve; a game with an open
         # seat counts from its first bot job (after the join), not for its time in the lobby.

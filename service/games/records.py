@@ -273,14 +273,18 @@ def create_record(
     rated: bool = False,
     game_id: str | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
-    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat and an open one.
+    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat, an open one and
+    one whose token acts already (a rematch's: it comes with its hash).
 
     Each other seat of `seats` gets a new token, whose hash it keeps.
     With a clock: its `settings` and its `clock` at the creation (clock.start, at its time).
     `open_until_ms`: until when an open seat waits for a joiner.
     `game_id`: the id chosen beforehand (a seek's pairing names its game), else a new one.
     """
-    tokens = [None if seat.bot is not None or seat.open else new_seat_token() for seat in seats]
+    tokens = [
+        None if seat.bot is not None or seat.open or seat.token_hash is not None else new_seat_token()
+        for seat in seats
+    ]
     first, second = (
         seat if token is None else replace(seat, token_hash=token_hash(token))
         for seat, token in zip(seats, tokens, strict=True)
