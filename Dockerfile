@@ -19,8 +19,10 @@ WORKDIR /app
 
 # Dependencies first, in their own layer, exactly as locked (versions and hashes):
 # they change far less often than the code. `./dev lock` rewrites the lock.
+# The lock is complete, so pip resolves nothing (--no-deps) and `pip check`
+# confirms it.
 COPY requirements/runtime.txt ./requirements/
-RUN pip install --require-hashes -r requirements/runtime.txt
+RUN pip install --require-hashes --no-deps -r requirements/runtime.txt && pip check
 
 # setup.py copies the contract, openapi.yaml, into the package as it builds it.
 COPY pyproject.toml setup.py MANIFEST.in README.md openapi.yaml ./

@@ -99,7 +99,8 @@ def test_dependencies_come_from_the_runtime_lock_in_a_layer_before_the_code():
     assert first_lock < first_code, "a code change would rebuild the dependency layer"
     installs = [args for name, args in steps if name == "RUN" and "pip install" in args]
     # The lock's pins and hashes, then the project alone: pip may fetch nothing unlocked.
-    assert "--require-hashes -r requirements/runtime.txt" in installs[0]
+    assert "--require-hashes --no-deps -r requirements/runtime.txt" in installs[0]
+    assert "pip check" in installs[0], "a lock missing a dependency would go unnoticed"
     assert all("--no-deps" in args for args in installs[1:]), installs
 
 
