@@ -82,7 +82,7 @@ EXTENSION_OPERATIONS = {
     ("post", "/players/me/stream-tickets"): ("issueStreamTicket", {"201", "400", "401"}),
     ("get", "/players/me/events"): ("streamPlayerEvents", {"200", "400", "401", "429"}),
     ("get", "/players/{player_id}"): ("getPlayer", {"200", "400", "404"}),
-    ("get", "/games"): ("listGames", {"200", "400"}),
+    ("get", "/games"): ("listGames", {"200", "400", "404"}),
     ("post", "/games/{game_id}/rematch"): (
         "rematchGame",
         {"200", "201", "400", "401", "404", "409", "413", "415"},

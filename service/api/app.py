@@ -26,6 +26,7 @@ from service.site.lobby import Lobby, Players
 from service.site.rematch import Rematches
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
+from service.site.watching import Watching
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         players=players,
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds, settings.open_games_per_player),
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
+        watching=Watching(play, players, core.lists),
         rematches=Rematches(play, core.notices),
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),

@@ -18,6 +18,7 @@ from service.site.rated_games import RatedGames
 from service.site.rematch import Rematches
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
+from service.site.watching import Watching
 from service.storage import GameStore, RequestCounter
 
 EXTENSION_KEY = "patchwork"
@@ -41,6 +42,8 @@ class Services:
     players: Players
     lobby: Lobby
     seeks: Seeks
+    # The games being played and a player's finished ones (site/watching.py).
+    watching: Watching
     rematches: Rematches
     # A seat's holder naming it (the guest of an invite link).
     seat_names: SeatNames

@@ -15,6 +15,7 @@ from service.storage import Storage
 
 from .notices import PlayerNotices
 from .rated_games import RatedGames
+from .watching import GameListsKeeper
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,7 @@ class SiteCore:
     play: GamePlay
     ratings: RatedGames
     notices: PlayerNotices
+    lists: GameListsKeeper
 
 
 def site_core(storage: Storage, kept: KeptCopies) -> SiteCore:
@@ -34,9 +36,11 @@ def site_core(storage: Storage, kept: KeptCopies) -> SiteCore:
     play = GamePlay(storage.games, kept, storage.bot_jobs, storage.deadlines)
     ratings = RatedGames(storage.players, storage.ratings, storage.games.now_ms)
     notices = PlayerNotices(storage.players, storage.games.now_ms)
+    lists = GameListsKeeper(storage.game_lists, storage.games.now_ms)
     play.listen(ratings)
     play.listen(notices)
-    return SiteCore(play, ratings, notices)
+    play.listen(lists)
+    return SiteCore(play, ratings, notices, lists)
 
 
 def game_play(storage: Storage, kept: KeptCopies) -> GamePlay:

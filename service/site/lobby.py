@@ -48,10 +48,10 @@ from service.storage import (
     Stored,
 )
 
+from .listing import PAGE_SIZE, Page, newest_page
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
 
-PAGE_SIZE = 50
 # Expired entries dropped (and their games aborted) per listing.
 EXPIRE_BATCH = 50
 
@@ -63,14 +63,6 @@ class Joined:
     view: str
     seat: int
     token: str
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyPage:
-    """One page of the lobby: its entries, newest first, and the cursor of the next (None: the last)."""
-
-    games: list[dict[str, Any]]
-    next: str | None
 
 
 class Players:
@@ -97,6 +89,11 @@ class Players:
         if player is None:
             raise PlayerNotFound(player_id)
         return player
+
+    def shown_rating(self, player_id: str | None) -> int | None:
+        """The player's rating as lists show it (rounded); None for no player, or one not found."""
+        player = None if player_id is None else self.find(player_id)
+        return None if player is None else round(player.rating.rating)
 
     def authenticate(self, token: str | None) -> PlayerRecord:
         """The player whose token this is: MissingToken, InvalidToken otherwise."""
@@ -366,36 +363,20 @@ class Lobby:
             raise SeatTaken(Text("You already hold a seat of this game: the other is for an opponent."))
         return seat
 
-    def open_games(self, cursor: str | None) -> LobbyPage:
+    def open_games(self, cursor: str | None) -> Page:
         """Listed games with an open seat, newest first, PAGE_SIZE a page after `cursor` (opaque; None: the first)."""
         self._expire()
-        # Entries run by (opened ms, id), both descending, as ZREVRANGEBYSCORE gives them.
-        position = _parse_cursor(cursor)
-        games: list[dict[str, Any]] = []
-        last: tuple[int, str] | None = None
         stale: list[str] = []
-        more = False
-        want = 2 * PAGE_SIZE
-        while not more:
-            batch = self.index.newest(None if position is None else position[0], want)
-            fresh = [(ms, gid) for gid, ms in batch if position is None or (ms, gid) < position]
-            for opened_ms, game_id in fresh:
-                entry = self._entry(game_id)
-                if entry is None:
-                    stale.append(game_id)
-                elif len(games) == PAGE_SIZE:
-                    more = True
-                    break
-                else:
-                    games.append(entry)
-                    last = (opened_ms, game_id)
-            # A short batch is the end of the index; one with nothing new, a run of
-            # more than `want` games opened in the same millisecond (left for the next page).
-            if len(batch) < want or not fresh:
-                break
-            position = fresh[-1]
+
+        def entry_of(game_id: str) -> dict[str, Any] | None:
+            entry = self._entry(game_id)
+            if entry is None:
+                stale.append(game_id)
+            return entry
+
+        page = newest_page(self.index.newest, entry_of, cursor, PAGE_SIZE)
         self.index.remove(*stale)
-        return LobbyPage(games, _cursor(last) if more and last is not None else None)
+        return page
 
     def _expire(self) -> None:
         """Drop the entries whose seat's time is up, aborting their games (a clocked one's timekeeper does)."""
@@ -416,10 +397,7 @@ class Lobby:
         if seat is None or view["status"] != "active":
             return None
         host = players[1 - seat]
-        rating = None
-        if host.get("player_id"):
-            player = self.players.find(host["player_id"])
-            rating = None if player is None else round(player.rating.rating)
+        rating = self.players.shown_rating(host.get("player_id"))
         return {
             "id": game_id,
             "seat": seat,
@@ -439,17 +417,3 @@ def _owned(
             if bots[seat] is None and not open_seats[seat]:
                 return (owner.holder(), None) if seat == 0 else (None, owner.holder())
     return (None, None)
-
-
-def _cursor(position: tuple[int, str]) -> str:
-    return f"{position[0]}.{position[1]}"
-
-
-def _parse_cursor(cursor: str | None) -> tuple[int, str] | None:
-    """(opened ms, game id) of the last entry of the page before; None for the first page or a cursor not ours."""
-    if not cursor:
-        return None
-    ms, dot, game_id = cursor.partition(".")
-    if not dot or not ms.isdigit():
-        return None
-    return int(ms), game_id

@@ -4,6 +4,7 @@ from .analyses import Analyses
 from .backend import Storage, open_storage, open_store, storage_from_settings
 from .bot_jobs import BotJob, BotJobs
 from .deadlines import Deadlines, DueGame
+from .game_lists import GameList, GameLists
 from .lobby import LobbyIndex
 from .players import PlayerStore
 from .ratings import RatingBook
@@ -50,6 +51,8 @@ __all__ = [
     "EventSlice",
     "EventWatch",
     "GameExists",
+    "GameList",
+    "GameLists",
     "GameStore",
     "Gone",
     "IdempotencyAnswer",

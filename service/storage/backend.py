@@ -21,6 +21,7 @@ from .analyses import Analyses
 from .bot_jobs import BotJobs
 from .connections import ClusterCommands, LendingPool, RedisLink
 from .deadlines import Deadlines
+from .game_lists import GameLists
 from .lobby import LobbyIndex
 from .memory import StoreMemory
 from .players import PlayerStore
@@ -34,7 +35,7 @@ from .store import GameStore
 @dataclass(frozen=True, slots=True)
 class Storage:
     """One backend's parts, sharing its connections: the games, the bot queue, the request counters,
-    the deadline index, the players, the lobby's index, the seeks and the ratings' book."""
+    the deadline index, the players, the lobby's index, the lists of games, the seeks and the ratings' book."""
 
     games: GameStore
     bot_jobs: BotJobs
@@ -42,6 +43,8 @@ class Storage:
     deadlines: Deadlines
     players: PlayerStore
     lobby: LobbyIndex
+    # The games being played and each player's finished ones (site/watching.py).
+    game_lists: GameLists
     seeks: SeekPool
     ratings: RatingBook
     analyses: Analyses
@@ -123,6 +126,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         # The players' wake-ups ride on the games' (one subscription per process).
         PlayerStore(link, games.wakeups, games_ttl_ms=ttl_seconds * 1000),
         LobbyIndex(link),
+        GameLists(link, ttl_seconds * 1000),
         SeekPool(link),
         RatingBook(link),
         Analyses(link, ttl_seconds),

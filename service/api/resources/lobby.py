@@ -11,14 +11,19 @@ from service.api.responses import json_response
 from service.api.schemas import load_join
 from service.games.jsontext import Fragment, compact
 
+from .watching import list_watched, refuse_lobby_filters
+
 bp = Blueprint("lobby", __name__)
 
 
 @bp.get("/games")
 def list_games():
-    """The lobby: listed games with an open seat, newest first, a page at a time."""
+    """The lobby: listed games with an open seat, newest first, a page at a time (games played: watching.py)."""
     check_headers("listGames")
     query = read_query("listGames")
+    if query["status"] != "open":
+        return list_watched(query)
+    refuse_lobby_filters(query)
     page = services().lobby.open_games(query.get("cursor"))
     return json_response(compact({"games": page.games, "next": page.next}))
 
