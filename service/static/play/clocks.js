@@ -5,6 +5,8 @@
 // clock and the server's, which every answer's Date header shows (to the
 // second; a later answer refines it). See docs/api-guide.md, "Clocks".
 
+import { t } from "./i18n.js";
+
 let skewMs = 0;          // server time minus this machine's, from the last Date seen
 const LOW_MS = 20_000;   // under this, a running clock is shown as low
 
@@ -63,4 +65,11 @@ export function clockRequest(choice) {
   const [kind, a, b] = choice.split(":");
   if (kind === "days") return { days_per_move: Number(a) };
   return { initial_s: Number(a), increment_s: Number(b) };
+}
+
+/** A game's, a lobby entry's or a challenge's `clock` in words. */
+export function describeClock(clock) {
+  if (!clock) return t("no clock");
+  if (clock.days_per_move) return t("{days} days a move", { days: clock.days_per_move });
+  return t("{minutes} min + {seconds} s a move", { minutes: clock.initial_s / 60, seconds: clock.increment_s });
 }

@@ -12,8 +12,9 @@ const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30000;
 
 /**
- * Calls onEvent(type, data) for each `game` (a snapshot), `move` ({move, game})
- * and `end` (the result) event of the game. Returns a function that stops.
+ * Calls onEvent(type, data) for each `game` (a snapshot), `move` ({move, game}),
+ * `end` (the result), `offer` (a rematch or takeback asked or answered) and
+ * `watchers` ({count}) event of the game. Returns a function that stops.
  */
 export function follow(url, onEvent, onConnection = () => {}) {
   let source = null;
@@ -26,7 +27,7 @@ export function follow(url, onEvent, onConnection = () => {}) {
   function open() {
     source = new EventSource(url(lastId));
     source.onopen = () => onConnection(true);
-    for (const type of ["game", "move", "end"]) {
+    for (const type of ["game", "move", "end", "offer", "watchers"]) {
       source.addEventListener(type, (event) => {
         lastId = event.lastEventId;
         delay = FIRST_DELAY_MS; // a working stream resets the backoff

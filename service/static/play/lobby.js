@@ -6,8 +6,9 @@
 // in a URL; a game opened as the player says "as=player" in the fragment.
 
 import { ApiError } from "./api.js";
-import { clockRequest } from "./clocks.js";
+import { clockRequest, describeClock } from "./clocks.js";
 import { t } from "./i18n.js";
+import { listChallenges } from "./challenges.js";
 
 const KEY = "patchwork.playerToken";
 const $ = (id) => document.getElementById(id);
@@ -40,7 +41,7 @@ export async function showLobby(showMessage) {
   try {
     const me = await call("GET", "/players/me");
     $("who").textContent = t("You play as {name}, rated {rating} ({games} rated games).", me);
-    await Promise.all([listOpenGames(showMessage), listMyGames()]);
+    await Promise.all([listOpenGames(showMessage), listMyGames(), listChallenges(showMessage)]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) localStorage.removeItem(KEY);
     showMessage(error);
@@ -54,15 +55,14 @@ async function listOpenGames(showMessage) {
   for (const entry of games) {
     const item = document.createElement("li");
     const rating = entry.host.rating === null ? "" : ` (${entry.host.rating})`;
-    const clock = !entry.clock ? t("no clock")
-      : entry.clock.days_per_move ? t("{days} days a move", { days: entry.clock.days_per_move })
-      : t("{minutes} min + {seconds} s a move", { minutes: entry.clock.initial_s / 60, seconds: entry.clock.increment_s });
+    const clock = describeClock(entry.clock);
     const join = document.createElement("button");
     join.type = "button";
     join.textContent = t("Join");
     join.addEventListener("click", () => call("POST", `/games/${encodeURIComponent(entry.id)}/join`, {})
       .then(() => openAsPlayer(entry.id)).catch(showMessage));
-    item.append(`${entry.host.name}${rating}, ${clock} `, join);
+    const kind = entry.rated ? `, ${t("rated")}` : "";
+    item.append(`${entry.host.name}${rating}, ${clock}${kind} `, join);
     list.append(item);
   }
   if (games.length === 0) list.append(Object.assign(document.createElement("li"), { textContent: t("No open game: open one.") }));
@@ -114,22 +114,14 @@ async function seek(showMessage) {
 async function openGame(showMessage) {
   try {
     const clock = clockRequest($("seek-clock").value);
-    const body = { players: [{ name: "me" }, { open: true }], ...(clock ? { clock } : {}) };
+    // A rated lobby game needs a clock, as a rated seek does (every choice here has one).
+    const rated = $("seek-rated").checked ? { rated: true } : {};
+    const body = { players: [{ name: "me" }, { open: true }], ...(clock ? { clock } : {}), ...rated };
     const { game } = await call("POST", "/games", body);
     openAsPlayer(game.id);
   } catch (error) {
     showMessage(error);
   }
-}
-
-/** The next game of a finished one, for the holder of `token`: its fragment. */
-export async function rematch(gameId, token, asPlayer) {
-  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
-  const response = await fetch(`/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST", headers, body: "{}" });
-  const answer = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, answer);
-  const next = encodeURIComponent(answer.game.id);
-  return asPlayer ? `game=${next}&as=player` : `game=${next}&token=${encodeURIComponent(token)}`;
 }
 
 export function wireLobby(showMessage) {

@@ -12,9 +12,14 @@ import { api, ApiError } from "./api.js";
 import { follow } from "./follow.js";
 import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } from "./draw.js";
 import { clockRequest, runClocks } from "./clocks.js";
-import { playerToken, rematch, showLobby, wireLobby } from "./lobby.js";
+import { playerToken, showLobby, wireLobby } from "./lobby.js";
 import { LANGUAGE_NAMES, LANGUAGES, language, startingLanguage, t, useLanguage } from "./i18n.js";
 import { renderAnalysis, wireAnalysis } from "./analysis.js";
+import { showGamePeople, wireChallenges } from "./challenges.js";
+import { offersRecord, offersShow, onOffer, openOffers, wireOffers } from "./offers.js";
+import { followPlayer } from "./player-stream.js";
+import { hideViews, showView } from "./views.js";
+import { clearWatchers, showWatchers } from "./watching.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -45,12 +50,14 @@ async function start() {
     }
     $("lobby").hidden = true;
     $("guest").hidden = true;
+    hideViews();
+    followPlayer(playerToken());
     page.asPlayer = fragment.get("as") === "player";
     const token = page.asPlayer ? playerToken() : fragment.get("token");
     if (fragment.has("game") && token && fragment.has("invite")) await askGuestName(fragment.get("game"), token);
     else if (fragment.has("game")) await openGame(fragment.get("game"), token);
     else if (fragment.has("lobby")) await showLobby(showMessage);
-    else await showSetup();
+    else if (!(await showView(fragment, showMessage))) await showSetup();
   } catch (error) {
     showMessage(error);
   }
@@ -137,6 +144,8 @@ async function openGame(gameId, token) {
   $("game").hidden = false;
   Object.assign(page, { gameId, token, seat: null, game: null, choice: null, leather: null });
   if (token) page.seat = await api.seatOf(gameId, token);
+  openOffers(gameId, page.seat, token, page.asPlayer);
+  clearWatchers();
   // The stream starts with a snapshot of the game, then pushes every move.
   page.stopFollowing = follow((lastId) => api.eventsUrl(gameId, lastId), onEvent);
   page.stopClocks();
@@ -164,8 +173,13 @@ function onEvent(type, data) {
     show(data);
     fillLog(page.gameId, data);
   } else if (type === "move") {
+    offersRecord(data.move);
     logMove(data.move, data.game);
     show(data.game);
+  } else if (type === "offer") {
+    onOffer(data);
+  } else if (type === "watchers") {
+    showWatchers(data);
   }
   // `end` carries the result, which the final move's game already showed.
 }
@@ -202,6 +216,8 @@ function render() {
   renderMarket(game);
   renderControls(game);
   renderAnalysis(game);
+  offersShow(game);
+  showGamePeople(game, page.seat);
 }
 
 function statusText(game) {
@@ -473,8 +489,8 @@ function showMessage(error) {
 $("setup").addEventListener("submit", createGame);
 wireLobby(showMessage);
 wireAnalysis();
-$("rematch").addEventListener("click", () =>
-  rematch(page.gameId, page.token, page.asPlayer).then((fragment) => { location.hash = fragment; }).catch(showMessage));
+wireChallenges(showMessage);
+wireOffers(showMessage);
 $("advance").addEventListener("click", () => submit(() => api.move(page.gameId, page.token, { action: "advance" })));
 $("resign").addEventListener("click", () => {
   if (confirm(t("Resign this game?"))) submit(() => api.resign(page.gameId, page.token));

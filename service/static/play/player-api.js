@@ -1,0 +1,90 @@
+// The requests of issue 38's features (challenges, blocks, offers, the lists
+// of games): as api.js, relative URLs in the page's language, plus the
+// player's token (lobby.js keeps it in localStorage) where the request acts
+// for the player. A player token goes in the Authorization header only.
+
+import { ApiError, retryAfterOf } from "./api.js";
+import { noteServerDate } from "./clocks.js";
+import { language } from "./i18n.js";
+import { playerToken } from "./lobby.js";
+
+async function answer(response) {
+  noteServerDate(response);
+  // 204 (a withdrawal, an unblock) has no body.
+  const body = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, body, retryAfterOf(response));
+  return body;
+}
+
+/** A request with `token` (the player's by default); a POST carries a fresh Idempotency-Key. */
+export function request(method, path, { body, token = playerToken() } = {}) {
+  const headers = { "Accept-Language": language() };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method === "POST") headers["Idempotency-Key"] = newKey();
+  // Never a revalidated copy: an offer or a join changes a game's body, not the version its ETag names.
+  const init = { method, headers, cache: "no-store" };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  return fetch(path, init).then(answer);
+}
+
+// 128 random bits in hex (crypto.randomUUID exists only on https pages).
+function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const id = encodeURIComponent;
+const query = (values) => {
+  const entries = Object.entries(values).filter(([, value]) => value !== null && value !== undefined);
+  return entries.length === 0 ? "" : `?${new URLSearchParams(entries)}`;
+};
+
+export const playerApi = {
+  /** The profile of this browser's player. */
+  me: () => request("GET", "/players/me"),
+  /** A player's public profile. */
+  profile: (playerId) => request("GET", `/players/${id(playerId)}`, { token: null }),
+
+  // ---- Challenges ----
+  /** `{challenge}`: `to` a player id, or null for an open challenge (a link). */
+  challenge: (to, clock, rated, seat) => request("POST", "/challenges", { body: { to, clock, rated, seat } }),
+  /** `{challenge}`: anyone may read one. */
+  challengeById: (challengeId) => request("GET", `/challenges/${id(challengeId)}`, { token: null }),
+  /** The player's pending challenges, incoming and outgoing. */
+  myChallenges: () => request("GET", "/players/me/challenges"),
+  /** `{game, seat, token}`: as the player, or by a `name` alone (an open, unrated challenge, no player here). */
+  acceptChallenge: (challengeId, name = null) => (name === null
+    ? request("POST", `/challenges/${id(challengeId)}/accept`, { body: {} })
+    : request("POST", `/challenges/${id(challengeId)}/accept`, { body: { name }, token: null })),
+  declineChallenge: (challengeId, reason) =>
+    request("POST", `/challenges/${id(challengeId)}/decline`, { body: { reason } }),
+  withdrawChallenge: (challengeId) => request("DELETE", `/challenges/${id(challengeId)}`),
+
+  // ---- Blocks ----
+  /** `{players}`: the ids of the players this one blocks. */
+  blocks: () => request("GET", "/players/me/blocks"),
+  block: (playerId) => request("POST", `/players/me/blocks/${id(playerId)}`),
+  unblock: (playerId) => request("DELETE", `/players/me/blocks/${id(playerId)}`),
+
+  /** The game as it is now. */
+  game: (gameId) => request("GET", `/games/${id(gameId)}`, { token: null }),
+
+  // ---- Offers: a rematch, a takeback (`token`: the seat's or the player's) ----
+  /** `{offer}` (202) when asked, the next game `{game, seat, token}` (201) when it accepts the other side's offer. */
+  rematch: (gameId, token) => request("POST", `/games/${id(gameId)}/rematch`, { body: {}, token }),
+  /** Declines the other side's offer, or withdraws ours. */
+  dropRematch: (gameId, token) => request("DELETE", `/games/${id(gameId)}/rematch`, { token }),
+  /** `{offer}` when asked, the game after it when it accepts the other side's. */
+  takeback: (gameId, token) => request("POST", `/games/${id(gameId)}/takeback`, { body: {}, token }),
+  dropTakeback: (gameId, token) => request("DELETE", `/games/${id(gameId)}/takeback`, { token }),
+
+  // ---- Watching ----
+  /** `{games, next}`: games being played, newest first; `cursor` is the previous page's `next`. */
+  activeGames: (cursor = null) => request("GET", `/games${query({ status: "active", cursor })}`, { token: null }),
+  /** `{games, next}`: a player's finished games, newest first. */
+  finishedGames: (playerId, cursor = null) =>
+    request("GET", `/games${query({ status: "finished", player: playerId, cursor })}`, { token: null }),
+
+  /** `{ticket}`: a one-use ticket for the player's stream (EventSource sends no header). */
+  streamTicket: () => request("POST", "/players/me/stream-tickets"),
+};
