@@ -115,16 +115,24 @@ def browser(request: pytest.FixtureRequest, tmp_path: Path, play_backend: PlayBa
         yield driver
 
 
+@pytest.fixture
+def second_browser(request: pytest.FixtureRequest, tmp_path: Path, play_backend: PlayBackend):
+    """Another headless Chromium, a profile of its own (its own localStorage: another player)."""
+    with _chromium_kept_on_failure(request, tmp_path, play_backend.log, name="second") as driver:
+        yield driver
+
+
 @contextmanager
-def _chromium_kept_on_failure(request: pytest.FixtureRequest, tmp_path: Path, service_log):
-    driver = start_chromium(tmp_path / "profile")
+def _chromium_kept_on_failure(request: pytest.FixtureRequest, tmp_path: Path, service_log, name: str = ""):
+    profile = tmp_path / f"profile{'-' + name if name else ''}"
+    driver = start_chromium(profile)
     driver.set_script_timeout(60)
     try:
         yield driver
     finally:
         report = request.node.stash.get(_OUTCOME, None)
         if report is not None and report.failed:
-            keep = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.nodeid)
+            keep = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.nodeid) / name
             keep.mkdir(parents=True, exist_ok=True)
             for number, handle in enumerate(driver.window_handles):
                 driver.switch_to.window(handle)
@@ -132,7 +140,7 @@ def _chromium_kept_on_failure(request: pytest.FixtureRequest, tmp_path: Path, se
             (keep / "console.txt").write_text("\n".join(console_errors(driver)))
             (keep / "service.log").write_text(service_log())
         driver.quit()
-        remove_profile(tmp_path / "profile")
+        remove_profile(profile)
 
 
 def call(driver, function: str, *args):
