@@ -19,7 +19,12 @@ def list_games():
     """The lobby: listed games with an open seat, newest first, a page at a time."""
     check_headers("listGames")
     query = read_query("listGames")
-    page = services().lobby.open_games(query.get("cursor"))
+    # With a player token, the games of the players it blocks are left out.
+    token = bearer_token()
+    hidden = (
+        frozenset(services().blocks.blocked(services().players.authenticate(token))) if token else frozenset()
+    )
+    page = services().lobby.open_games(query.get("cursor"), hidden)
     return json_response(compact({"games": page.games, "next": page.next}))
 
 
