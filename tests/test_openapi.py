@@ -37,7 +37,8 @@ NEVER_SHED = {"healthz", "getMetrics"}
 API_MD_OPERATIONS = {
     ("get", "/patches"): ("listPatches", {"200"}),
     # 401 (extension, issue 20): a bearer token that is not a player's.
-    ("post", "/games"): ("createGame", {"201", "400", "401", "409", "413", "415", "429", "503"}),
+    # 422 (extension, issue 38): a rated lobby game that cannot be rated.
+    ("post", "/games"): ("createGame", {"201", "400", "401", "409", "413", "415", "422", "429", "503"}),
     ("get", "/games/{game_id}"): ("getGame", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves"): ("listMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves/{number}"): ("getMove", {"200", "304", "400", "404", "503"}),
@@ -82,7 +83,7 @@ EXTENSION_OPERATIONS = {
     ("post", "/players/me/stream-tickets"): ("issueStreamTicket", {"201", "400", "401"}),
     ("get", "/players/me/events"): ("streamPlayerEvents", {"200", "400", "401", "429"}),
     ("get", "/players/{player_id}"): ("getPlayer", {"200", "400", "404"}),
-    ("get", "/games"): ("listGames", {"200", "400", "404"}),
+    ("get", "/games"): ("listGames", {"200", "400", "401", "404"}),
     ("post", "/games/{game_id}/rematch"): (
         "rematchGame",
         {"200", "201", "400", "401", "404", "409", "413", "415"},
@@ -93,9 +94,31 @@ EXTENSION_OPERATIONS = {
     ("delete", "/seeks/{seek_id}"): ("cancelSeek", {"200", "400", "401", "404"}),
     ("post", "/games/{game_id}/join"): (
         "joinGame",
-        {"201", "400", "401", "404", "409", "413", "415", "422", "429"},
+        {"201", "400", "401", "403", "404", "409", "413", "415", "422", "429"},
     ),
     ("post", "/games/{game_id}/seat"): ("nameSeat", {"200", "400", "401", "404", "409", "413", "415", "429"}),
+    # Challenges and blocks (issue 38).
+    ("post", "/challenges"): (
+        "createChallenge",
+        {"201", "400", "401", "403", "404", "409", "413", "415", "422", "429"},
+    ),
+    ("get", "/challenges/{challenge_id}"): ("getChallenge", {"200", "400", "404"}),
+    ("delete", "/challenges/{challenge_id}"): (
+        "withdrawChallenge",
+        {"200", "400", "401", "403", "404", "409"},
+    ),
+    ("post", "/challenges/{challenge_id}/accept"): (
+        "acceptChallenge",
+        {"201", "400", "401", "403", "404", "409", "413", "415", "422", "429"},
+    ),
+    ("post", "/challenges/{challenge_id}/decline"): (
+        "declineChallenge",
+        {"200", "400", "401", "403", "404", "409", "413", "415"},
+    ),
+    ("get", "/players/me/challenges"): ("listMyChallenges", {"200", "400", "401"}),
+    ("get", "/players/me/blocks"): ("listBlocks", {"200", "400", "401"}),
+    ("post", "/players/me/blocks/{player_id}"): ("blockPlayer", {"200", "400", "401", "404", "422"}),
+    ("delete", "/players/me/blocks/{player_id}"): ("unblockPlayer", {"200", "400", "401"}),
 }
 
 
@@ -212,8 +235,16 @@ def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec)
         "createSeek",
         "getSeek",
         "cancelSeek",
+        # Issue 38.
+        "createChallenge",
+        "withdrawChallenge",
+        "declineChallenge",
+        "listMyChallenges",
+        "listBlocks",
+        "blockPlayer",
+        "unblockPlayer",
     }
-    optional_player = {"createGame", "joinGame"}
+    optional_player = {"createGame", "joinGame", "acceptChallenge", "listGames"}
     assert (
         secured
         == {"makeMove", "getSeat", "nameSeat", "resignGame", "rematchGame"} | players | optional_player

@@ -21,6 +21,8 @@ from service.config import Settings
 from service.games import KeptCopies
 from service.games.analysis import GameAnalyses
 from service.instance import shared_copies, stream_counts
+from service.site.blocks import PlayerBlocks
+from service.site.challenges import CHALLENGES_PER_PLAYER, Challenges
 from service.site.core import site_core
 from service.site.lobby import Lobby, Players
 from service.site.rematch import Rematches
@@ -55,6 +57,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     core = site_core(storage, KeptCopies(settings.recent_games, shared_copies.for_this_worker()))
     play = core.play
     players = Players(storage.players)
+    blocks = PlayerBlocks(storage.blocks, players)
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
         store=storage.games,
@@ -69,6 +72,16 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
         watching=Watching(play, players, core.lists),
         rematches=Rematches(play, core.notices),
+        blocks=blocks,
+        challenges=Challenges(
+            storage.challenges,
+            blocks,
+            players,
+            play,
+            core.notices,
+            ttl_seconds=settings.challenge_ttl_seconds,
+            most_pending=CHALLENGES_PER_PLAYER,
+        ),
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
@@ -78,6 +91,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     from .resources import (
         analysis,
         bots,
+        challenges,
         events,
         games,
         hints,
@@ -90,6 +104,9 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         rematch,
         rules,
         seeks,
+    )
+    from .resources import (
+        blocks as block_routes,
     )
     from .resources import players as player_routes
 
@@ -108,6 +125,8 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(seeks.bp)
     app.register_blueprint(rematch.bp)
     app.register_blueprint(leaderboard.bp)
+    app.register_blueprint(challenges.bp)
+    app.register_blueprint(block_routes.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

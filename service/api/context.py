@@ -13,6 +13,8 @@ from service.api.streams.limits import OpenStreams
 from service.config import Settings
 from service.games import GamePlay
 from service.games.analysis import GameAnalyses
+from service.site.blocks import PlayerBlocks
+from service.site.challenges import Challenges
 from service.site.lobby import Lobby, Players
 from service.site.rated_games import RatedGames
 from service.site.rematch import Rematches
@@ -47,6 +49,9 @@ class Services:
     rematches: Rematches
     # A seat's holder naming it (the guest of an invite link).
     seat_names: SeatNames
+    # Who blocks whom, and challenges (site/blocks.py, site/challenges.py).
+    blocks: PlayerBlocks
+    challenges: Challenges
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).

@@ -56,6 +56,7 @@ class CreateGameSchema(_Loader):
     time_board = fields.String(allow_none=True)
     clock = fields.Dict(allow_none=True)
     listed = fields.Boolean(allow_none=True)
+    rated = fields.Boolean(allow_none=True)
 
     @post_load
     def _to_setup(self, data: dict, **_kwargs) -> dict:
@@ -83,6 +84,7 @@ class CreateGameSchema(_Loader):
             "clock": None if clock is None else ClockSettings.from_json(clock),
             "open_seats": open_seats,
             "listed": True if listed is None else listed,
+            "rated": bool(data.get("rated")),
             "setup": setup,
         }
 
@@ -134,9 +136,46 @@ class _SeekSchema(_Loader):
         return SeekRequest(ClockSettings.from_json(data["clock"]), bool(data.get("rated")), data.get("range"))
 
 
+@dataclass(frozen=True, slots=True)
+class ChallengeRequest:
+    """POST /challenges: whom (None: open), the clock (None: none), whether rated, the challenger's seat (None: drawn)."""
+
+    to: str | None
+    clock: ClockSettings | None
+    rated: bool
+    seat: int | None
+
+
+class _ChallengeSchema(_Loader):
+    to = fields.String(allow_none=True)
+    clock = fields.Dict(allow_none=True)
+    rated = fields.Boolean(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+
+    @post_load
+    def _to_request(self, data: dict, **_kwargs) -> ChallengeRequest:
+        clock = data.get("clock")
+        return ChallengeRequest(
+            data.get("to"),
+            None if clock is None else ClockSettings.from_json(clock),
+            bool(data.get("rated")),
+            data.get("seat"),
+        )
+
+
+class _DeclineSchema(_Loader):
+    reason = fields.String(allow_none=True)
+
+    @post_load
+    def _to_reason(self, data: dict, **_kwargs) -> str:
+        return data.get("reason") or "generic"
+
+
 _NAME = _NameSchema()
 _JOIN = _JoinSchema()
 _SEEK = _SeekSchema()
+_CHALLENGE = _ChallengeSchema()
+_DECLINE = _DeclineSchema()
 
 
 def load_name(body: dict) -> str:
@@ -152,6 +191,16 @@ def load_join(body: dict) -> str | None:
 def load_seek(body: dict) -> SeekRequest:
     """The seek a validated POST /seeks body asks for."""
     return _SEEK.load(body)
+
+
+def load_challenge(body: dict) -> ChallengeRequest:
+    """The challenge a validated POST /challenges body asks for."""
+    return _CHALLENGE.load(body)
+
+
+def load_decline(body: dict) -> str:
+    """The reason of a validated POST /challenges/{id}/decline body (default `generic`)."""
+    return _DECLINE.load(body)
 
 
 def load_move(body: dict) -> Move:

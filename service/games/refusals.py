@@ -266,3 +266,20 @@ class TooManyWaiting(Refusal):
     """A player asked for another open game or seek while holding as many as it may at once."""
 
     code = "too_many_waiting"
+
+
+class RatedNotPossible(Refusal):
+    """A rated game asked for that cannot be one: no clock, no player on a side, a bot seat (a lobby game, a challenge)."""
+
+    code = "rated_not_possible"
+
+
+class PlayerRequired(Refusal):
+    """A rated game's seat taken, or a rated open challenge accepted, under a name alone."""
+
+    code = "player_required"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Text("A rated game is played between players: send your player token (POST /players makes one).")
+        )

@@ -218,6 +218,80 @@ _ENTRIES = (
         ),
     ),
     ProblemType(
+        code="challenge_not_found",
+        status=404,
+        title=N_("No such challenge"),
+        when=N_(
+            "No challenge has this id: it was never made, or it ended more than an hour ago (a challenge "
+            "stays readable an hour after its expiry)."
+        ),
+        what_to_do=N_("Check the id, or make a new challenge with `POST /challenges`."),
+    ),
+    ProblemType(
+        code="challenge_not_pending",
+        status=409,
+        title=N_("Challenge is over"),
+        when=N_(
+            "An accept, a decline or a withdrawal of a challenge that has already been accepted, declined, "
+            "withdrawn or has expired. Exactly one of these ends a challenge, whatever races; `detail` "
+            "says which did."
+        ),
+        what_to_do=N_(
+            "Read the challenge (`GET /challenges/{id}`): an accepted one names its `game`. Otherwise make "
+            "a new one."
+        ),
+    ),
+    ProblemType(
+        code="not_your_challenge",
+        status=403,
+        title=N_("Not your challenge"),
+        when=N_(
+            "A challenge made to another player was accepted or declined with your token, a challenge "
+            "that is not yours was withdrawn, or an open challenge was declined (nobody is challenged)."
+        ),
+        what_to_do=N_(
+            "Only the challenged player answers a challenge, and only its challenger withdraws it."
+        ),
+    ),
+    ProblemType(
+        code="blocked",
+        status=403,
+        title=N_("Blocked"),
+        when=N_(
+            "A challenge to a player who has blocked you (`POST /players/me/blocks/{id}`), or an "
+            "acceptance of the open challenge of a player who has blocked you."
+        ),
+        what_to_do=N_("Nothing: that player does not take challenges from you."),
+    ),
+    ProblemType(
+        code="cannot_target_self",
+        status=422,
+        title=N_("Not with yourself"),
+        when=N_("A challenge to yourself, an acceptance of your own open challenge, or a block of yourself."),
+        what_to_do=N_("Name another player, or share the challenge's link with someone else."),
+    ),
+    ProblemType(
+        code="rated_not_possible",
+        status=422,
+        title=N_("Cannot be rated"),
+        when=N_(
+            "A rated challenge without a clock, or a rated lobby game (`POST /games` with "
+            '`"rated": true`) without a clock, without a player token, with a bot seat or without '
+            "exactly one open seat: a rated game is played on a clock between two players."
+        ),
+        what_to_do=N_("Give a `clock` and a player token, or ask for an unrated game."),
+    ),
+    ProblemType(
+        code="player_required",
+        status=403,
+        title=N_("A player is required"),
+        when=N_(
+            "A rated game's open seat was joined, or a rated open challenge accepted, under a name "
+            "without a player token: ratings belong to players."
+        ),
+        what_to_do=N_("Send your player token (`POST /players` makes one), or pick an unrated game."),
+    ),
+    ProblemType(
         code="name_fixed",
         status=409,
         title=N_("Seat's name cannot change"),

@@ -30,6 +30,8 @@ from service.games.refusals import (
     GameNotFound,
     InvalidToken,
     PlayerNotFound,
+    PlayerRequired,
+    RatedNotPossible,
     SeatTaken,
     TooManyWaiting,
 )
@@ -176,10 +178,17 @@ class Lobby:
         owner: PlayerRecord | None = None,
         open_seats: tuple[bool, bool] = (False, False),
         listed: bool = True,
+        rated: bool = False,
         client: str = "",
         **setup: Any,
     ) -> Created:
-        """A new game (GamePlay.create) whose open seats, if any, wait LOBBY_TTL_SECONDS; listed in the lobby when asked."""
+        """A new game (GamePlay.create) whose open seats, if any, wait LOBBY_TTL_SECONDS; listed in the lobby when asked.
+
+        `rated`: a rated lobby game, whose creator's player holds one seat and whose other seat is open
+        for a player to join, on a clock (RatedNotPossible otherwise).
+        """
+        if rated:
+            _check_rated(owner, bots, open_seats, setup.get("clock"))
         opened = self.play.now_ms()  # the store's clock: take_seat.lua judges the seat's time on it
         holder = f"player:{owner.id}" if owner is not None else f"client:{client}"
         if True in open_seats:
@@ -194,6 +203,7 @@ class Lobby:
             # abort the game then, as a game whose first move never came (the join starts
             # the clock afresh).
             open_for_ms=max(open_until_ms - self.play.now_ms(), 1) if True in open_seats else None,
+            rated=rated,
         )
         created = self.play.create(names, bots, client=client, seating=seating, **setup)
         if True in open_seats:
@@ -291,6 +301,8 @@ class Lobby:
         def take(game: GameCopy) -> Write[Joined]:
             record = game.record
             seat = self._open_seat(record, player)
+            if record.rated and player is None:
+                raise PlayerRequired()
             joined_name = player.name if player is not None else (name or f"Player {seat + 1}")
             after, seat_token = seated(
                 record,
@@ -363,8 +375,9 @@ class Lobby:
             raise SeatTaken(Text("You already hold a seat of this game: the other is for an opponent."))
         return seat
 
-    def open_games(self, cursor: str | None) -> Page:
-        """Listed games with an open seat, newest first, PAGE_SIZE a page after `cursor` (opaque; None: the first)."""
+    def open_games(self, cursor: str | None, hidden: frozenset[str] = frozenset()) -> Page:
+        """Listed games with an open seat, newest first, PAGE_SIZE a page after `cursor` (opaque; None: the first);
+        none whose waiting player is in `hidden` (the ones the caller blocks)."""
         self._expire()
         stale: list[str] = []
 
@@ -372,6 +385,8 @@ class Lobby:
             entry = self._entry(game_id)
             if entry is None:
                 stale.append(game_id)
+            elif entry["host"]["player_id"] in hidden:
+                return None
             return entry
 
         page = newest_page(self.index.newest, entry_of, cursor, PAGE_SIZE)
@@ -417,3 +432,22 @@ def _owned(
             if bots[seat] is None and not open_seats[seat]:
                 return (owner.holder(), None) if seat == 0 else (None, owner.holder())
     return (None, None)
+
+
+def _check_rated(
+    owner: PlayerRecord | None,
+    bots: tuple[str | None, str | None],
+    open_seats: tuple[bool, bool],
+    clock: object,
+) -> None:
+    """RatedNotPossible unless a rated lobby game can be: a clock, the creator a player, one seat open, no bot."""
+    if clock is None:
+        raise RatedNotPossible(Text('A rated game needs a clock: give one, or leave out "rated".'))
+    if owner is None:
+        raise RatedNotPossible(
+            Text("A rated game is made with a player token: send yours (POST /players makes one).")
+        )
+    if open_seats.count(True) != 1 or bots != NO_BOTS:
+        raise RatedNotPossible(
+            Text("A rated lobby game has your seat and one open seat for another player, and no bot.")
+        )

@@ -3,7 +3,8 @@
 `game_start` when a game it holds a seat of begins (created with both seats
 held, joined, paired from seeks, a rematch), `your_turn` when a move hands
 its seat the turn, `game_end` with the result, `rematch` when the other
-seat offers one. Written by whatever process commits the game's change,
+seat offers one, `challenge` when another player challenges it and
+`challenge_declined` when its challenge is declined. Written by whatever process commits the game's change,
 right after it, in the player's own slot: on a Redis Cluster no script can
 span the game's slot and the player's. So they are notices, not the truth:
 should the process die between the two, one notice is lost, and the game
@@ -87,3 +88,11 @@ class PlayerNotices(GameListener):
         player_id = record.seats[to_seat].player_id
         if player_id is not None:
             self._send(player_id, "rematch", {"game": record.id, "seat": to_seat, "next_game": next_game})
+
+    def challenged(self, player_id: str, body: dict[str, Any]) -> None:
+        """A challenge was made to the player (challenges.py): `{"challenge": Challenge}`."""
+        self._send(player_id, "challenge", body)
+
+    def challenge_declined(self, player_id: str, body: dict[str, Any]) -> None:
+        """The player's challenge was declined: `{"challenge": Challenge}`, its `decline_reason` set."""
+        self._send(player_id, "challenge_declined", body)

@@ -3,6 +3,7 @@
 from .analyses import Analyses
 from .backend import Storage, open_storage, open_store, storage_from_settings
 from .bot_jobs import BotJob, BotJobs
+from .challenges import Blocks, ChallengeBook, StoredChallenge
 from .deadlines import Deadlines, DueGame
 from .game_lists import GameList, GameLists
 from .lobby import LobbyIndex
@@ -38,8 +39,10 @@ from .store import (
 
 __all__ = [
     "Analyses",
+    "Blocks",
     "BotJob",
     "BotJobs",
+    "ChallengeBook",
     "ClockCheck",
     "ClockLog",
     "ClockRefusal",
@@ -71,6 +74,7 @@ __all__ = [
     "StorageError",
     "StoreBusy",
     "Stored",
+    "StoredChallenge",
     "StoredEvent",
     "StoredGame",
     "StoredSeek",

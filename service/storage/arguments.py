@@ -106,6 +106,7 @@ class SeekArgs(NamedTuple):
     spec: str  # the caller's text of the seek (its clock and rated), kept with it
     most_waiting: int  # the most seeks a player keeps waiting at once
     player_prefix: str  # the prefix of the players' sets of waiting seeks
+    blocks_prefix: str  # the prefix of the players' sets of blocked players (challenges.Blocks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from service.config import ConfigError, Settings
 
 from .analyses import Analyses
 from .bot_jobs import BotJobs
+from .challenges import Blocks, ChallengeBook
 from .connections import ClusterCommands, LendingPool, RedisLink
 from .deadlines import Deadlines
 from .game_lists import GameLists
@@ -50,6 +51,9 @@ class Storage:
     analyses: Analyses
     # How full the Redis is, for the store reserve (memory.py).
     memory: StoreMemory
+    # Challenges and the players' lists of them; who blocks whom (challenges.py).
+    challenges: ChallengeBook
+    blocks: Blocks
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -131,6 +135,8 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         RatingBook(link),
         Analyses(link, ttl_seconds),
         StoreMemory(link),
+        ChallengeBook(link),
+        Blocks(link),
     )
 
 

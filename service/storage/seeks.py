@@ -12,6 +12,9 @@ one script (lua/seek_post.lua) on one node, atomic on a Redis Cluster too:
 - `{seeks}:player:<player id>`: sorted set of the player's waiting seeks'
   ids by expiry, across every pool, so that a player keeps at most so many
   waiting at once (SEEKS_PER_PLAYER, issue 36);
+- `{seeks}:blocks:<player id>`: set of the players it blocks (written by
+  challenges.Blocks): a pairing passes over a seek of a player either of
+  the two blocks;
 - `{seeks}:seek:<id>`: hash of one seek: player, rating, range, status
   (waiting, paired, cancelled, expired), the caller's text of it, and once
   paired the game id, its seat and the opponent. It stays readable KEEP_MS
@@ -93,6 +96,10 @@ class SeekPool:
     def _player(self, player_id: str) -> str:
         return f"{self._base}player:{player_id}"
 
+    def _blocks(self, player_id: str) -> str:
+        """The set of the players `player_id` blocks (challenges.Blocks writes it, in this slot)."""
+        return f"{self._base}blocks:{player_id}"
+
     def _pools(self, pool: str) -> list[str]:
         return [f"{self._base}pool:{pool}", f"{self._base}expiry:{pool}", f"{self._base}notes:{pool}"]
 
@@ -113,7 +120,7 @@ class SeekPool:
         unless the player already has `most_waiting` seeks waiting."""
         found = self._link.script(
             "seek_post",
-            [*self._pools(pool), self._seek(seek_id), self._player(player_id)],
+            [*self._pools(pool), self._seek(seek_id), self._player(player_id), self._blocks(player_id)],
             list(
                 SeekArgs(
                     seek_id=seek_id,
@@ -127,6 +134,7 @@ class SeekPool:
                     spec=spec,
                     most_waiting=most_waiting,
                     player_prefix=self._base + "player:",
+                    blocks_prefix=self._base + "blocks:",
                 )
             ),
         )

@@ -63,6 +63,10 @@ _ENDPOINT_FAMILIES = {
     "seeks.create_seek": (SEEKS,),
     "lobby.join_game": (JOINS,),
     "analysis.request_analysis": (ANALYSES,),
+    # A challenge waits for its game as an open lobby game does: counted among the games a client
+    # makes an hour (issue 38); its acceptance fills the game as a join does.
+    "challenges.create_challenge": (GAMES,),
+    "challenges.accept_challenge": (JOINS,),
 }
 
 

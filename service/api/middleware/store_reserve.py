@@ -1,4 +1,4 @@
-"""The store reserve: new games, rematches, players and seeks are refused while Redis is nearly full.
+"""The store reserve: new games, rematches, players, seeks and challenges are refused while Redis is nearly full.
 
 Issue 36: one client filled a 16 MB Redis with open games in 13 s, and then
 every write of everyone, the moves of games in progress included, was
@@ -22,7 +22,15 @@ from service.storage.memory import StoreMemory
 
 # The requests that make something new for the store to keep.
 CREATING_ENDPOINTS = frozenset(
-    {"games.create_game", "rematch.rematch_game", "players.create_player", "seeks.create_seek"}
+    {
+        "games.create_game",
+        "rematch.rematch_game",
+        "players.create_player",
+        "seeks.create_seek",
+        "challenges.create_challenge",
+        # An accepted challenge makes a game.
+        "challenges.accept_challenge",
+    }
 )
 CODE = "store_nearly_full"
 

@@ -36,6 +36,7 @@ def create_game():
             owner=owner,
             open_seats=params["open_seats"],
             listed=params["listed"],
+            rated=params["rated"],
             client=client_address(),
             clock=params["clock"],
             **params["setup"],

@@ -24,7 +24,12 @@ def list_games():
     if query["status"] != "open":
         return list_watched(query)
     refuse_lobby_filters(query)
-    page = services().lobby.open_games(query.get("cursor"))
+    # With a player token, the games of the players it blocks are left out.
+    token = bearer_token()
+    hidden = (
+        frozenset(services().blocks.blocked(services().players.authenticate(token))) if token else frozenset()
+    )
+    page = services().lobby.open_games(query.get("cursor"), hidden)
     return json_response(compact({"games": page.games, "next": page.next}))
 
 

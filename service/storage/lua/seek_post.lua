@@ -3,13 +3,15 @@
 -- waiting seeks' ids), the pool's notes (hash: id -> "player range
 -- created_ms"), one of each per pool (the same clock and rated); the new
 -- seek's hash; KEYS[5]: the poster's set (its waiting seeks' ids by
--- expiry, across every pool). ARGV (arguments.py): SeekArgs.
+-- expiry, across every pool); KEYS[6]: the set of the players the poster
+-- blocks. ARGV (arguments.py): SeekArgs.
 -- Every key is in the one `{seeks}` slot: the paired seek's hash, named from
 -- the prefix, lives beside the pool on the same node, so the pairing is one
 -- atomic step on any instance, a Cluster too.
 -- Drops the expired seeks from the pool (the store's clock), then pairs the
 -- new seek with the oldest compatible one among all those rated within its
--- range (another player, whose own range holds the new seek's rating): both
+-- range (another player, whose own range holds the new seek's rating, and
+-- neither of the two blocks the other): both
 -- hashes say 'paired' with the game id and the seats (the older seek's
 -- player seat 0), the other leaves the pool, and it returns {'paired', its
 -- id, its player}. Else the new seek waits in the pool: {'waiting', expires};
@@ -42,7 +44,9 @@ for from = 1, #candidates, 2 * BATCH do
         if note then
             local player, their_range, created = string.match(note, '^(%S+) (%d+) (%d+)$')
             local their_rating = tonumber(candidates[from + 2 * (i - 1) + 1])
-            if player ~= player_id and math.abs(their_rating - rating) <= tonumber(their_range) then
+            if player ~= player_id and math.abs(their_rating - rating) <= tonumber(their_range)
+                    and redis.call('SISMEMBER', KEYS[6], player) == 0
+                    and redis.call('SISMEMBER', blocks_prefix .. player, player_id) == 0 then
                 created = tonumber(created)
                 if not best or created < best_created then
                     best, best_player, best_created = id, player, created

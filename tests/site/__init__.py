@@ -1,0 +1,1 @@
+"""Tests of the site modules on their own, without the store."""
