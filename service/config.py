@@ -22,6 +22,8 @@ DEFAULT_RECENT_GAMES = 1000
 DEFAULT_LOBBY_TTL_SECONDS = 3600
 # A seek not paired within this long expires (issue 20).
 DEFAULT_SEEK_TTL_SECONDS = 600
+# A rematch or takeback offer not answered within this long lapses (issue 38).
+DEFAULT_OFFER_TTL_SECONDS = 300
 # The embedded Redis's memory limit (refusing writes past it, never evicting):
 # about 35,000 finished games (7 KB each) or 700,000 recorded refusals, and
 # no more than a small machine can spare next to the service.
@@ -202,6 +204,7 @@ class Settings:
     recent_games: int = DEFAULT_RECENT_GAMES
     lobby_ttl_seconds: int = DEFAULT_LOBBY_TTL_SECONDS
     seek_ttl_seconds: int = DEFAULT_SEEK_TTL_SECONDS
+    offer_ttl_seconds: int = DEFAULT_OFFER_TTL_SECONDS
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
     redis_max_connections: int = DEFAULT_REDIS_MAX_CONNECTIONS
     worker_connections: int = DEFAULT_WORKER_CONNECTIONS
@@ -283,6 +286,7 @@ class Settings:
             recent_games=_int(env, "RECENT_GAMES", DEFAULT_RECENT_GAMES),
             lobby_ttl_seconds=_int(env, "LOBBY_TTL_SECONDS", DEFAULT_LOBBY_TTL_SECONDS, minimum=1),
             seek_ttl_seconds=_int(env, "SEEK_TTL_SECONDS", DEFAULT_SEEK_TTL_SECONDS, minimum=1),
+            offer_ttl_seconds=_int(env, "OFFER_TTL_SECONDS", DEFAULT_OFFER_TTL_SECONDS, minimum=1),
             embedded_redis_maxmemory=_redis_memory(
                 env, "EMBEDDED_REDIS_MAXMEMORY", DEFAULT_EMBEDDED_REDIS_MAXMEMORY
             ),

@@ -23,7 +23,7 @@ from service.games.analysis import GameAnalyses
 from service.instance import shared_copies, stream_counts
 from service.site.core import site_core
 from service.site.lobby import Lobby, Players
-from service.site.rematch import Rematches
+from service.site.offers import Offers
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
 from service.storage import Storage, storage_from_settings
@@ -66,7 +66,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         players=players,
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds, settings.open_games_per_player),
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
-        rematches=Rematches(play, core.notices),
+        offers=Offers(play, core.notices, settings.offer_ttl_seconds),
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),

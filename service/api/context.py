@@ -14,8 +14,8 @@ from service.config import Settings
 from service.games import GamePlay
 from service.games.analysis import GameAnalyses
 from service.site.lobby import Lobby, Players
+from service.site.offers import Offers
 from service.site.rated_games import RatedGames
-from service.site.rematch import Rematches
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
 from service.storage import GameStore, RequestCounter
@@ -41,7 +41,8 @@ class Services:
     players: Players
     lobby: Lobby
     seeks: Seeks
-    rematches: Rematches
+    # Rematch and takeback offers (site/offers.py).
+    offers: Offers
     # A seat's holder naming it (the guest of an invite link).
     seat_names: SeatNames
     # What GET /metrics reads (service/telemetry/metrics.py).
