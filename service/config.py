@@ -25,6 +25,8 @@ DEFAULT_SEEK_TTL_SECONDS = 600
 # A challenge nobody answers within this long expires (issue 38); one on a
 # correspondence clock waits 7 days whatever this says (site/challenges.py).
 DEFAULT_CHALLENGE_TTL_SECONDS = 600
+# A rematch or takeback offer not answered within this long lapses (issue 38).
+DEFAULT_OFFER_TTL_SECONDS = 300
 # The embedded Redis's memory limit (refusing writes past it, never evicting):
 # about 35,000 finished games (7 KB each) or 700,000 recorded refusals, and
 # no more than a small machine can spare next to the service.
@@ -206,6 +208,7 @@ class Settings:
     lobby_ttl_seconds: int = DEFAULT_LOBBY_TTL_SECONDS
     seek_ttl_seconds: int = DEFAULT_SEEK_TTL_SECONDS
     challenge_ttl_seconds: int = DEFAULT_CHALLENGE_TTL_SECONDS
+    offer_ttl_seconds: int = DEFAULT_OFFER_TTL_SECONDS
     embedded_redis_maxmemory: str = DEFAULT_EMBEDDED_REDIS_MAXMEMORY
     redis_max_connections: int = DEFAULT_REDIS_MAX_CONNECTIONS
     worker_connections: int = DEFAULT_WORKER_CONNECTIONS
@@ -290,6 +293,7 @@ class Settings:
             challenge_ttl_seconds=_int(
                 env, "CHALLENGE_TTL_SECONDS", DEFAULT_CHALLENGE_TTL_SECONDS, minimum=1
             ),
+            offer_ttl_seconds=_int(env, "OFFER_TTL_SECONDS", DEFAULT_OFFER_TTL_SECONDS, minimum=1),
             embedded_redis_maxmemory=_redis_memory(
                 env, "EMBEDDED_REDIS_MAXMEMORY", DEFAULT_EMBEDDED_REDIS_MAXMEMORY
             ),

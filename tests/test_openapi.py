@@ -86,8 +86,15 @@ EXTENSION_OPERATIONS = {
     ("get", "/games"): ("listGames", {"200", "400", "401", "404"}),
     ("post", "/games/{game_id}/rematch"): (
         "rematchGame",
-        {"200", "201", "400", "401", "404", "409", "413", "415"},
+        {"200", "201", "202", "400", "401", "404", "409", "413", "415"},
     ),
+    # Offers (issue 38).
+    ("delete", "/games/{game_id}/rematch"): ("dismissRematch", {"200", "400", "401", "404"}),
+    ("post", "/games/{game_id}/takeback"): (
+        "takebackGame",
+        {"201", "202", "400", "401", "404", "409", "413", "415"},
+    ),
+    ("delete", "/games/{game_id}/takeback"): ("dismissTakeback", {"200", "400", "401", "404"}),
     ("get", "/leaderboard"): ("getLeaderboard", {"200", "400"}),
     ("post", "/seeks"): ("createSeek", {"201", "400", "401", "409", "413", "415", "429"}),
     ("get", "/seeks/{seek_id}"): ("getSeek", {"200", "400", "401", "404"}),
@@ -247,7 +254,10 @@ def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec)
     optional_player = {"createGame", "joinGame", "acceptChallenge", "listGames"}
     assert (
         secured
-        == {"makeMove", "getSeat", "nameSeat", "resignGame", "rematchGame"} | players | optional_player
+        == {"makeMove", "getSeat", "nameSeat", "resignGame", "rematchGame"}
+        | {"dismissRematch", "takebackGame", "dismissTakeback"}
+        | players
+        | optional_player
     )
     for _, _, op in operations(spec):
         if op["operationId"] in optional_player:

@@ -25,7 +25,7 @@ from service.site.blocks import PlayerBlocks
 from service.site.challenges import CHALLENGES_PER_PLAYER, Challenges
 from service.site.core import site_core
 from service.site.lobby import Lobby, Players
-from service.site.rematch import Rematches
+from service.site.offers import Offers
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
 from service.site.watching import Watching
@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds, settings.open_games_per_player),
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
         watching=Watching(play, players, core.lists),
-        rematches=Rematches(play, core.notices),
+        offers=Offers(play, core.notices, settings.offer_ttl_seconds),
         blocks=blocks,
         challenges=Challenges(
             storage.challenges,

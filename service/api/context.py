@@ -16,8 +16,8 @@ from service.games.analysis import GameAnalyses
 from service.site.blocks import PlayerBlocks
 from service.site.challenges import Challenges
 from service.site.lobby import Lobby, Players
+from service.site.offers import Offers
 from service.site.rated_games import RatedGames
-from service.site.rematch import Rematches
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
 from service.site.watching import Watching
@@ -46,7 +46,8 @@ class Services:
     seeks: Seeks
     # The games being played and a player's finished ones (site/watching.py).
     watching: Watching
-    rematches: Rematches
+    # Rematch and takeback offers (site/offers.py).
+    offers: Offers
     # A seat's holder naming it (the guest of an invite link).
     seat_names: SeatNames
     # Who blocks whom, and challenges (site/blocks.py, site/challenges.py).

@@ -67,7 +67,7 @@ def analyse_next(
     # Each position gets the node budget of one `deep` move (BOT_THINK_MS overrides it, as for moves).
     node_budget = max(1, int((think_ms or level(ANALYSIS_LEVEL).think_ms) * nodes_per_ms))
     try:
-        record, start, moves = play.played(game_id)
+        _record, version, start, moves = play.played(game_id)
     except GameNotFound:
         analyses.drop(game_id)
         log.info("game %s expired before its analysis", game_id)
@@ -91,7 +91,6 @@ def analyse_next(
             renew()
 
     analysed = analyse_game(start, moves, node_budget, next_move, paused)
-    version = record.state.moves_played + 1
     stored = analyses.store(game_id, analysis_text(version, analysed, node_budget))
     log.info(
         "analysed game %s: %d moves in %.1f s%s",

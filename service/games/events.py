@@ -1,4 +1,4 @@
-"""Following a game: a snapshot or the missed events, then one event per move, then its end.
+"""Following a game: a snapshot or the missed events, then one event per move (and per offer), then its end.
 
 Every commit stores the move's event in the game's own stream, under the
 version after it (play.py, storage/lua/commit_move.lua), so following a game is
@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from service.storage import EventWatch, GameStore
+from service.storage import EventWatch, GameStore, StoredEvent
 
 from .jsontext import compact, parse
 from .refusals import GameNotFound
@@ -27,16 +27,21 @@ READ_BATCH = 256
 
 @dataclass(frozen=True, slots=True)
 class GameEvent:
-    """One event of a feed: `kind` "game" (a snapshot), "move" or "end"; `data` its JSON text."""
+    """One event of a feed: `kind` "game" (a snapshot), "move", "offer" or "end"; `data` its JSON text."""
 
     kind: str
     data: str
     version: int | None = None  # the event's id; an `end` has none of its own
+    seq: int = 0  # an offer's number after its version's move (StoredEvent.seq)
 
     @property
     def event_id(self) -> str | None:
-        """The SSE `id:` of the event."""
-        return None if self.version is None else str(self.version)
+        """The SSE `id:` of the event; an offer has none of its own (resuming after its version sends it again)."""
+        return None if self.version is None or self.seq else str(self.version)
+
+
+def _stored(event: StoredEvent) -> GameEvent:
+    return GameEvent("offer" if event.seq else "move", event.data, event.version, event.seq)
 
 
 def _snapshot(version: int, view: str) -> list[GameEvent]:
@@ -73,6 +78,7 @@ class EventFeed:
         self._watch = watch
         self._first = first
         self._last = last  # the version the client has once `first` is sent
+        self._last_seq = 0  # ... and the last offer of it sent
         self._idle = idle_seconds
         self.complete = complete
         self._hung_up = False
@@ -97,10 +103,12 @@ class EventFeed:
         if first is None:
             assert after is not None
             return cls(store, game_id, watch, [], after, idle_seconds, complete=True)
-        versions = [event.version for event in first if event.version is not None]
-        last = versions[-1] if versions else after
+        placed = [event for event in first if event.version is not None]
+        last = placed[-1].version if placed else after
         assert last is not None, "a snapshot carries its version"
-        return cls(store, game_id, watch, first, last, idle_seconds)
+        feed = cls(store, game_id, watch, first, last, idle_seconds)
+        feed._last_seq = placed[-1].seq if placed else 0
+        return feed
 
     @staticmethod
     def _first_events(store: GameStore, game_id: str, after: int | None) -> list[GameEvent] | None:
@@ -111,7 +119,7 @@ class EventFeed:
             if found is None:
                 raise GameNotFound(game_id)
             if found.resumes_after(after):
-                events = [GameEvent("move", event.data, event.version) for event in found.events]
+                events = [_stored(event) for event in found.events]
                 ended = [GameEvent("end", event.end) for event in found.events if event.end]
                 if events or ended:
                     return events + ended
@@ -134,7 +142,7 @@ class EventFeed:
             yield event
             if event.kind == "end":
                 return
-        last = self._last
+        last, last_seq = self._last, self._last_seq
         sent_at = time.monotonic()
         while not (self._watch.closing or self._hung_up):
             # Only a wake-up makes a read: an idle follower costs the store nothing.
@@ -144,15 +152,15 @@ class EventFeed:
                 continue
             if self._watch.closing or self._hung_up:
                 return
-            found = self._store.load_events(self._game_id, last, READ_BATCH)
+            found = self._store.load_events(self._game_id, last, READ_BATCH, last_seq)
             if found is None or not found.resumes_after(last):
                 # Gone, or no longer holding what follows `last` (expired,
                 # recreated, Redis lost writes): end, and let the client come
                 # back with Last-Event-ID for a snapshot.
                 return
             for stored in found.events:
-                yield GameEvent("move", stored.data, stored.version)
-                last = stored.version
+                yield _stored(stored)
+                last, last_seq = stored.version, stored.seq
                 if stored.end:
                     yield GameEvent("end", stored.end)
                     return

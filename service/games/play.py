@@ -37,7 +37,6 @@ from service.engine import (
     RuleError,
     Timeout,
     apply_move,
-    move_from_json,
     new_game,
     replay,
 )
@@ -83,6 +82,7 @@ from .refusals import (
     VersionMismatch,
     VersionNotFound,
 )
+from .takebacks import LastTurn, in_force, last_turn, moves_of, takeback_entry
 from .values import PLAIN_SEATING, Committed, Created, Expiry, IdempotencyKey, Seating, VersionCondition
 from .views import game_view, history_entry, move_outcome
 from .writes import CLOCK_ATTEMPTS, MAX_COMMIT_ATTEMPTS, Unchanged, Write, clock_check, clock_log
@@ -267,9 +267,11 @@ class GamePlay:
     def view_at(self, game_id: str, version: int) -> tuple[int, StoredView]:
         """(current version, the Game body as it was at `version`): stored when current, else replayed.
 
-        A past version is rebuilt from the creation parameters and the first
-        `version - 1` moves of the history; its `updated_at` is the time its
-        last move was accepted (GameRecord.advanced keeps every move's).
+        A past version is rebuilt from the creation parameters and the moves
+        in force after the first `version - 1` entries of the history (a
+        takeback's puts back an earlier version's: takebacks.py); its
+        `updated_at` is the time its last entry was accepted (GameRecord.advanced
+        keeps every entry's).
         """
         stored = self.view(game_id)
         current = stored.version
@@ -284,7 +286,7 @@ class GamePlay:
             )
         record = self.load(game_id).record
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
-        past = _replayed(record, [move_from_json(parse(entry)) for entry in entries])
+        past = _replayed(record, moves_of(in_force(entries)))
         times = record.move_times
         then = replace(
             record,
@@ -302,12 +304,16 @@ class GamePlay:
         entry = self.store.load_clock(game_id, version)
         return record.clock_now if entry is None else ClockState.from_log(parse(entry))
 
-    def played(self, game_id: str) -> tuple[GameRecord, GameState, list[Move]]:
-        """(the game as stored, its state before the first move, every move of its history)."""
+    def played(self, game_id: str) -> tuple[GameRecord, int, GameState, list[Move]]:
+        """(the game as stored, its version, its state before the first move, every move in force at that version)."""
         record = self.load(game_id).record
-        _version, entries = self.history(game_id)
-        moves = [move_from_json(parse(entry)) for entry in entries]
-        return record, _replayed(record, []), moves
+        version, entries = self.history(game_id)
+        return record, version, _replayed(record, []), moves_of(in_force(entries))
+
+    def last_turn(self, game_id: str, game: GameCopy) -> LastTurn | None:
+        """The last turn in force in `game` (takebacks.py): what a takeback would undo; None before any move."""
+        _version, entries = self.history(game_id, 0, game.version - 2) if game.version > 1 else (0, [])
+        return last_turn(in_force(entries[: game.version - 1]))
 
     def follow(self, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
         """A feed of the game's events after version `after` (None: from a snapshot); see events.py."""
@@ -453,6 +459,29 @@ class GamePlay:
             )
 
         return self.amend(game_id, move_on, start=game)
+
+    def take_back(
+        self, game_id: str, game: GameCopy, turn: LastTurn, client: str, then: Callable[[Committed], T]
+    ) -> Write[T]:
+        """The commit undoing `turn`, the last turn in force in `game`: a new version whose state is `turn.to_version`'s.
+
+        Committed like a move (`_move_write`), with a takeback's history
+        entry (takebacks.py) and a move's event. The clock gives no time
+        back: the running seat is charged to the commit, no increment, and
+        the seat back in turn runs from it (a correspondence seat has its
+        allowance again, as after any move). Its answer is `then` of the
+        takeback Committed (its number: the entry's).
+        """
+        record = game.record
+        state = _replayed(record, list(turn.kept))
+        clock = None
+        if record.clock is not None and record.clock_now is not None:
+            clock = partial(
+                after_move, record.clock, record.clock_now, turn.seat, state.turn, increment=False
+            )
+        return self._move_write(
+            game_id, game, state, turn.seat, turn, None, client, clock, then, partial(self._too_late, game_id)
+        )
 
     def _too_late(self, game_id: str, result: ClockRefused | SeatExpired) -> NoReturn:
         """A move the store's clock found at or after the deadline is refused as on a finished game (the timeout is applied first)."""
@@ -603,7 +632,7 @@ class GamePlay:
         game: GameCopy,
         state: GameState,
         seat: int,
-        move: Move,
+        move: Move | LastTurn,
         key: IdempotencyKey | None,
         client: str,
         clock: ClockAt | None,
@@ -612,6 +641,8 @@ class GamePlay:
         must_be: str = "before",
     ) -> Write[T]:
         """The commit of `seat`'s `move` on `game`, which left `state`: its answer is `then` of the move Committed.
+
+        `move` is a LastTurn for a takeback of that turn (`take_back`): its history entry is a takeback's.
 
         With a clock, its values are taken at the store's time as this
         process reckons it (storage/store_time.py), never before the
@@ -642,10 +673,14 @@ class GamePlay:
             for listener in self.listeners:
                 record = listener.settle(record)
         version = game.version + 1
-        number = state.moves_played
+        # Its place in the history: after a takeback, more than the moves played (takebacks.py).
+        number = game.version
         game_body = game_view(record, version)
         view = compact(game_body)
-        entry = history_entry(number, seat, move, move_outcome(before.state, state, seat))
+        if isinstance(move, LastTurn):
+            entry = takeback_entry(number, seat, move.to_version)
+        else:
+            entry = history_entry(number, seat, move, move_outcome(before.state, state, seat))
         # The event goes into the same atomic commit: no move without its event.
         result_body = game_body["result"]
         event = NewEvent(

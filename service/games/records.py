@@ -74,6 +74,24 @@ class Seat:
     open: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A seat's pending offer to the other (site/offers.py): a rematch or a takeback, void from `expires_at_ms` on."""
+
+    kind: str  # "rematch" or "takeback"
+    seat: int  # the seat that offered
+    version: int  # the game's version it was made at: a takeback offer holds for that version only
+    expires_at_ms: int  # the store's time (epoch ms) it lapses at
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.seat, self.version, self.expires_at_ms]
+
+    @classmethod
+    def from_json(cls, doc: list[Any]) -> Offer:
+        kind, seat, version, expires_at_ms = doc
+        return cls(kind, seat, version, expires_at_ms)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
     """One game as stored: engine state and service metadata (built with keywords)."""
@@ -104,6 +122,8 @@ class GameRecord:
     settlement: Settlement | None = None
     # Of a finished game: the id of its rematch (rematch.py), once asked for.
     next_game: str | None = None
+    # The one pending offer of a seat to the other (site/offers.py); a move voids it (`advanced` leaves it out).
+    offer: Offer | None = None
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -148,7 +168,7 @@ class GameRecord:
         return replace(self, seats=(seat, self.seats[1]) if index == 0 else (self.seats[0], seat))
 
     def advanced(self, state: GameState, clock: ClockState | None = None) -> GameRecord:
-        """The record after a move produced `state` (and, with a clock, left it as `clock` says)."""
+        """The record after a move produced `state` (and, with a clock, left it as `clock` says); no offer stands."""
         # Built directly: dataclasses.replace costs more than the rest of this, on every move.
         now = now_rfc3339()
         return GameRecord(
@@ -216,6 +236,7 @@ class GameRecord:
                 **({"rated": True} if self.rated else {}),
                 **({"settlement": self.settlement.to_json()} if self.settlement is not None else {}),
                 **({"next_game": self.next_game} if self.next_game is not None else {}),
+                **({"offer": self.offer.to_json()} if self.offer is not None else {}),
             }
         )
 
@@ -252,6 +273,7 @@ class GameRecord:
             rated=bool(doc.get("rated", False)),
             settlement=None if doc.get("settlement") is None else Settlement.from_json(doc["settlement"]),
             next_game=doc.get("next_game"),
+            offer=None if doc.get("offer") is None else Offer.from_json(doc["offer"]),
         )
 
 

@@ -231,6 +231,50 @@ class SeatNeverTaken(Refusal):
         )
 
 
+class TakebackNotAllowed(Refusal):
+    """A takeback asked for where there is none to give: a rated game, a finished one, nothing played yet,
+    or by a seat that did not act last."""
+
+    code = "takeback_not_allowed"
+
+    @classmethod
+    def rated(cls) -> TakebackNotAllowed:
+        return cls(Text("A rated game has no takebacks: each move stands."))
+
+    @classmethod
+    def finished(cls) -> TakebackNotAllowed:
+        return cls(Text("The game is finished: its moves stand."))
+
+    @classmethod
+    def nothing_played(cls) -> TakebackNotAllowed:
+        return cls(Text("Nothing has been played yet: there is no turn to take back."))
+
+    @classmethod
+    def not_last(cls, seat: int) -> TakebackNotAllowed:
+        return cls(
+            Text(
+                "Only the seat that acted last can ask to take its turn back: seat {seat} did.",
+                {"seat": seat},
+            )
+        )
+
+
+class OfferNotFound(Refusal):
+    """No offer of this kind stands on the game (never made, answered, or expired)."""
+
+    code = "offer_not_found"
+
+    def __init__(self, kind: str):
+        if kind == "rematch":
+            super().__init__(
+                Text("No rematch offer stands on this game: none was made, or it was answered or expired.")
+            )
+        else:
+            super().__init__(
+                Text("No takeback offer stands on this game: none was made, or it was answered or expired.")
+            )
+
+
 class SeatTaken(Refusal):
     """A join for a game with no open seat left (another joiner won it), or one's own game."""
 

@@ -24,9 +24,9 @@ from service.engine import (
 )
 from service.engine.quilt import BOARD_SIZE, cell_indexes
 
-from .clock import view_of
+from .clock import rfc3339_ms, view_of
 from .jsontext import Fragment, compact
-from .records import GameRecord
+from .records import GameRecord, Offer
 
 
 # Legal moves come from a finite set (the engine's canonical placements, 81
@@ -145,15 +145,21 @@ def _result(record: GameRecord) -> dict[str, Any]:
     return body
 
 
+def offer_view(offer: Offer) -> dict[str, Any]:
+    """The public form of a pending offer: what is offered, by which seat, until when."""
+    return {"kind": offer.kind, "by": offer.seat, "expires_at": rfc3339_ms(offer.expires_at_ms)}
+
+
 def game_view(record: GameRecord, version: int) -> dict[str, Any]:
     """The public `Game` body (docs/api-guide.md#resources) of `record` at `version`, in the spec's order.
 
     A plain dict, not a marshmallow dump: it is built on every move (see
-    benchmarks/README.md).
+    benchmarks/README.md). `offer` only while one is pending (a move voids
+    it): the body of a game that never had one is as it always was.
     """
     state: GameState = record.state
     outcome = state.result
-    return {
+    view = {
         "id": record.id,
         "version": version,
         "status": "finished" if outcome is not None else "active",
@@ -179,3 +185,6 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
+    if record.offer is not None:
+        view["offer"] = offer_view(record.offer)
+    return view

@@ -53,13 +53,21 @@ class Write(Generic[Answer]):
 
     @classmethod
     def amended(
-        cls, game: GameCopy, record: GameRecord, view: str, done: Callable[[Stored], Answer]
+        cls,
+        game: GameCopy,
+        record: GameRecord,
+        view: str,
+        done: Callable[[Stored], Answer],
+        event: str | None = None,
     ) -> Write[Answer]:
-        """The write of `record` (and its Game body `view`) in place of `game`, its version unchanged: no move."""
+        """The write of `record` (and its Game body `view`) in place of `game`, its version unchanged: no move.
+
+        `event`: an offer's, for the game's stream (GameStore.amend).
+        """
         text = record.encode()
 
         def send(store: GameStore) -> CommitResult:
-            return store.amend(record.id, game.version, game.revision, text, view)
+            return store.amend(record.id, game.version, game.revision, text, view, event)
 
         return cls(record, game.version, text, send, done)
 

@@ -204,6 +204,26 @@ _ENTRIES = (
         what_to_do=N_("Open a new game (`POST /games` with an open seat) or seek one with `POST /seeks`."),
     ),
     ProblemType(
+        code="takeback_not_allowed",
+        status=409,
+        title=N_("Takeback not allowed"),
+        when=N_(
+            "`POST /games/{id}/takeback` in a rated game, a tournament game or a finished one, before any "
+            "move, or by the seat that did not act last (unless it answers the other's offer)."
+        ),
+        what_to_do=N_("Play on: takebacks are for casual games, asked for by the seat that just played."),
+    ),
+    ProblemType(
+        code="offer_not_found",
+        status=404,
+        title=N_("No such offer"),
+        when=N_(
+            "`DELETE /games/{id}/rematch` or `DELETE /games/{id}/takeback` when no offer of that kind "
+            "stands on the game: none was made, it was answered, or it expired."
+        ),
+        what_to_do=N_("Read the game: its `offer` member shows the offer that stands, if any."),
+    ),
+    ProblemType(
         code="too_many_waiting",
         status=409,
         title=N_("Too many open games or seeks"),

@@ -2,9 +2,10 @@
 
 `game_start` when a game it holds a seat of begins (created with both seats
 held, joined, paired from seeks, a rematch), `your_turn` when a move hands
-its seat the turn, `game_end` with the result, `rematch` when the other
-seat offers one, `challenge` when another player challenges it and
-`challenge_declined` when its challenge is declined. Written by whatever process commits the game's change,
+its seat the turn, `game_end` with the result, `rematch_offer` when the
+other seat offers a rematch (offers.py), `challenge` when another player
+challenges it and `challenge_declined` when its challenge is declined.
+Written by whatever process commits the game's change,
 right after it, in the player's own slot: on a Redis Cluster no script can
 span the game's slot and the player's. So they are notices, not the truth:
 should the process die between the two, one notice is lost, and the game
@@ -18,9 +19,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from service.games.clock import rfc3339_ms
 from service.games.jsontext import compact
 from service.games.listeners import GameListener
-from service.games.records import GameRecord
+from service.games.records import GameRecord, Offer
 from service.storage import PlayerStore, StorageError
 
 log = logging.getLogger(__name__)
@@ -84,10 +86,12 @@ class PlayerNotices(GameListener):
             if player_id is not None:
                 self._send(player_id, "your_turn", {"game": after.id, "seat": turn, "version": version})
 
-    def rematch_offered(self, record: GameRecord, to_seat: int, next_game: str) -> None:
+    def rematch_offer(self, record: GameRecord, to_seat: int, offer: Offer) -> None:
+        """The other seat offered `to_seat` a rematch of the finished game (offers.py)."""
         player_id = record.seats[to_seat].player_id
         if player_id is not None:
-            self._send(player_id, "rematch", {"game": record.id, "seat": to_seat, "next_game": next_game})
+            body = {"game": record.id, "seat": to_seat, "expires_at": rfc3339_ms(offer.expires_at_ms)}
+            self._send(player_id, "rematch_offer", body)
 
     def challenged(self, player_id: str, body: dict[str, Any]) -> None:
         """A challenge was made to the player (challenges.py): `{"challenge": Challenge}`."""

@@ -23,7 +23,7 @@ _EVENT_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}\Z")
 
 @dataclass(frozen=True, slots=True)
 class PlayerFeedEvent:
-    """One event of a player's feed: its id, kind (`game_start`, `your_turn`, `game_end`, `rematch`), JSON text."""
+    """One event of a player's feed: its id, kind (`game_start`, `your_turn`, `game_end`, `rematch_offer`), JSON text."""
 
     event_id: str
     kind: str

@@ -1,40 +1,34 @@
 """Rematches: the next game of a finished one, with the seats swapped, created once however many ask at once.
 
-The first call claims the finished game's `next_game` with one
-compare-and-set on that game (GamePlay.amend: its version stays): two seats
-asking at once, on any instances, cannot both claim it; the loser reads the
-claim and answers with the same game. The next game's id is chosen before
-the claim and everything about it follows from the finished game (the same
-clock, time board and `rated`; the seats swapped, so each person's token,
-seat or player, acts for its new seat; the seat that did not start now
-starts, so `first_player` keeps its number), so creating it is idempotent:
-the claimer creates it at once, and should it die first, the next call finds
-the claim without its game and creates it (GameExists for whoever comes
-second). A bot seat needs no asking: the game is there at once. The other
-seat's player hears of it as `rematch` on its stream (notices.py).
+Asking is an offer (offers.py): the next game is made only when the other
+seat accepts, or at once against a bot. The acceptance claims the finished
+game's `next_game` with one compare-and-set on that game (GamePlay.amend:
+its version stays), which also ends the offer: two seats asking at once, on
+any instances, cannot both claim it; the loser reads the claim and answers
+with the same game. The next game's id is chosen before the claim and
+everything about it follows from the finished game (the same clock, time
+board and `rated`; the seats swapped, so each person's token, seat or
+player, acts for its new seat; the seat that did not start now starts, so
+`first_player` keeps its number), so creating it is idempotent: the claimer
+creates it at once, and should it die first, the next call finds the claim
+without its game and creates it (GameExists for whoever comes second). Both
+players hear it start (`game_start`, notices.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from service.games.jsontext import compact
 from service.games.kept import GameCopy
 from service.games.play import GamePlay
 from service.games.records import GameRecord, Seat, new_game_id
-from service.games.refusals import (
-    GameNotFinished,
-    GameNotFound,
-    InvalidToken,
-    MissingToken,
-    SeatNeverTaken,
-)
+from service.games.refusals import GameNotFound
 from service.games.values import Holder, Seating
 from service.games.views import game_view
-from service.games.writes import Unchanged, Write
+from service.games.writes import Write
 from service.storage import GameExists, Stored
-
-from .notices import PlayerNotices
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,46 +38,30 @@ class Rematched:
     game_id: str
     view: str
     seat: int
-    created: bool  # by this call (the first); False: asked for before
+    created: bool  # by this call; False: accepted before
 
 
 class Rematches:
-    """Asking for the rematch of a finished game."""
+    """Claiming and creating the rematch of a finished game."""
 
-    def __init__(self, play: GamePlay, notices: PlayerNotices):
+    def __init__(self, play: GamePlay):
         self.play = play
-        self.notices = notices
 
-    def rematch(self, game_id: str, token: str | None) -> Rematched:
-        """The next game of `game_id` for the holder of `token` (a seat's or its player's), created on first asking."""
-        if token is None:
-            raise MissingToken()
+    def claim(self, game: GameCopy, seat: int, event: Callable[[str], str]) -> Write[Rematched]:
+        """The write claiming `game`'s `next_game` (ending its offer) for `seat`, which then creates it.
 
-        def claim(game: GameCopy) -> Write[Rematched] | Unchanged[Rematched]:
-            record = game.record
-            seat = record.seat_of(token)
-            if seat is None:
-                raise InvalidToken()
-            if not record.state.finished:
-                raise GameNotFinished.for_rematch()
-            if record.open_seat is not None:
-                # Aborted with its seat still open: the swapped seats would hold nobody.
-                raise SeatNeverTaken()
-            if record.next_game is not None:
-                return Unchanged(self._answer(record, record.next_game, seat, created=False))
-            next_id = new_game_id()
-            claimed = replace(record, next_game=next_id)
+        `event`: the offer's event on the game's stream, given the next game's id.
+        """
+        next_id = new_game_id()
+        claimed = replace(game.record, next_game=next_id, offer=None)
 
-            def claimed_first(_stored: Stored) -> Rematched:
-                answer = self._answer(claimed, next_id, seat, created=True)
-                self.notices.rematch_offered(claimed, 1 - seat, next_id)
-                return answer
+        def created(_stored: Stored) -> Rematched:
+            return self.answer(claimed, next_id, seat, created=True)
 
-            return Write.amended(game, claimed, compact(game_view(claimed, game.version)), claimed_first)
+        view = compact(game_view(claimed, game.version))
+        return Write.amended(game, claimed, view, created, event(next_id))
 
-        return self.play.amend(game_id, claim)
-
-    def _answer(self, finished: GameRecord, next_id: str, seat: int, *, created: bool) -> Rematched:
+    def answer(self, finished: GameRecord, next_id: str, seat: int, *, created: bool) -> Rematched:
         """The next game, created now if its claimer did not live to; the caller's seat in it is the other."""
         try:
             view = self.play.view(next_id).view

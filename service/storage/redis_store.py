@@ -314,12 +314,24 @@ class RedisGameStore(GameStore):
             return ClockRefused(ClockRefusal.SKEW, int(found[1]))
         return Stored(revision, int(found[1]))
 
-    def amend(self, game_id: str, version: int, revision: str, state: str, view: str) -> CommitResult:
-        """Compare-and-set on version and revision: replace the game's state and view."""
+    def amend(
+        self, game_id: str, version: int, revision: str, state: str, view: str, event: str | None = None
+    ) -> CommitResult:
+        """Compare-and-set on version and revision: replace the game's state and view (and add `event`)."""
         new_revision = _new_revision()
-        found = self._link.script(
-            "amend_game", [self._keys(game_id).game], [version, revision, new_revision, state, view]
-        )
+        keys = self._keys(game_id)
+        args: list[Any] = [version, revision, new_revision, state, view]
+        if event is None:
+            found = self._link.script("amend_game", [keys.game], args)
+        else:
+            args += [
+                event,
+                EVENTS_MAXLEN,
+                FINISHED_EVENTS_TTL_MS,
+                self.events_channel,
+                f"{game_id} {version}",
+            ]
+            found = self._link.script("amend_game", [keys.game, keys.events], args)
         if found is None:
             return Gone()
         if found[0] == "moved":
@@ -352,17 +364,21 @@ class RedisGameStore(GameStore):
             return None
         return int(found[0]), list(found[1])
 
-    def load_events(self, game_id: str, after: int, count: int) -> EventSlice | None:
-        """Up to `count` events after version `after`, with the game's version; None: no game."""
+    def load_events(self, game_id: str, after: int, count: int, after_seq: int = 0) -> EventSlice | None:
+        """Up to `count` events after version `after` (and its offer `after_seq`), with the game's version; None: no game."""
         keys = self._keys(game_id)
-        found = self._link.script("load_events", [keys.game, keys.events], [max(after, 0), count])
+        found = self._link.script("load_events", [keys.game, keys.events], [max(after, 0), count, after_seq])
         if found is None:
             return None
         version, oldest, entries = found
         events = []
         for entry_id, fields in entries:
             values = dict(zip(fields[::2], fields[1::2]))
-            events.append(StoredEvent(_entry_version(entry_id), values["data"], values.get("end")))
+            if "offer" in values:
+                at, _dash, seq = entry_id.partition("-")
+                events.append(StoredEvent(int(at), values["offer"], seq=int(seq)))
+            else:
+                events.append(StoredEvent(_entry_version(entry_id), values["data"], values.get("end")))
         return EventSlice(int(version), _entry_version(oldest) if oldest else None, events)
 
     def watch_events(self, game_id: str) -> EventWatch:

@@ -135,11 +135,13 @@ class IdempotencyRecord:
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """One move's event as kept in the game's stream."""
+    """One move's event as kept in the game's stream, or an offer's (`seq` > 0)."""
 
     version: int  # the game's version after the move: the event's id
     data: str  # the caller's text for the event
     end: str | None = None  # the caller's text for the game's end, when this move ended it
+    # An offer's event (GameStore.amend) made at `version`: its number after the version's move, from 1.
+    seq: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,11 +356,15 @@ class GameStore(ABC):
         """
 
     @abstractmethod
-    def amend(self, game_id: str, version: int, revision: str, state: str, view: str) -> CommitResult:
+    def amend(
+        self, game_id: str, version: int, revision: str, state: str, view: str, event: str | None = None
+    ) -> CommitResult:
         """Compare-and-set: replace the game's state and view if it is still at `version` and `revision`.
 
-        For what changes beside the play (a finished game's `next_game`): the
-        version stays, the revision is new. Refused: Moved, with the game as stored now.
+        For what changes beside the play (a finished game's `next_game`, an
+        offer): the version stays, the revision is new. `event`: an offer's
+        event, added to the game's stream in the same step (StoredEvent.seq).
+        Refused: Moved, with the game as stored now.
         """
 
     @abstractmethod
@@ -390,8 +396,8 @@ class GameStore(ABC):
         """(version, history slice as LRANGE gives it), consistent with each other, or None."""
 
     @abstractmethod
-    def load_events(self, game_id: str, after: int, count: int) -> EventSlice | None:
-        """Up to `count` events after version `after`, with the game's version; None: no game."""
+    def load_events(self, game_id: str, after: int, count: int, after_seq: int = 0) -> EventSlice | None:
+        """Up to `count` events after version `after` (and the offers of it up to `after_seq`), with the game's version; None: no game."""
 
     @abstractmethod
     def watch_events(self, game_id: str) -> EventWatch:

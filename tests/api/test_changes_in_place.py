@@ -65,7 +65,12 @@ def test_a_rematch_offer_is_seen_by_a_client_that_kept_the_finished_game(client)
     assert finished.get_json()["next_game"] is None
     assert _revalidated(client, f"/games/{gid}", tag).status_code == 304
     offered = client.post(f"/games/{gid}/rematch", headers=_bearer(tokens[0]))
-    assert offered.status_code == 201
+    assert offered.status_code == 202
     again = _revalidated(client, f"/games/{gid}", tag)
     assert again.status_code == 200
-    assert again.get_json()["next_game"] == offered.get_json()["game"]["id"]
+    assert again.get_json()["offer"] == offered.get_json()["offer"]
+    accepted = client.post(f"/games/{gid}/rematch", headers=_bearer(tokens[1]))
+    assert accepted.status_code == 201
+    third = _revalidated(client, f"/games/{gid}", again.headers["ETag"])
+    assert third.status_code == 200
+    assert third.get_json()["next_game"] == accepted.get_json()["game"]["id"]

@@ -191,14 +191,17 @@ def test_a_rematch_of_an_old_rated_game_is_rated_with_the_seats_swapped(old):
     records = dump["records"]
     finished = records["rated_games"][-1]
     ann, bob = records["players"]["Ann"], records["players"]["Bob"]
-    rematch = client.post(f"/games/{finished}/rematch", headers=_bearer(ann["token"]))
+    # Ann offers (an old record has no offer field: none stands), Bob accepts.
+    offered = client.post(f"/games/{finished}/rematch", headers=_bearer(ann["token"]))
+    assert offered.status_code == 202, offered.get_json()
+    rematch = client.post(f"/games/{finished}/rematch", headers=_bearer(bob["token"]))
     assert rematch.status_code == 201, rematch.get_json()
     game = rematch.get_json()["game"]
     assert [seat["player_id"] for seat in game["players"]] == [bob["id"], ann["id"]]
     assert game["rated"] is True and game["clock"]["initial_s"] == 300
     assert client.get(f"/games/{finished}").get_json()["next_game"] == game["id"]
-    # Bob's call answers the same game; his old player token plays seat 0 of it.
-    again = client.post(f"/games/{finished}/rematch", headers=_bearer(bob["token"]))
+    # Ann's call answers the same game; Bob's old player token plays seat 0 of it.
+    again = client.post(f"/games/{finished}/rematch", headers=_bearer(ann["token"]))
     assert again.status_code == 200 and again.get_json()["game"]["id"] == game["id"]
     moved = client.post(
         f"/games/{game['id']}/moves", json={"action": "advance"}, headers=_bearer(bob["token"])

@@ -1,14 +1,27 @@
 -- include: compare_and_set
--- KEYS: game. ARGV: version, revision, new revision, state, view.
+-- KEYS: game[, events]. ARGV: version, revision, new revision, state, view[,
+-- event, events maxlen, events TTL (ms), channel, wake-up].
 -- Replaces the game's state and view (the caller's, with something beside the
--- play amended: a finished game's rematch) when it is still at that version
+-- play amended: a finished game's rematch, a seat's offer) when it is still at that version
 -- and revision: returns {'amended'}. Else nothing changes (the answer of
 -- lib/compare_and_set.lua). The version stays: no move was made. 'changed' names the version whose body was
 -- replaced, so reads stop answering 304 to that version's tag (a client's
 -- copy of it may be the body before).
+--
+-- With an event (an offer's), it goes into the game's stream in the same
+-- script, between the version's move and the next (entry id `<version>-<n>`,
+-- n from 1: Redis numbers them), so a reader resuming after the version gets
+-- it; a stream that had expired (a game finished long ago) is given the TTL.
 local found, moved = compare_and_set(ARGV[1], ARGV[2])
 if not found then
     return moved
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5], 'changed', ARGV[1])
+if ARGV[6] then
+    redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[7], found[1] .. '-*', 'offer', ARGV[6])
+    if redis.call('PTTL', KEYS[2]) < 0 then
+        redis.call('PEXPIRE', KEYS[2], ARGV[8])
+    end
+    redis.call('PUBLISH', ARGV[9], ARGV[10])
+end
 return {'amended'}
