@@ -35,6 +35,7 @@ from .store import (
     StoredGame,
     StoredView,
 )
+from .watchers import StreamWatchers
 
 __all__ = [
     "Analyses",
@@ -75,6 +76,7 @@ __all__ = [
     "StoredGame",
     "StoredSeek",
     "StoredView",
+    "StreamWatchers",
     "open_storage",
     "open_store",
     "storage_from_settings",
