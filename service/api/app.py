@@ -17,6 +17,7 @@ from service.api.middleware.request_ids import RequestIds
 from service.api.middleware.request_metrics import RequestMetrics
 from service.api.middleware.store_reserve import install_store_reserve
 from service.api.streams.limits import OpenStreams
+from service.api.streams.watchers import GameWatchers
 from service.config import Settings
 from service.games import KeptCopies
 from service.games.analysis import GameAnalyses
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
+        watchers=GameWatchers(storage.watchers),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.

@@ -10,6 +10,7 @@ from prometheus_client import CollectorRegistry
 from service.api.bodies import StaticBody
 from service.api.contract.request_validator import RequestValidator
 from service.api.streams.limits import OpenStreams
+from service.api.streams.watchers import GameWatchers
 from service.config import Settings
 from service.games import GamePlay
 from service.games.analysis import GameAnalyses
@@ -57,6 +58,8 @@ class Services:
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).
     open_streams: OpenStreams
+    # This process's game streams, counted with every instance's (`event: watchers`).
+    watchers: GameWatchers
 
 
 def services() -> Services:

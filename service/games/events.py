@@ -13,6 +13,7 @@ No HTTP here: the API turns a feed into Server-Sent Events.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -82,6 +83,8 @@ class EventFeed:
         self._idle = idle_seconds
         self.complete = complete
         self._hung_up = False
+        # Events from beside the game (`tell`), sent between its own.
+        self._told: deque[GameEvent] = deque()
 
     @classmethod
     def open(cls, store: GameStore, game_id: str, after: int | None, idle_seconds: float) -> EventFeed:
@@ -152,6 +155,9 @@ class EventFeed:
                 continue
             if self._watch.closing or self._hung_up:
                 return
+            while self._told:
+                yield self._told.popleft()
+                sent_at = time.monotonic()
             found = self._store.load_events(self._game_id, last, READ_BATCH, last_seq)
             if found is None or not found.resumes_after(last):
                 # Gone, or no longer holding what follows `last` (expired,
@@ -166,6 +172,21 @@ class EventFeed:
                     return
             if found.events:
                 sent_at = time.monotonic()
+
+    @property
+    def ends_at_once(self) -> bool:
+        """The feed ends with its first events (the game is over): nothing told would be sent."""
+        return self.complete or (bool(self._first) and self._first[-1].kind == "end")
+
+    def tell(self, event: GameEvent) -> None:
+        """Send `event` (one without a version: the API's `watchers`) once the feed is past its first events.
+
+        Safe to call from anywhere in the process, as `hang_up` is. Telling
+        wakes the feed, which reads the game's stream as for any wake-up:
+        no move is missed, and none is read that was not there.
+        """
+        self._told.append(event)
+        self._watch.wake()
 
     def hang_up(self) -> None:
         """End the feed at once, even while it waits: its client has gone.

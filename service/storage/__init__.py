@@ -36,6 +36,7 @@ from .store import (
     StoredGame,
     StoredView,
 )
+from .watchers import StreamWatchers
 
 __all__ = [
     "Analyses",
@@ -79,6 +80,7 @@ __all__ = [
     "StoredGame",
     "StoredSeek",
     "StoredView",
+    "StreamWatchers",
     "open_storage",
     "open_store",
     "storage_from_settings",

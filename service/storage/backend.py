@@ -31,6 +31,7 @@ from .redis_store import RedisGameStore
 from .request_counter import RequestCounter
 from .seeks import SeekPool
 from .store import GameStore
+from .watchers import StreamWatchers
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,8 @@ class Storage:
     lobby: LobbyIndex
     # The games being played and each player's finished ones (site/watching.py).
     game_lists: GameLists
+    # The event streams open on each game, on every instance (GET /games/{id}/events' watchers).
+    watchers: StreamWatchers
     seeks: SeekPool
     ratings: RatingBook
     analyses: Analyses
@@ -131,6 +134,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         PlayerStore(link, games.wakeups, games_ttl_ms=ttl_seconds * 1000),
         LobbyIndex(link),
         GameLists(link, ttl_seconds * 1000),
+        StreamWatchers(link),
         SeekPool(link),
         RatingBook(link),
         Analyses(link, ttl_seconds),

@@ -77,6 +77,7 @@ def test_a_client_current_on_a_game_in_play_gets_a_stream_that_waits(app, table)
         assert resp.status_code == 200
         chunks = iter(resp.response)
         assert next(chunks).startswith(b"retry:")
+        assert next(chunks) == b'event: watchers\ndata: {"count":1}\n\n'  # nothing missed: the count first
         t.play({"action": "advance"})
         assert next(chunks).startswith(b"id: 3\nevent: move\n")
     finally:
@@ -149,6 +150,10 @@ def test_an_open_stream_gets_each_move_as_it_is_made(app, table):
     try:
         assert next(chunks).startswith(b"retry:")
         assert next(chunks).startswith(b"id: 1\nevent: game\n")
+        # Then how many watch: this stream alone (issue 38).
+        watchers = next(parse_blocks(next(chunks).decode().split("\n")))
+        assert (watchers.kind, watchers.id, watchers.json()) == ("watchers", None, {"count": 1})
+        check_event(watchers)
         for version in (2, 3):
             t.play({"action": "advance"})
             chunk = next(chunks)  # woken by the commit's PUBLISH through the listener thread

@@ -1,6 +1,7 @@
 """The request's form: routes, methods, sizes, content types, JSON, CORS, operations."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,33 @@ def test_health_ready_and_spec(client):
     resp = client.get("/openapi.yaml")
     assert resp.status_code == 200 and resp.mimetype == "application/yaml"
     assert resp.get_data() == (ROOT / "openapi.yaml").read_bytes()
+
+
+def test_a_preflight_allows_every_method_the_route_accepts(app, client):
+    """Issue 38: the preflight allowed a fixed GET, HEAD, POST, OPTIONS, so a browser refused to send
+    DELETE /seeks/{id} from another origin. Every route of the app, with each of its methods, is
+    allowed by its preflight; a path no route matches allows every method (its 404 is readable)."""
+    routes = [rule for rule in app.url_map.iter_rules() if rule.endpoint != "static"]
+    assert any("DELETE" in rule.methods for rule in routes)
+    adapter = app.url_map.bind("localhost")
+    for rule in routes:
+        path = re.sub(r"<(int:)?[^>]+>", lambda part: "1" if part.group(1) else "x", rule.rule)
+        for method in rule.methods - {"OPTIONS", "HEAD"}:
+            assert adapter.match(path, method)[0] == rule.endpoint, (rule.rule, path)
+            resp = client.options(
+                path,
+                headers={"Origin": "https://front.example", "Access-Control-Request-Method": method},
+            )
+            assert resp.status_code == 204, (path, method)
+            allowed = {m.strip() for m in resp.headers["Access-Control-Allow-Methods"].split(",")}
+            assert method in allowed, (rule.rule, path, method, allowed)
+    seek = client.options(
+        "/seeks/AAAAAAAAAAAAAAAAAAAAAA",
+        headers={"Origin": "https://front.example", "Access-Control-Request-Method": "DELETE"},
+    )
+    assert seek.headers["Access-Control-Allow-Methods"] == "DELETE, GET, HEAD, OPTIONS"
+    lost = client.options(
+        "/no/such/path",
+        headers={"Origin": "https://front.example", "Access-Control-Request-Method": "DELETE"},
+    )
+    assert "DELETE" in lost.headers["Access-Control-Allow-Methods"]

@@ -135,7 +135,10 @@ class EventStream:
         query: str = "",
         timeout: float = 10.0,
         headers: dict[str, str] | None = None,
+        watchers: bool = False,
     ):
+        """`watchers`: read `event: watchers` blocks too (by default they are checked, then skipped:
+        the game's own events are what most tests follow, and the count comes when it changes)."""
         address = urlsplit(base_url)
         assert address.hostname, base_url
         self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=timeout)
@@ -147,6 +150,7 @@ class EventStream:
         self.status = self.response.status
         self._events = parse_blocks(self._lines()) if self.status == 200 else iter(())
         self.ended = False
+        self.watchers = watchers
 
     def _lines(self) -> Iterator[str]:
         while True:
@@ -163,6 +167,8 @@ class EventStream:
                 continue
             if event.kind is not None:
                 check_event(event)
+            if event.kind == "watchers" and not self.watchers:
+                continue
             return event
         return None
 

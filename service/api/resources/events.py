@@ -28,6 +28,8 @@ from flask import Blueprint, Response, request
 from service.api.context import client_address, services
 from service.api.incoming import check_headers, read_query
 from service.api.streams.hangups import HangupWatch
+from service.games.events import GameEvent
+from service.games.jsontext import compact
 from service.storage import StorageError
 from service.telemetry.metrics import OPEN_EVENT_STREAMS
 
@@ -110,7 +112,7 @@ def _stream(feed: Feed, environ: dict):
 
 @bp.get("/games/<game_id>/events")
 def stream_events(game_id: str):
-    """The game's events: a snapshot or the missed ones, then each move, then its end."""
+    """The game's events: a snapshot or the missed ones, then each move, then its end; `watchers` as it changes."""
     check_headers("streamEvents")
     after = _last_event_id()
     client = client_address()
@@ -125,4 +127,21 @@ def stream_events(game_id: str):
         feed.close()
         open_streams.close(client)
         return Response(status=204)
-    return event_stream(feed, lambda: open_streams.close(client))
+    if feed.ends_at_once:
+        return event_stream(feed, lambda: open_streams.close(client))
+    watchers = services().watchers
+    try:
+        # Counted from now, on every instance; the feed hears each new count (streams/watchers.py).
+        stream = watchers.join(
+            game_id, lambda count: feed.tell(GameEvent("watchers", compact({"count": count})))
+        )
+    except BaseException:
+        feed.close()
+        open_streams.close(client)
+        raise
+
+    def closed() -> None:
+        watchers.leave(game_id, stream)
+        open_streams.close(client)
+
+    return event_stream(feed, closed)

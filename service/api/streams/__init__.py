@@ -5,4 +5,6 @@
 - limits.py: STREAMS_PER_CLIENT applied with the open streams per address,
   counted across the workers of one instance in memory the gunicorn arbiter
   shares (service/instance/stream_counts.py).
+- watchers.py: the streams open on each game across instances, told to
+  them as `event: watchers` when the count changes.
 """
