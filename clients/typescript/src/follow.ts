@@ -1,10 +1,11 @@
 // follow(gameId): every event of a game, in version order, each once, across
 // dropped connections, refusals and the race between a move's POST and the
 // stream (docs/api-guide.md, "Your move on the stream before its answer").
-import { problemOf, retryAfterMs, sleep } from "./answers.js";
+import { sleep } from "./answers.js";
+import { Backoff } from "./backoff.js";
 import type { PatchworkClient } from "./http.js";
 import { readEventStream } from "./sse.js";
-import type { Game, GameResult, MoveRecord } from "./types.js";
+import type { Game, GameResult, MoveRecord, OfferEvent, Watchers } from "./types.js";
 
 export type GameEvent =
   /** The game as it is: the first event when following from the start. */
@@ -14,7 +15,19 @@ export type GameEvent =
   /** The game is over: the last event. */
   | { type: "end"; version: number; result: GameResult };
 
+/**
+ * What the stream says besides the game's versions (with `notices: true`): an
+ * offer made or answered (a takeback given is a `move`), and how many streams
+ * are open on the game. Neither has a version of its own: `version` is the
+ * last one shown. After a reconnect an offer may be told again.
+ */
+export type GameNotice =
+  | { type: "offer"; version: number; offer: OfferEvent }
+  | { type: "watchers"; version: number; count: number };
+
 export interface FollowOptions {
+  /** Yield the `offer` and `watchers` events too (GameNotice). */
+  notices?: boolean;
   /** Resume after this version (the events after it only, no snapshot first). */
   after?: number;
   /** Stops following: the iteration ends (the abort's reason is thrown). */
@@ -22,10 +35,6 @@ export interface FollowOptions {
   /** The longest wait between attempts to reconnect (default 30 000 ms). */
   maxReconnectDelayMs?: number;
 }
-
-// The service's `retry:` is 2 s; before the first stream says so, and for
-// failed attempts, this grows from it up to maxReconnectDelayMs.
-const DEFAULT_RETRY_MS = 2000;
 
 /**
  * The game's events: a snapshot (unless `after` is given), then each move,
@@ -41,13 +50,11 @@ export async function* follow(
   client: PatchworkClient,
   gameId: string,
   options: FollowOptions = {},
-): AsyncGenerator<GameEvent, void, undefined> {
-  const maxDelay = options.maxReconnectDelayMs ?? 30_000;
+): AsyncGenerator<GameEvent | GameNotice, void, undefined> {
+  const backoff = new Backoff(options.maxReconnectDelayMs ?? 30_000);
   const path = `/games/${encodeURIComponent(gameId)}/events`;
   let last: number | null = options.after ?? null;
   let latest: Game | null = null;
-  let retryMs = DEFAULT_RETRY_MS;
-  let failures = 0;
 
   for (;;) {
     let response: Response | null = null;
@@ -60,7 +67,7 @@ export async function* follow(
     } catch (error) {
       if (options.signal?.aborted || !(error instanceof TypeError)) throw error;
     }
-    let wait = Math.min(maxDelay, retryMs * 2 ** failures);
+    let wait: number;
     if (response !== null && response.status === 204) {
       // We have the whole finished game: only `end` can be missing.
       if (latest?.result) yield { type: "end", version: latest.version, result: latest.result };
@@ -75,7 +82,7 @@ export async function* follow(
       let delivered = false;
       try {
         for await (const message of stream.messages) {
-          failures = 0;
+          backoff.delivered();
           delivered = true;
           if (message.event === "game") {
             const game = JSON.parse(message.data) as Game;
@@ -99,6 +106,10 @@ export async function* follow(
             yield { type: "move", version: game.version, move, game };
             last = game.version;
             latest = game;
+          } else if (options.notices && message.event === "offer") {
+            yield { type: "offer", version: last ?? 0, offer: JSON.parse(message.data) as OfferEvent };
+          } else if (options.notices && message.event === "watchers") {
+            yield { type: "watchers", version: last ?? 0, count: (JSON.parse(message.data) as Watchers).count };
           } else if (message.event === "end") {
             const result = JSON.parse(message.data) as GameResult;
             yield { type: "end", version: last ?? 0, result };
@@ -109,18 +120,11 @@ export async function* follow(
         // The body broke off (a reset, a proxy's timeout): reconnect below.
         if (options.signal?.aborted || !(error instanceof TypeError)) throw error;
       }
-      retryMs = stream.retryMs() ?? retryMs;
       // A stream that closed before any event (the store failing as it
       // opened) counts as a failed attempt: the waits grow.
-      wait = Math.min(maxDelay, retryMs * 2 ** failures);
-      if (!delivered) failures++;
-    } else if (response !== null) {
-      const refusal = await problemOf(response);
-      if (response.status !== 503 && response.status !== 429) throw refusal;
-      failures++;
-      wait = Math.min(maxDelay, retryAfterMs(response.headers) ?? wait);
+      wait = backoff.afterStream(stream.retryMs(), delivered);
     } else {
-      failures++;
+      wait = await backoff.afterFailure(response);
     }
     await sleep(wait, options.signal);
   }

@@ -5,21 +5,39 @@
 // idempotency_key_in_use (the first try of a move still running), and a
 // network error. Moves and resignations carry an Idempotency-Key, the same
 // one on every retry, so a move is applied once however often it is sent.
-// A repeated POST /games makes at most a game nobody uses.
+// A repeated POST /games makes at most a game nobody uses. A request whose
+// repetition would be answered as an error though the first one was applied
+// (declining a challenge, withdrawing one, answering an offer, accepting a
+// takeback), or would do it twice (a challenge made), is not sent again
+// after a network error: the caller reads what became of it.
 import type {
   Bot,
+  Challenge,
+  CreateChallengeRequest,
   CreateGameRequest,
+  CreatePlayerRequest,
+  DeclineChallengeRequest,
   Game,
   GameCreated,
+  GamesPage,
   Hint,
+  Joined,
   LegalMoves,
   MoveRecord,
   MoveRequest,
+  MyChallenges,
   NameSeatRequest,
+  Offer,
+  OfferEvent,
+  PlayerEvent,
+  PlayerCreated,
+  PlayerProfile,
+  Rematch,
   Seat,
 } from "./types.js";
 import { ProblemError, problemOf, retryAfterMs, sleep } from "./answers.js";
-import { follow, type FollowOptions, type GameEvent } from "./follow.js";
+import { follow, type FollowOptions, type GameEvent, type GameNotice } from "./follow.js";
+import { followPlayer, type FollowPlayerOptions } from "./player-events.js";
 
 interface Answer<T> {
   status: number;
@@ -37,6 +55,14 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest wait before a retry, whatever Retry-After says (default 30 000 ms). */
   maxRetryDelayMs?: number;
+}
+
+/** Which page of a list of games, and which games (`listGames`). */
+export interface GamesQuery {
+  /** The `next` of the page before; none for the first page. */
+  cursor?: string;
+  /** Only the rated games. */
+  rated?: boolean;
 }
 
 export interface MoveOptions {
@@ -116,7 +142,10 @@ export class PatchworkClient {
   }
 
   /** Every event of the game, in version order, each once, across reconnects: see follow.ts. */
-  follow(gameId: string, options: FollowOptions = {}): AsyncGenerator<GameEvent, void, undefined> {
+  follow(gameId: string, options?: FollowOptions & { notices?: false }): AsyncGenerator<GameEvent, void, undefined>;
+  /** The same, with the stream's offers and watcher counts among them. */
+  follow(gameId: string, options: FollowOptions & { notices: true }): AsyncGenerator<GameEvent | GameNotice, void, undefined>;
+  follow(gameId: string, options: FollowOptions = {}): AsyncGenerator<GameEvent | GameNotice, void, undefined> {
     return follow(this, gameId, options);
   }
 
@@ -139,17 +168,156 @@ export class PatchworkClient {
     return (await this.sendKeyed<Game>(path, token, {}, options)).body;
   }
 
+  /** POST /players: a new player (`token` is its secret, shown this once). */
+  async createPlayer(name: CreatePlayerRequest["name"]): Promise<PlayerCreated> {
+    const body: CreatePlayerRequest = { name };
+    return (await this.send<PlayerCreated>("POST", "/players", { body })).body;
+  }
+
+  /** GET /players/me: the profile of the token's player. */
+  async me(playerToken: string): Promise<PlayerProfile> {
+    return (await this.send<PlayerProfile>("GET", "/players/me", { token: playerToken })).body;
+  }
+
+  /** GET /players/{id}: a player's public profile. */
+  async player(playerId: string): Promise<PlayerProfile> {
+    return (await this.send<PlayerProfile>("GET", `/players/${encodeURIComponent(playerId)}`)).body;
+  }
+
+  /** GET /games?status=active: one page of the games being played, newest first (`player`: only that player's). */
+  async activeGames(query: GamesQuery & { player?: string } = {}): Promise<GamesPage> {
+    return (await this.send<GamesPage>("GET", `/games${searchOf({ status: "active", ...query })}`)).body;
+  }
+
+  /** GET /games?status=finished&player=: one page of a player's finished games, newest first. */
+  async finishedGames(playerId: string, query: GamesQuery = {}): Promise<GamesPage> {
+    return (await this.send<GamesPage>("GET", `/games${searchOf({ status: "finished", player: playerId, ...query })}`)).body;
+  }
+
+  /** The player's own events (`challenge`, `rematch_offer`, `game_start`, ...), across reconnects: see player-events.ts. */
+  followPlayer(playerToken: string, options: FollowPlayerOptions = {}): AsyncGenerator<PlayerEvent, void, undefined> {
+    return followPlayer(this, playerToken, options);
+  }
+
+  // ---- Challenges and blocks ----
+
+  /**
+   * POST /challenges with the challenger's player token: `to` a player's id, or null for an
+   * open challenge (a link whoever has it may accept). Not sent again after a network error.
+   */
+  async createChallenge(playerToken: string, request: CreateChallengeRequest): Promise<Challenge> {
+    const answer = await this.send<{ challenge: Challenge }>("POST", "/challenges", { body: request, token: playerToken, once: true });
+    return answer.body.challenge;
+  }
+
+  /** GET /challenges/{id}: a challenge as it stands (public). */
+  async challenge(challengeId: string): Promise<Challenge> {
+    return (await this.send<{ challenge: Challenge }>("GET", challengePath(challengeId))).body.challenge;
+  }
+
+  /** GET /players/me/challenges: the player's pending challenges, `incoming` and `outgoing`. */
+  async myChallenges(playerToken: string): Promise<MyChallenges> {
+    return (await this.send<MyChallenges>("GET", "/players/me/challenges", { token: playerToken })).body;
+  }
+
+  /**
+   * POST /challenges/{id}/accept, as a player (`{ playerToken }`) or, for an open unrated
+   * challenge, by a name alone (`{ name }`): the game, your seat, and the token that acts for it.
+   * Asked again by the same player, the same game.
+   */
+  async acceptChallenge(challengeId: string, as: { playerToken: string } | { name: string }): Promise<Joined> {
+    const path = `${challengePath(challengeId)}/accept`;
+    const options = "playerToken" in as ? { body: {}, token: as.playerToken } : { body: { name: as.name } };
+    return (await this.send<Joined>("POST", path, options)).body;
+  }
+
+  /** POST /challenges/{id}/decline with the challenged player's token, saying why (default `generic`). */
+  async declineChallenge(
+    challengeId: string,
+    playerToken: string,
+    reason?: NonNullable<DeclineChallengeRequest["reason"]>,
+  ): Promise<Challenge> {
+    const body: DeclineChallengeRequest = reason === undefined ? {} : { reason };
+    const path = `${challengePath(challengeId)}/decline`;
+    return (await this.send<{ challenge: Challenge }>("POST", path, { body, token: playerToken, once: true })).body.challenge;
+  }
+
+  /** DELETE /challenges/{id}: the challenger withdraws it. */
+  async withdrawChallenge(challengeId: string, playerToken: string): Promise<Challenge> {
+    const answer = await this.send<{ challenge: Challenge }>("DELETE", challengePath(challengeId), { token: playerToken, once: true });
+    return answer.body.challenge;
+  }
+
+  /** GET /players/me/blocks: the ids of the players this one blocks. */
+  async blocks(playerToken: string): Promise<string[]> {
+    return (await this.send<{ players: string[] }>("GET", "/players/me/blocks", { token: playerToken })).body.players;
+  }
+
+  /** POST /players/me/blocks/{id}: their challenges are refused, their seeks and lobby games kept apart. The blocks now. */
+  async block(playerToken: string, playerId: string): Promise<string[]> {
+    const path = `/players/me/blocks/${encodeURIComponent(playerId)}`;
+    return (await this.send<{ players: string[] }>("POST", path, { token: playerToken })).body.players;
+  }
+
+  /** DELETE /players/me/blocks/{id}. The blocks now. */
+  async unblock(playerToken: string, playerId: string): Promise<string[]> {
+    const path = `/players/me/blocks/${encodeURIComponent(playerId)}`;
+    return (await this.send<{ players: string[] }>("DELETE", path, { token: playerToken })).body.players;
+  }
+
+  // ---- Offers: a rematch, a takeback (a seat's token or its player's) ----
+
+  /**
+   * POST /games/{id}/rematch on a finished game: offers a rematch (`{ offer }`, 202; asking
+   * again answers the same offer), or accepts the other seat's offer, or plays a bot seat
+   * (the next game, `{ game, seat, token }`). `"offer" in answer` tells which.
+   */
+  async rematch(gameId: string, token: string): Promise<{ offer: Offer } | Rematch> {
+    return (await this.send<{ offer: Offer } | Rematch>("POST", `${gamePath(gameId)}/rematch`, { body: {}, token })).body;
+  }
+
+  /** DELETE /games/{id}/rematch: withdraws our rematch offer, or declines the other seat's: the offer as it ended. */
+  async dismissRematch(gameId: string, token: string): Promise<OfferEvent> {
+    const answer = await this.send<{ offer: OfferEvent }>("DELETE", `${gamePath(gameId)}/rematch`, { token, once: true });
+    return answer.body.offer;
+  }
+
+  /**
+   * POST /games/{id}/takeback in an unrated game: by the seat that acted last, asks to undo
+   * its last turn (`{ offer }`, 202); by the other seat while that offer stands, accepts it
+   * (the game after, a new version whose state is the one before the turn). Against a bot
+   * seat, accepted at once. Not sent again after a network error.
+   */
+  async takeback(gameId: string, token: string): Promise<{ offer: Offer } | Game> {
+    return (await this.send<{ offer: Offer } | Game>("POST", `${gamePath(gameId)}/takeback`, { body: {}, token, once: true })).body;
+  }
+
+  /** DELETE /games/{id}/takeback: withdraws our takeback offer, or declines the other seat's. */
+  async dismissTakeback(gameId: string, token: string): Promise<OfferEvent> {
+    const answer = await this.send<{ offer: OfferEvent }>("DELETE", `${gamePath(gameId)}/takeback`, { token, once: true });
+    return answer.body.offer;
+  }
+
   private sendKeyed<T>(path: string, token: string, body: object, options: MoveOptions): Promise<Answer<T>> {
     const headers: Record<string, string> = { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() };
     if (options.ifMatch !== undefined) headers["If-Match"] = `"${options.ifMatch}"`;
     return this.send<T>("POST", path, { body, token, headers });
   }
 
-  /** One request, retried as the header comment says; an error answer is thrown as a ProblemError. */
+  /**
+   * One request, retried as the header comment says (`once`: not after a network error);
+   * an error answer is thrown as a ProblemError.
+   */
   async send<T>(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "DELETE",
     path: string,
-    options: { body?: object | undefined; token?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
+    options: {
+      body?: object | undefined;
+      token?: string;
+      headers?: Record<string, string>;
+      signal?: AbortSignal;
+      once?: boolean;
+    } = {},
   ): Promise<Answer<T>> {
     const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
     if (options.token !== undefined) headers["Authorization"] = `Bearer ${options.token}`;
@@ -169,7 +337,7 @@ export class PatchworkClient {
       } catch (error) {
         // A network error (fetch's TypeError): the request may or may not
         // have arrived; sending it again is safe (see the header comment).
-        if (!(error instanceof TypeError) || attempt >= this.maxRetries) throw error;
+        if (!(error instanceof TypeError) || options.once || attempt >= this.maxRetries) throw error;
         await sleep(backoff, options.signal);
         continue;
       }
@@ -186,6 +354,15 @@ export class PatchworkClient {
       throw error;
     }
   }
+}
+
+const gamePath = (gameId: string) => `/games/${encodeURIComponent(gameId)}`;
+const challengePath = (challengeId: string) => `/challenges/${encodeURIComponent(challengeId)}`;
+
+/** `?a=1&b=2` of the values given (none: ""). */
+function searchOf(values: Record<string, string | number | boolean | undefined>): string {
+  const given = Object.entries(values).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return given.length === 0 ? "" : `?${new URLSearchParams(given.map(([key, value]) => [key, String(value)]))}`;
 }
 
 function isRetried(error: ProblemError): boolean {

@@ -11,6 +11,7 @@ export type MoveRequest = Schemas["MoveRequest"];
 export type Placement = Schemas["Placement"];
 export type Cell = Schemas["Cell"];
 export type NameSeatRequest = Schemas["NameSeatRequest"];
+export type CreatePlayerRequest = Schemas["CreatePlayerRequest"];
 
 // Answers.
 export type Game = Schemas["Game"];
@@ -28,3 +29,29 @@ export type Patch = Schemas["Patch"];
 export type Problem = Schemas["Problem"];
 export type ProblemCode = Schemas["ProblemCode"];
 export type Seat = Schemas["Seat"];
+export type PlayerProfile = Schemas["PlayerProfile"];
+export type PlayerCreated = Schemas["PlayerCreated"];
+export type Joined = Schemas["Joined"];
+export type Rematch = Schemas["Rematch"];
+export type GamesPage = Schemas["GamesPage"];
+export type GameSummary = Schemas["GameSummary"];
+
+// Issue 38: challenges, offers, watching.
+export type CreateChallengeRequest = Schemas["CreateChallengeRequest"];
+export type DeclineChallengeRequest = Schemas["DeclineChallengeRequest"];
+export type Challenge = Schemas["Challenge"];
+export type MyChallenges = Schemas["MyChallenges"];
+export type Offer = Schemas["Offer"];
+export type OfferEvent = Schemas["OfferEvent"];
+export type TakebackRecord = Schemas["TakebackRecord"];
+export type Watchers = Schemas["Watchers"];
+
+// The player's stream (`GET /players/me/events`): each event's `data`, as the operation describes it.
+export type PlayerEventType = Schemas["PlayerStreamEvent"]["event"];
+export type PlayerEvent =
+  | { type: "game_start"; id: string; data: { game: string; seat: Seat; my_turn: boolean } }
+  | { type: "your_turn"; id: string; data: { game: string; seat: Seat; version: number } }
+  | { type: "game_end"; id: string; data: { game: string; seat: Seat; version: number; result: GameResult } }
+  | { type: "rematch_offer"; id: string; data: { game: string; seat: Seat; expires_at: string } }
+  | { type: "challenge"; id: string; data: { challenge: Challenge } }
+  | { type: "challenge_declined"; id: string; data: { challenge: Challenge } };

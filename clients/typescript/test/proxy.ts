@@ -20,7 +20,7 @@ export interface Seen {
 
 export class Proxy {
   readonly seen: Seen[] = [];
-  /** Cut each of the next event streams after this many events (game or move) have gone through. */
+  /** Cut each of the next event streams after this many events (a game's game or move, any of a player's) have gone through. */
   cutStreamsAfter: number[] = [];
   /** Send resumes without Last-Event-ID (the service then sends a snapshot). */
   dropLastEventId = false;
@@ -89,6 +89,8 @@ export class Proxy {
           events++;
           this.sawVersion(Number(id[1]));
         }
+        // A player stream's event (id `<ms>-<n>`) counts too.
+        if (/^id: \d+-\d+$/m.test(block)) events++;
         if (cutAfter !== undefined && events >= cutAfter) {
           // The connection breaks off mid-stream, after what was written has gone out.
           answer.destroy();
