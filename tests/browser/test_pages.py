@@ -326,7 +326,9 @@ def test_play_offers_a_clock_and_counts_the_running_seat_down(browser, play_back
     assert console_errors(browser) == []
 
 
-def test_a_player_opens_a_game_in_the_lobby_plays_the_joiner_and_asks_for_a_rematch(browser, play_backend):
+def test_a_player_opens_a_game_in_the_lobby_plays_the_joiner_and_offers_a_rematch_taken_up(
+    browser, play_backend
+):
     base = play_backend.web.url
     browser.get(f"{base}/play#lobby")
     wait(browser, lambda d: d.find_element(By.ID, "become").is_displayed(), "no lobby")
@@ -368,6 +370,12 @@ def test_a_player_opens_a_game_in_the_lobby_plays_the_joiner_and_asks_for_a_rema
     rematch = wait(browser, lambda d: d.find_element(By.ID, "rematch").is_displayed(), "no rematch button")
     assert rematch
     browser.find_element(By.ID, "rematch").click()
+    # A rematch is an offer (issue 38): Ann waits for Bob's answer, and Bob accepts it.
+    wait(browser, lambda d: "waiting for Bob" in d.find_element(By.ID, "offer-text").text, "no offer shown")
+    accepted = requests.post(
+        f"{base}/games/{game_id}/rematch", headers={"Authorization": f"Bearer {bob['token']}"}, timeout=10
+    )
+    assert accepted.status_code == 201, accepted.text
     wait(browser, lambda d: game_id not in d.current_url, "the rematch is not shown")
     next_id = browser.current_url.split("game=")[1].split("&")[0]
     players = requests.get(f"{base}/games/{next_id}", timeout=10).json()["players"]

@@ -66,7 +66,7 @@ def test_a_challenge_from_a_profile_accepted_in_another_browser(browser, second_
         "the challenge never reached Bea's lobby",
     )
     assert "Ann" in incoming[0].text and "10 min + 5 s a move" in incoming[0].text
-    assert "Ann challenges you" in second_browser.find_element(By.ID, "notices").text
+    assert "Ann (1500) challenges you" in second_browser.find_element(By.ID, "notices").text
     incoming[0].find_element(By.CSS_SELECTOR, "button.accept").click()
     # Bea's page opens the new game; Ann's learns it from `game_start` and opens it too.
     wait(second_browser, lambda d: "game=" in d.current_url, "Bea's page did not open the game")

@@ -65,9 +65,11 @@ function takeGame(game) {
   if (finishedNow && view.seat !== null && !game.next_game) waitForRematch(view.asPlayer ? 0 : WAIT_FOR_OFFER_MS);
 }
 
-/** A move event's record (the history grows by it). */
+/** A move event's record (the history grows by it): who acted last may change though the version shown does not
+ * (the move's own answer may have shown it first). */
 export function offersRecord(move) {
   view.history.set(move.number, move);
+  render();
 }
 
 /** The game stream's `event: offer` (an OfferEvent): made, accepted, declined or withdrawn. */
