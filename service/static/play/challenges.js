@@ -209,7 +209,7 @@ function statusText(status) {
 export async function showProfile(playerId, showMessage) {
   const [profile, mine] = await Promise.all([playerApi.profile(playerId), myProfile().catch(() => null)]);
   $("profile-name").textContent = profile.name;
-  $("profile-stats").textContent = t("Rated {rating} ({games} rated games).", profile);
+  $("profile-stats").textContent = t("Rating {rating} · rated games: {games}", profile);
   const other = mine !== null && mine.id !== profile.id;
   const blocked = other && (await playerApi.blocks()).players.includes(profile.id);
   $("profile-challenge").hidden = !other || blocked;
