@@ -139,9 +139,8 @@ class Challenge:
             return "expired"
         return self.status
 
-    def view(self, now_ms: int) -> dict[str, Any]:
-        """The Challenge body at the store's time `now_ms`."""
-        status = self.status_at(now_ms)
+    def _terms(self) -> dict[str, Any]:
+        """What was asked, as both the stored text and the Challenge body give it."""
         return {
             "id": self.id,
             "from": self.challenger.to_json(),
@@ -149,8 +148,15 @@ class Challenge:
             "clock": self.clock,
             "rated": self.rated,
             "seat": self.seat,
-            "status": status,
             "decline_reason": self.decline_reason,
+        }
+
+    def view(self, now_ms: int) -> dict[str, Any]:
+        """The Challenge body at the store's time `now_ms`."""
+        status = self.status_at(now_ms)
+        return {
+            **self._terms(),
+            "status": status,
             "game": self.game if status == "accepted" else None,
             "created_at": rfc3339_ms(self.created_ms),
             "expires_at": rfc3339_ms(self.expires_ms),
@@ -160,15 +166,9 @@ class Challenge:
         return compact(
             {
                 "format": CHALLENGE_FORMAT,
-                "id": self.id,
-                "from": self.challenger.to_json(),
-                "to": None if self.to is None else self.to.to_json(),
-                "clock": self.clock,
-                "rated": self.rated,
-                "seat": self.seat,
+                **self._terms(),
                 "challenger_seat": self.challenger_seat,
                 "status": self.status,
-                "decline_reason": self.decline_reason,
                 "game": self.game,
                 "created_ms": self.created_ms,
                 "expires_ms": self.expires_ms,

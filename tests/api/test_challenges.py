@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
+from datetime import datetime
+
+from service.config import RateLimit
+from tests.support.store_fill import squeeze
 
 from .conftest import client_with
 
@@ -178,8 +183,6 @@ def test_a_correspondence_challenge_waits_seven_days_and_a_real_time_one_the_ttl
 
 
 def _ms(text: str) -> int:
-    from datetime import datetime
-
     return round(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
 
 
@@ -198,8 +201,6 @@ def test_an_expired_challenge_cannot_be_accepted_and_makes_no_game(backend, cont
         _ann, ann_auth = _player(client, "Ann")
         bob, bob_auth = _player(client, "Bob")
         made = _challenge(client, ann_auth, to=bob["id"])
-        import time
-
         time.sleep(1.1)
         resp = client.post(f"/challenges/{made['id']}/accept", headers=bob_auth)
         assert resp.status_code == 409 and "expired" in resp.get_json()["detail"]
@@ -283,3 +284,39 @@ def test_a_rated_lobby_game_needs_a_clock_a_player_and_one_open_seat(client):
     ):
         resp = client.post("/games", json=body, headers=auth)
         assert resp.status_code == 422 and resp.get_json()["code"] == "rated_not_possible", body
+
+
+def test_near_maxmemory_challenges_and_their_acceptance_are_refused_first(backend, contract):
+    with client_with(backend, contract, store_reserve_check_seconds=0.0) as client:
+        _ann, ann_auth = _player(client, "Ann")
+        _bob, bob_auth = _player(client, "Bob")
+        made = _challenge(client, ann_auth)
+        try:
+            for node in backend.nodes:
+                squeeze(node, 0.88)
+            # Fill the last room with games until the reserve refuses one: then it is reached.
+            for _ in range(1000):
+                if client.post("/games", json={}).status_code != 201:
+                    break
+            for resp in (
+                client.post("/challenges", json={"to": None}, headers=ann_auth),
+                client.post(f"/challenges/{made['id']}/accept", headers=bob_auth),
+            ):
+                assert resp.status_code == 503 and resp.get_json()["code"] == "store_nearly_full"
+            # Nothing was made: the challenge still waits, and reading it goes on.
+            assert client.get(f"/challenges/{made['id']}").get_json()["challenge"]["status"] == "pending"
+        finally:
+            for node in backend.nodes:
+                node.config_set("maxmemory", 0)  # the servers are shared with other tests
+
+
+def test_challenges_count_among_the_games_a_client_makes_an_hour(backend, contract):
+    with client_with(backend, contract, rate_limit_games=RateLimit(limit=2, window_seconds=60)) as client:
+        _ann, ann_auth = _player(client, "Ann")
+        assert [
+            client.post("/challenges", json={"to": None}, headers=ann_auth).status_code for _ in range(3)
+        ] == [
+            201,
+            201,
+            429,
+        ]
