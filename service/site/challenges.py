@@ -314,7 +314,7 @@ class Challenges:
                     {"count": held},
                 )
             )
-        self.book.swap(
+        made = self.book.swap(
             challenge.id,
             0,
             challenge.encode(),
@@ -322,6 +322,8 @@ class Challenges:
             before_ms=None,
             keep_until_ms=_kept_until(challenge),
         )
+        if not made.done:
+            raise RuntimeError("a challenge with a fresh random id already exists")
         view = challenge.view(now)
         if to is not None and to.player_id is not None:
             self.book.list_incoming(to.player_id, challenge.id, challenge.expires_ms)

@@ -7,6 +7,8 @@ import time
 from datetime import datetime
 
 from service.config import RateLimit
+from service.games.records import token_hash
+from service.site.challenges import Challenge, Side, accepted
 from tests.support.store_fill import squeeze
 
 from .conftest import client_with
@@ -320,3 +322,31 @@ def test_challenges_count_among_the_games_a_client_makes_an_hour(backend, contra
             201,
             429,
         ]
+
+
+def test_an_accepted_challenge_whose_game_was_never_made_gets_it_from_its_next_reader(app, client):
+    ann, ann_auth = _player(client, "Ann")
+    bob, bob_auth = _player(client, "Bob")
+    made = _challenge(client, ann_auth, to=bob["id"], seat=0)
+    book = app.extensions["patchwork"].challenges.book
+    stored = book.load(made["id"])
+    before = Challenge.decode(stored.text)
+    # The acceptor's process stored the accept, then died before creating the game.
+    after = accepted(before, before.created_ms, Side(bob["id"], "Bob", 1500), token_hash("bobs-seat-token"))
+    swapped = book.swap(
+        made["id"], stored.version, after.encode(), "accepted", before_ms=None, keep_until_ms=after.expires_ms
+    )
+    assert swapped.done
+    assert client.get(f"/games/{before.game}").status_code == 404
+    shown = client.get(f"/challenges/{made['id']}").get_json()["challenge"]
+    assert shown["status"] == "accepted" and shown["game"] == before.game
+    game = client.get(f"/games/{before.game}").get_json()
+    assert [p["player_id"] for p in game["players"]] == [ann["id"], bob["id"]]
+    # The seat token minted before the accept plays Bob's seat, as does his player token.
+    seat_auth = {"Authorization": "Bearer bobs-seat-token"}
+    assert client.get(f"/games/{before.game}/seat", headers=seat_auth).get_json() == {"seat": 1}
+    assert client.get(f"/games/{before.game}/seat", headers=bob_auth).get_json() == {"seat": 1}
+    # Bob asking again gets that game; no second one is made.
+    again = client.post(f"/challenges/{made['id']}/accept", headers=bob_auth)
+    assert again.status_code == 201 and again.get_json()["game"]["id"] == before.game
+    assert len(client.get("/players/me/games", headers=bob_auth).get_json()["games"]) == 1
