@@ -29,7 +29,7 @@ from typing import Any
 from service.games.clock import ClockSettings, rfc3339_ms
 from service.games.jsontext import compact, parse
 from service.games.play import GamePlay
-from service.games.records import could_be_game_id, new_game_id, new_seat_token, token_hash
+from service.games.records import DEFAULT_NAMES, could_be_game_id, new_game_id, new_seat_token, token_hash
 from service.games.refusals import GameNotFound, PlayerRequired, RatedNotPossible, Refusal, TooManyWaiting
 from service.games.values import Seating
 from service.languages import Text
@@ -268,7 +268,7 @@ class Challenges:
         self.play = play
         self.notices = notices
         self.ttl_ms = ttl_seconds * 1000
-        # Pending outgoing challenges one player holds at once (CHALLENGES_PER_PLAYER; the tests' fewer).
+        # Pending outgoing challenges one player holds at once (CHALLENGES_PER_PLAYER).
         self.most_pending = most_pending
 
     def create(
@@ -346,7 +346,9 @@ class Challenges:
             return AcceptedGame(before.game, self._start(before), 1 - before.challenger_seat, None)
         if player is not None and self.blocks.blocks(before.challenger.player_id or "", player.id):
             raise Blocked()
-        acceptor = Side.of(player) if player is not None else Side(None, name or "Guest")
+        # A guest with no name is named after its seat, as a joiner of a lobby game is.
+        guest_name = name or DEFAULT_NAMES[1 - before.challenger_seat]
+        acceptor = Side.of(player) if player is not None else Side(None, guest_name)
         seat_token = new_seat_token()
         after = self._change(
             stored, lambda challenge, now: accepted(challenge, now, acceptor, token_hash(seat_token))

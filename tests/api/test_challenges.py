@@ -243,6 +243,16 @@ def test_blocks_refuse_challenges_and_hide_lobby_games_and_seeks(client):
         client.post("/seeks", json={"clock": BLITZ}, headers=carl_auth).get_json()["seek"]["status"]
         == "paired"
     )
+    # Nor the other way round: Ann's seek waits first, and Bob's that comes after passes it by.
+    rapid = {"initial_s": 900, "increment_s": 10}
+    assert (
+        client.post("/seeks", json={"clock": rapid}, headers=ann_auth).get_json()["seek"]["status"]
+        == "waiting"
+    )
+    assert (
+        client.post("/seeks", json={"clock": rapid}, headers=bob_auth).get_json()["seek"]["status"]
+        == "waiting"
+    )
     # Unblocked, Bob may challenge Ann again; blocking oneself or nobody is refused.
     assert client.delete(f"/players/me/blocks/{bob['id']}", headers=ann_auth).get_json() == {"players": []}
     assert client.post("/challenges", json={"to": ann["id"]}, headers=bob_auth).status_code == 201
