@@ -29,7 +29,7 @@ from typing import Any
 from service.games.clock import ClockSettings, rfc3339_ms
 from service.games.jsontext import compact, parse
 from service.games.play import GamePlay
-from service.games.records import could_be_game_id, new_game_id, new_seat_token, token_hash
+from service.games.records import DEFAULT_NAMES, could_be_game_id, new_game_id, new_seat_token, token_hash
 from service.games.refusals import GameNotFound, PlayerRequired, RatedNotPossible, Refusal, TooManyWaiting
 from service.games.values import Seating
 from service.languages import Text
@@ -139,9 +139,8 @@ class Challenge:
             return "expired"
         return self.status
 
-    def view(self, now_ms: int) -> dict[str, Any]:
-        """The Challenge body at the store's time `now_ms`."""
-        status = self.status_at(now_ms)
+    def _terms(self) -> dict[str, Any]:
+        """What was asked, as both the stored text and the Challenge body give it."""
         return {
             "id": self.id,
             "from": self.challenger.to_json(),
@@ -149,8 +148,15 @@ class Challenge:
             "clock": self.clock,
             "rated": self.rated,
             "seat": self.seat,
-            "status": status,
             "decline_reason": self.decline_reason,
+        }
+
+    def view(self, now_ms: int) -> dict[str, Any]:
+        """The Challenge body at the store's time `now_ms`."""
+        status = self.status_at(now_ms)
+        return {
+            **self._terms(),
+            "status": status,
             "game": self.game if status == "accepted" else None,
             "created_at": rfc3339_ms(self.created_ms),
             "expires_at": rfc3339_ms(self.expires_ms),
@@ -160,15 +166,9 @@ class Challenge:
         return compact(
             {
                 "format": CHALLENGE_FORMAT,
-                "id": self.id,
-                "from": self.challenger.to_json(),
-                "to": None if self.to is None else self.to.to_json(),
-                "clock": self.clock,
-                "rated": self.rated,
-                "seat": self.seat,
+                **self._terms(),
                 "challenger_seat": self.challenger_seat,
                 "status": self.status,
-                "decline_reason": self.decline_reason,
                 "game": self.game,
                 "created_ms": self.created_ms,
                 "expires_ms": self.expires_ms,
@@ -268,7 +268,7 @@ class Challenges:
         self.play = play
         self.notices = notices
         self.ttl_ms = ttl_seconds * 1000
-        # Pending outgoing challenges one player holds at once (CHALLENGES_PER_PLAYER; the tests' fewer).
+        # Pending outgoing challenges one player holds at once (CHALLENGES_PER_PLAYER).
         self.most_pending = most_pending
 
     def create(
@@ -314,7 +314,7 @@ class Challenges:
                     {"count": held},
                 )
             )
-        self.book.swap(
+        made = self.book.swap(
             challenge.id,
             0,
             challenge.encode(),
@@ -322,6 +322,8 @@ class Challenges:
             before_ms=None,
             keep_until_ms=_kept_until(challenge),
         )
+        if not made.done:
+            raise RuntimeError("a challenge with a fresh random id already exists")
         view = challenge.view(now)
         if to is not None and to.player_id is not None:
             self.book.list_incoming(to.player_id, challenge.id, challenge.expires_ms)
@@ -344,7 +346,9 @@ class Challenges:
             return AcceptedGame(before.game, self._start(before), 1 - before.challenger_seat, None)
         if player is not None and self.blocks.blocks(before.challenger.player_id or "", player.id):
             raise Blocked()
-        acceptor = Side.of(player) if player is not None else Side(None, name or "Guest")
+        # A guest with no name is named after its seat, as a joiner of a lobby game is.
+        guest_name = name or DEFAULT_NAMES[1 - before.challenger_seat]
+        acceptor = Side.of(player) if player is not None else Side(None, guest_name)
         seat_token = new_seat_token()
         after = self._change(
             stored, lambda challenge, now: accepted(challenge, now, acceptor, token_hash(seat_token))

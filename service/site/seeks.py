@@ -2,8 +2,9 @@
 
 Posting a seek is one script on the seeks' slot (storage/seeks.py): it drops
 the expired seeks, and either pairs the new seek with the oldest compatible
-one (the same clock and `rated`: one pool each; another player; each rating
-within the other's range) or leaves it waiting. Two racing posts are
+one (the same clock and `rated`: one pool each; another player, neither of
+the two blocking the other (blocks.py); each rating within the other's
+range) or leaves it waiting. Two racing posts are
 serialised by Redis: a waiting seek is paired once, and a cancelled or
 expired one never (it has left the pool).
 

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import json
+import time
+from datetime import datetime
+
+from service.config import RateLimit
+from service.games.records import token_hash
+from service.site.challenges import Challenge, Side, accepted
+from tests.support.store_fill import squeeze
 
 from .conftest import client_with
 
@@ -178,8 +185,6 @@ def test_a_correspondence_challenge_waits_seven_days_and_a_real_time_one_the_ttl
 
 
 def _ms(text: str) -> int:
-    from datetime import datetime
-
     return round(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
 
 
@@ -198,8 +203,6 @@ def test_an_expired_challenge_cannot_be_accepted_and_makes_no_game(backend, cont
         _ann, ann_auth = _player(client, "Ann")
         bob, bob_auth = _player(client, "Bob")
         made = _challenge(client, ann_auth, to=bob["id"])
-        import time
-
         time.sleep(1.1)
         resp = client.post(f"/challenges/{made['id']}/accept", headers=bob_auth)
         assert resp.status_code == 409 and "expired" in resp.get_json()["detail"]
@@ -239,6 +242,16 @@ def test_blocks_refuse_challenges_and_hide_lobby_games_and_seeks(client):
     assert (
         client.post("/seeks", json={"clock": BLITZ}, headers=carl_auth).get_json()["seek"]["status"]
         == "paired"
+    )
+    # Nor the other way round: Ann's seek waits first, and Bob's that comes after passes it by.
+    rapid = {"initial_s": 900, "increment_s": 10}
+    assert (
+        client.post("/seeks", json={"clock": rapid}, headers=ann_auth).get_json()["seek"]["status"]
+        == "waiting"
+    )
+    assert (
+        client.post("/seeks", json={"clock": rapid}, headers=bob_auth).get_json()["seek"]["status"]
+        == "waiting"
     )
     # Unblocked, Bob may challenge Ann again; blocking oneself or nobody is refused.
     assert client.delete(f"/players/me/blocks/{bob['id']}", headers=ann_auth).get_json() == {"players": []}
@@ -283,3 +296,67 @@ def test_a_rated_lobby_game_needs_a_clock_a_player_and_one_open_seat(client):
     ):
         resp = client.post("/games", json=body, headers=auth)
         assert resp.status_code == 422 and resp.get_json()["code"] == "rated_not_possible", body
+
+
+def test_near_maxmemory_challenges_and_their_acceptance_are_refused_first(backend, contract):
+    with client_with(backend, contract, store_reserve_check_seconds=0.0) as client:
+        _ann, ann_auth = _player(client, "Ann")
+        _bob, bob_auth = _player(client, "Bob")
+        made = _challenge(client, ann_auth)
+        try:
+            for node in backend.nodes:
+                squeeze(node, 0.88)
+            # Fill the last room with games until the reserve refuses one: then it is reached.
+            for _ in range(1000):
+                if client.post("/games", json={}).status_code != 201:
+                    break
+            for resp in (
+                client.post("/challenges", json={"to": None}, headers=ann_auth),
+                client.post(f"/challenges/{made['id']}/accept", headers=bob_auth),
+            ):
+                assert resp.status_code == 503 and resp.get_json()["code"] == "store_nearly_full"
+            # Nothing was made: the challenge still waits, and reading it goes on.
+            assert client.get(f"/challenges/{made['id']}").get_json()["challenge"]["status"] == "pending"
+        finally:
+            for node in backend.nodes:
+                node.config_set("maxmemory", 0)  # the servers are shared with other tests
+
+
+def test_challenges_count_among_the_games_a_client_makes_an_hour(backend, contract):
+    with client_with(backend, contract, rate_limit_games=RateLimit(limit=2, window_seconds=60)) as client:
+        _ann, ann_auth = _player(client, "Ann")
+        assert [
+            client.post("/challenges", json={"to": None}, headers=ann_auth).status_code for _ in range(3)
+        ] == [
+            201,
+            201,
+            429,
+        ]
+
+
+def test_an_accepted_challenge_whose_game_was_never_made_gets_it_from_its_next_reader(app, client):
+    ann, ann_auth = _player(client, "Ann")
+    bob, bob_auth = _player(client, "Bob")
+    made = _challenge(client, ann_auth, to=bob["id"], seat=0)
+    book = app.extensions["patchwork"].challenges.book
+    stored = book.load(made["id"])
+    before = Challenge.decode(stored.text)
+    # The acceptor's process stored the accept, then died before creating the game.
+    after = accepted(before, before.created_ms, Side(bob["id"], "Bob", 1500), token_hash("bobs-seat-token"))
+    swapped = book.swap(
+        made["id"], stored.version, after.encode(), "accepted", before_ms=None, keep_until_ms=after.expires_ms
+    )
+    assert swapped.done
+    assert client.get(f"/games/{before.game}").status_code == 404
+    shown = client.get(f"/challenges/{made['id']}").get_json()["challenge"]
+    assert shown["status"] == "accepted" and shown["game"] == before.game
+    game = client.get(f"/games/{before.game}").get_json()
+    assert [p["player_id"] for p in game["players"]] == [ann["id"], bob["id"]]
+    # The seat token minted before the accept plays Bob's seat, as does his player token.
+    seat_auth = {"Authorization": "Bearer bobs-seat-token"}
+    assert client.get(f"/games/{before.game}/seat", headers=seat_auth).get_json() == {"seat": 1}
+    assert client.get(f"/games/{before.game}/seat", headers=bob_auth).get_json() == {"seat": 1}
+    # Bob asking again gets that game; no second one is made.
+    again = client.post(f"/challenges/{made['id']}/accept", headers=bob_auth)
+    assert again.status_code == 201 and again.get_json()["game"]["id"] == before.game
+    assert len(client.get("/players/me/games", headers=bob_auth).get_json()["games"]) == 1
