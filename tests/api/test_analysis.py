@@ -184,3 +184,24 @@ def test_the_chart_speaks_the_language_asked_for_like_board_svg(client, app, tab
     # No header: English, said so.
     resp = client.get(f"/games/{t.id}/analysis.svg")
     assert resp.headers["Content-Language"] == "en" and resp.get_data(as_text=True) == charts["en"]
+
+
+def test_a_game_with_a_takeback_is_analysed_as_its_moves_that_stand(client, app, table):
+    """Issue 38: seat 0 advances, takes it back (seat 1 accepts), then the game is played to its end.
+
+    The analysis is of the moves that stand (the history's entries less the taken-back advance and
+    the takeback's own), and names the game's version, which counts them all.
+    """
+    t = table({"seed": 5})
+    t.play({"action": "advance"}, seat=0)
+    assert client.post(f"/games/{t.id}/takeback", headers=t.auth(0)).status_code == 202
+    assert client.post(f"/games/{t.id}/takeback", headers=t.auth(1)).status_code == 201
+    game = play_to_the_end(t)
+    history = client.get(f"/games/{t.id}/moves").get_json()["moves"]
+    assert len(history) == game["moves_played"] + 2 == game["version"] - 1
+    client.post(f"/games/{t.id}/analysis")
+    assert compute(app)
+    analysis = client.get(f"/games/{t.id}/analysis").get_json()
+    assert analysis["version"] == game["version"]
+    assert [m["number"] for m in analysis["moves"]] == list(range(1, game["moves_played"] + 1))
+    assert client.get(f"/games/{t.id}/analysis.svg").status_code == 200

@@ -108,31 +108,3 @@ def test_a_seek_storm_on_two_instances_pairs_each_seek_exactly_once(backend, tmp
             for game_id, ids in games.items():
                 game = reader.game(game_id)
                 assert sorted(p["player_id"] for p in game["players"]) == sorted(ids)
-
-
-def test_both_seats_asking_for_a_rematch_at_once_on_two_instances_make_one_game(backend, tmp_path):
-    with (
-        LiveService(backend.url, tmp_path / "a.log", env=_env(backend)) as first,
-        LiveService(backend.url, tmp_path / "b.log", env=_env(backend)) as second,
-    ):
-        urls = [first.url, second.url]
-        for _round in range(5):
-            with ServiceClient(urls[0]) as setup:
-                game_id, tokens = setup.create_game(7)
-                resp = setup.post(
-                    f"/games/{game_id}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}
-                )
-                assert resp.status_code == 201, resp.text
-
-            def asker(n: int, game_id=game_id, tokens=tokens):
-                with ServiceClient(urls[n % 2]) as mine:
-                    return mine.post(
-                        f"/games/{game_id}/rematch", headers={"Authorization": f"Bearer {tokens[n % 2]}"}
-                    )
-
-            answers = run_together(4, asker)  # each seat twice, on both instances
-            assert all(resp.status_code in (200, 201) for resp in answers), [r.text for r in answers]
-            assert sorted(resp.status_code for resp in answers) == [200, 200, 200, 201]
-            assert len({resp.json()["game"]["id"] for resp in answers}) == 1
-            with ServiceClient(urls[1]) as reader:
-                assert reader.game(game_id)["next_game"] == answers[0].json()["game"]["id"]
