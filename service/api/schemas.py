@@ -1,9 +1,9 @@
 """Request bodies to the core's values: marshmallow's one job in the service, for every body but a move's.
 
 Requests reach these only after the spec validator accepted them, so loading
-is conversion (1.0 to 1, null to the default), not a second validation, but
-for the one rule the spec cannot state: a placement given in both forms must
-name the same cells in each. A move's JSON form is the engine's own
+is conversion (1.0 to 1, null to the default), not a second validation (a
+placement whose two forms name different cells is a wrong move, which the
+engine refuses with `422`). A move's JSON form is the engine's own
 (service/engine/moves.py), read by `move_from_json`. Nothing goes out through
 marshmallow: the game's own view is the game-play core's plain dict
 (service/games/views.py, stored with every commit), and so is the patch
@@ -12,26 +12,17 @@ catalogue's here.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from marshmallow import EXCLUDE, Schema, fields, post_load
 
 from service.engine import (
     PATCHES,
-    Buy,
     Move,
-    Placement,
-    describe_placement,
     move_from_json,
-    orientation_cells,
 )
 from service.games import DEFAULT_NAMES, NO_BOTS
 from service.games.clock import ClockSettings
-from service.languages import Text
-
-from .problems import invalid_request
 
 
 class _Loader(Schema):
@@ -207,50 +198,11 @@ def load_move(body: dict) -> Move:
     """The engine move for a validated move body: its JSON form, read by the engine.
 
     Not a marshmallow schema: the form is the engine's (Move.to_json and
-    move_from_json) and the spec validator has checked every member, so only
-    the one rule the spec cannot state is left to check here.
+    move_from_json) and the spec validator has checked every member. A
+    placement whose two forms name different cells is the engine's to refuse
+    (`422 does_not_fit`), as a move that is wrong for the game.
     """
-    move = move_from_json(body)
-    if isinstance(move, Buy) and move.placement.has_orientation and move.placement.cells is not None:
-        _check_same_cells(move.patch_id, move.placement)
-    return move
-
-
-def _check_same_cells(patch_id: int, placement: Placement) -> None:
-    """400 unless both forms of `placement` name the same cells: as a set, each once, in any order.
-
-    So an entry of /legal-moves or a hint, which show both forms, can be sent
-    back as it came, and a client whose two forms disagree hears which cells
-    its orientation names instead of having one form silently win.
-    """
-    covered = orientation_cells(patch_id, placement)
-    assert placement.cells is not None  # the caller's condition
-    if placement.cells == covered:  # both sorted row-major
-        return
-    given = placement.cells
-    values = {
-        "patch": patch_id,
-        "placement": describe_placement(placement),
-        "covered": _cells_text(covered),
-        "given": _cells_text(given),
-    }
-    if len(set(given)) < len(given):
-        message = Text(
-            "patch {patch} at {placement} covers {covered}, not {given} (a cell named twice)", values
-        )
-    else:
-        message = Text("patch {patch} at {placement} covers {covered}, not {given}", values)
-    raise invalid_request(
-        Text(
-            "The placement gives both forms and they name different cells: "
-            "send the cells its orientation covers, or one form alone."
-        ),
-        [{"pointer": "/placement/cells", "message": message}],
-    )
-
-
-def _cells_text(cells: Iterable[tuple[int, int]]) -> str:
-    return json.dumps([list(cell) for cell in cells])
+    return move_from_json(body)
 
 
 def patches_view() -> dict:

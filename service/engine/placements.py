@@ -100,15 +100,9 @@ def resolve_placement(patch_id: int, placement: Placement) -> int:
     if not isinstance(placement, Placement):
         raise DoesNotFit("placement {placement} is not a Placement", placement=repr(placement))
     if placement.has_orientation:
-        mask = _mask_from_orientation(patch_id, placement)
-        if placement.cells is not None and placement.cells != cells_of_mask(mask):
-            raise DoesNotFit(
-                "cells {cells} are not the cells of patch {patch} at {placement}",
-                cells=_show(placement.cells),
-                patch=patch_id,
-                placement=describe_placement(placement),
-            )
-        return mask
+        if placement.cells is not None:
+            _check_same_cells(patch_id, placement)
+        return _mask_from_orientation(patch_id, placement)
     if placement.cells is None:
         raise DoesNotFit("placement gives neither row/col nor cells")
     return _mask_from_cells(patch_id, placement.cells)
@@ -154,6 +148,32 @@ def orientation_cells(patch_id: int, placement: Placement) -> tuple[tuple[int, i
     o = _orientation(patch_id, placement)
     assert placement.row is not None and placement.col is not None  # _orientation checked them
     return tuple((placement.row + r, placement.col + c) for r, c in cells_of_mask(o.mask))
+
+
+def _check_same_cells(patch_id: int, placement: Placement) -> None:
+    """DoesNotFit unless both forms of `placement` name the same cells: as a set, each once, in any order.
+
+    Judged before the orientation is put on the board, so the refusal names
+    the cells the orientation covers, even past the board's edge. A move
+    whose two forms disagree is a wrong move like any other (the client
+    hears which cells its orientation names, and no form silently wins),
+    not a malformed request: the schema takes it (issue 38).
+    """
+    covered = orientation_cells(patch_id, placement)
+    given = placement.cells
+    assert given is not None  # the caller's condition
+    if given == covered:  # both row-major: move_from_json sorts the cells it reads
+        return
+    values = {"patch": patch_id, "placement": describe_placement(placement), "covered": _show(covered)}
+    if len(set(given)) < len(given):
+        raise DoesNotFit(
+            "patch {patch} at {placement} covers {covered}, not {given} (a cell named twice)",
+            **values,
+            given=_show(given),
+        )
+    raise DoesNotFit(
+        "patch {patch} at {placement} covers {covered}, not {given}", **values, given=_show(given)
+    )
 
 
 def _orientation(patch_id: int, p: Placement) -> Orientation:

@@ -14,9 +14,9 @@ from werkzeug.datastructures import Headers, MultiDict
 from service.api.contract.faults import MAX_ERRORS
 from service.api.contract.request_validator import RequestValidator
 from service.api.contract.spec import load_spec
-from service.api.problems import ApiProblem
 from service.api.schemas import load_move
 from service.engine import BOARD_SIZE, PATCHES, Buy, Placement, orientation_cells, resolve_placement
+from service.engine.errors import DoesNotFit
 from service.engine.patches import ORIENTATION_ORDER
 
 ORDER_1X2_LAST = [
@@ -189,11 +189,11 @@ def test_move_bodies_api_md_refuses_say_where(validator, body, expected):
     assert faults(validator.body_errors("makeMove", body)) == expected
 
 
-def test_every_orientation_of_every_patch_in_both_forms_loads_and_a_shifted_one_is_400(validator):
+def test_every_orientation_of_every_patch_in_both_forms_loads_and_a_shifted_one_does_not_fit(validator):
     """Each of the 8 orientations of each patch, at the top-left corner and as far down and right
     as it fits, given in both forms (its cells in reverse order): the spec takes it and the loader
     gives the engine a Buy whose two forms it accepts. The same cells beside the orientation one
-    row lower (or higher) are 400."""
+    row lower (or higher) are schema-valid too, and the engine refuses them (DoesNotFit: 422)."""
     tried = 0
     for patch_id in PATCHES:
         for rotation, flipped in ORIENTATION_ORDER:
@@ -209,9 +209,9 @@ def test_every_orientation_of_every_patch_in_both_forms_loads_and_a_shifted_one_
                 assert move == Buy(patch_id, Placement(row, col, rotation, flipped, cells)), body
                 resolve_placement(patch_id, move.placement)  # DoesNotFit if the engine disagreed
                 shifted = buy({**body["placement"], "row": row + 1 if row == 0 else row - 1}, patch_id)
-                with pytest.raises(ApiProblem) as refused:
-                    load_move(shifted)
-                assert (refused.value.status, refused.value.code) == (400, "invalid_request")
+                assert validator.body_errors("makeMove", shifted) == [], shifted
+                with pytest.raises(DoesNotFit):
+                    resolve_placement(patch_id, load_move(shifted).placement)
                 tried += 1
     assert tried == 33 * 8 * 2
 

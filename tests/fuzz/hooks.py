@@ -19,12 +19,14 @@ real for schemathesis, so `ignored_auth` then does its actual job: it repeats
 an accepted move without a token and with a wrong one and expects `401`.
 
 Placements in both forms. The spec lets a placement give an orientation and
-its cells together but cannot say that they must name the same cells (the
-move loader's `400` when they do not), so schemathesis generates both forms
-at random and calls the `400` "valid data rejected". `before_call` gives such
-a placement, when the body is otherwise valid, the cells its orientation
-covers (or drops them, when the orientation leaves the board), as a client
-copying a shown placement sends it; tests/api/test_moves.py tests the `400`.
+its cells together but cannot say that they must name the same cells; when
+they do not, the move is wrong for the rules (`422 does_not_fit`, as a move
+that does not fit is: issue 38, where it was a `400` schemathesis called
+"valid data rejected"). Two forms drawn at random almost never agree, so
+`before_call` gives such a placement, when the body is otherwise valid, the
+cells its orientation covers (or drops them, when the orientation leaves the
+board), as a client copying a shown placement sends it, and the moves reach
+the rest of the rules; tests/api/test_moves.py tests the `422`.
 """
 
 from __future__ import annotations
