@@ -136,7 +136,7 @@ function outgoingItem(challenge, showMessage) {
   item.dataset.challenge = challenge.id;
   if (challenge.to === null) {
     item.append(t("Your challenge by link: {terms}.", { terms: terms(challenge) }), " ");
-    item.append(Object.assign(document.createElement("a"), { href: challengeLink(challenge.id), textContent: t("link") }), " ");
+    item.append(Object.assign(document.createElement("a"), { href: challengeLink(challenge.id), textContent: t("the link") }), " ");
   } else {
     item.append(t("You challenge {name}: {terms}.", { name: nameOf(challenge.to), terms: terms(challenge) }), " ");
   }
