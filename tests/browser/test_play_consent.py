@@ -254,6 +254,8 @@ def test_the_games_being_played_are_one_click_from_watching(browser, play_backen
     # Watching: the game and its moves as they come, and nothing to play with.
     assert browser.find_element(By.ID, "status").text == "Ann to move."
     assert not browser.find_element(By.ID, "resign").is_displayed()
+    # Its stream says how many streams are open on the game: this page's alone.
+    wait(browser, lambda d: d.find_element(By.ID, "watchers").text == "Watching: 1", "no watchers count")
     answer = requests.post(
         f"{base}/games/{game_id}/moves",
         json={"action": "advance"},
