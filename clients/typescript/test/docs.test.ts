@@ -64,10 +64,12 @@ test("placements and creation with every optional field null are accepted", asyn
   assert.equal(created.game.seed, 7);
 });
 
-test("both forms naming different cells: 400, pointing at the cells, as the guide shows", async () => {
+test("both forms naming different cells: a wrong move, 422 naming the cells the orientation covers, as the guide shows", async () => {
   const { id, seat0 } = await readmeGame();
   const refused = await client.move(id, seat0, { action: "buy", patch_id: 11, placement: docs.bothForms }).catch((e: unknown) => e);
   assert.ok(refused instanceof ProblemError);
-  assert.equal(refused.problem?.code, "invalid_request");
-  assert.deepEqual(refused.problem?.errors?.map((e) => ("pointer" in e ? e.pointer : null)), ["/placement/cells"]);
+  assert.equal(refused.status, 422);
+  assert.equal(refused.problem?.code, "does_not_fit");
+  // Patch 11 turned 90 degrees from row 1, col 0 covers these (the guide's example).
+  assert.ok(refused.problem?.detail.includes("[[1, 1], [2, 0], [2, 1], [2, 2]]"), refused.problem?.detail);
 });
