@@ -202,6 +202,24 @@ def test_a_rematch_offered_and_declined(browser, second_browser, play_backend):
     for driver in (browser, second_browser):
         driver.get(f"{base}/play#game={game_id}&as=player")
         wait_for_version(driver, 1)
+    # From the game, Ann may challenge Bea (her name links to her profile); she lets it be.
+    challenge = wait(
+        browser,
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#game-people button.challenge"),
+        "no challenge button",
+    )
+    assert len(challenge) == 1
+    assert browser.find_element(By.CSS_SELECTOR, f'#game-people a[href="#player={bea["id"]}"]').text == "Bea"
+    challenge[0].click()
+    wait(
+        browser, lambda d: d.find_element(By.ID, "challenge-title").text == "Challenge Bea", "no form for Bea"
+    )
+    browser.find_element(By.ID, "challenge-cancel").click()
+    wait(
+        browser,
+        lambda d: not d.find_element(By.ID, "challenge-dialog").is_displayed(),
+        "the form stayed open",
+    )
     browser.find_element(By.ID, "resign").click()
     browser.switch_to.alert.accept()
     for driver in (browser, second_browser):
@@ -265,3 +283,52 @@ def test_the_games_being_played_are_one_click_from_watching(browser, play_backen
     assert answer.status_code == 201, answer.text
     wait_for_version(browser, 2)
     assert console_errors(browser) == []
+
+
+def test_a_challenge_by_link_accepted_by_a_guest_under_a_name(browser, second_browser, play_backend):
+    base = play_backend.web.url
+    become_player(browser, base, "Ann")
+    browser.find_element(By.ID, "open-challenge").click()
+    wait(browser, lambda d: d.find_element(By.ID, "challenge-dialog").is_displayed(), "no challenge form")
+    Select(browser.find_element(By.ID, "challenge-clock")).select_by_value("")
+    # No clock, so no rating at stake: the box cannot be ticked.
+    assert not browser.find_element(By.ID, "challenge-rated").is_enabled()
+    Select(browser.find_element(By.ID, "challenge-seat")).select_by_value("1")
+    browser.find_element(By.ID, "challenge-send").click()
+    link = wait(
+        browser,
+        lambda d: d.find_element(By.ID, "open-challenge-url").get_attribute("value"),
+        "no link to share",
+    )
+    assert "#challenge=" in link
+    # Someone who is no player here opens the link, names themself and accepts.
+    second_browser.get(link)
+    wait(
+        second_browser,
+        lambda d: (
+            "Ann (1500) challenges you: no clock, casual." in d.find_element(By.ID, "challenge-text").text
+        ),
+        "the challenge is not shown",
+    )
+    name = second_browser.find_element(By.ID, "challenge-guest-name")
+    name.clear()
+    name.send_keys("Zoé")
+    second_browser.find_element(By.ID, "challenge-accept").click()
+    wait(second_browser, lambda d: "token=" in d.current_url, "the guest's page did not open the game")
+    game_id = shown_game(second_browser)
+    # Zoé starts (Ann chose the second seat); Ann's page hears game_start and opens the game.
+    wait(second_browser, lambda d: body(d, "state") == "mine", "Zoé does not have the first move")
+    wait(browser, lambda d: game_id in d.current_url, "Ann's page did not open the game")
+    game = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    assert [p["name"] for p in game["players"]] == ["Zoé", "Ann"]
+    assert game["clock"] is None
+    # The link now says the challenge was taken.
+    second_browser.get(link)
+    wait(
+        second_browser,
+        lambda d: "It was accepted." in d.find_element(By.ID, "challenge-text").text,
+        "the link does not say it was accepted",
+    )
+    assert not second_browser.find_element(By.ID, "challenge-accept-form").is_displayed()
+    for driver in (browser, second_browser):
+        assert console_errors(driver) == []

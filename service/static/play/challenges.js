@@ -101,14 +101,13 @@ async function sendChallenge(event, showMessage) {
 
 /** The player's pending challenges, incoming then outgoing, into the lobby (when the browser is a player). */
 export async function listChallenges(showMessage) {
+  followPlayer(playerToken()); // none (forgotten): the stream stops
   if (!playerToken()) return;
-  followPlayer(playerToken());
   try {
-    const [{ incoming, outgoing }, mine] = await Promise.all([playerApi.myChallenges(), myProfile()]);
+    const { incoming, outgoing } = await playerApi.myChallenges();
     const items = [...incoming.map((c) => incomingItem(c, showMessage)), ...outgoing.map((c) => outgoingItem(c, showMessage))];
     if (items.length === 0) items.push(Object.assign(document.createElement("li"), { textContent: t("No pending challenge.") }));
     $("challenges").replaceChildren(...items);
-    $("challenges").dataset.player = mine?.id ?? "";
   } catch (error) {
     showMessage(error);
   }
@@ -175,7 +174,8 @@ export async function showOpenChallenge(challengeId, showMessage) {
   const texts = [t("{name} challenges you: {terms}.", { name: nameOf(challenge.from), terms: terms(challenge) })];
   if (challenge.status !== "pending") texts.push(statusText(challenge.status));
   else if (fromMe) texts.push(t("This is your own challenge: send its link to whoever you want to play."));
-  else if (!forMe || (mine === null && !asGuest)) texts.push(t("Become a player in the lobby to accept it."));
+  else if (!forMe) texts.push(t("This challenge is for {name}.", { name: challenge.to.name }));
+  else if (mine === null && !asGuest) texts.push(t("A rated game is between players: become one in the lobby to accept it."));
   $("challenge-text").textContent = texts.join(" ");
   form.hidden = challenge.status !== "pending" || fromMe || !forMe || (mine === null && !asGuest);
   $("challenge-guest-label").hidden = !asGuest;

@@ -223,9 +223,7 @@ function onNextGame(nextId) {
 
 /**
  * Read the finished game again every POLL_MS while our rematch offer waits,
- * and for `forMs` more: its `offer` (made, answered) and `next_game`. The
- * answer must not be a revalidated copy: an offer changes the body, not the
- * version its ETag names.
+ * and for `forMs` more: its `offer` (made, answered) and `next_game`.
  */
 function waitForRematch(forMs) {
   view.pollUntil = Math.max(view.pollUntil, Date.now() + forMs);

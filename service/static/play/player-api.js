@@ -22,8 +22,8 @@ export function request(method, path, { body, token = playerToken() } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method === "POST") headers["Idempotency-Key"] = newKey();
-  // Never a revalidated copy: an offer or a join changes a game's body, not the version its ETag names.
-  const init = { method, headers, cache: "no-store" };
+  // cache: "no-cache" lets the browser revalidate what it kept (a game's ETag) rather than trust it.
+  const init = { method, headers, cache: "no-cache" };
   if (body !== undefined) init.body = JSON.stringify(body);
   return fetch(path, init).then(answer);
 }
