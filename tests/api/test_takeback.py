@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+from flask.testing import FlaskClient
+
 from tests.support.sse import check_event, events_of
 
 from .conftest import client_with
@@ -201,3 +203,20 @@ def test_the_stream_tells_the_offer_the_takeback_and_what_follows(client, table)
     # Resuming after the version the offers were made at sends them again, then what followed.
     resumed = events_of(client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": "2"}))
     assert [e.kind for e in resumed] == ["offer", "offer", "offer", "move", "move", "end"]
+
+
+def test_a_client_current_on_the_game_hears_the_offer_made_since_and_then_the_answer(app, client, table):
+    t = table(SEED_2)
+    t.play({"action": "advance"}, seat=0)
+    assert client.post(f"/games/{t.id}/takeback", headers=t.auth(0)).status_code == 202
+    resp = FlaskClient(app).get(f"/games/{t.id}/events", headers={"Last-Event-ID": "2"}, buffered=False)
+    try:
+        assert resp.status_code == 200
+        chunks = iter(resp.response)
+        assert next(chunks).startswith(b"retry:")
+        assert next(chunks).startswith(b'event: offer\ndata: {"kind":"takeback","by":0,')
+        assert client.delete(f"/games/{t.id}/takeback", headers=t.auth(1)).status_code == 200
+        declined = next(chunks)
+        assert declined.startswith(b"event: offer\n") and b'"status":"declined"' in declined
+    finally:
+        resp.close()
