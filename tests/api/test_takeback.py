@@ -54,6 +54,8 @@ def test_a_turn_of_two_moves_is_taken_back_to_the_version_before_it(client, tabl
     assert asked.status_code == 202, asked.get_json()
     assert (asked.get_json()["offer"]["kind"], asked.get_json()["offer"]["by"]) == ("takeback", 1)
     assert t.state()["offer"] == asked.get_json()["offer"] and t.state()["version"] == 4
+    # The offer is the game's as it is now: no past version shows it.
+    assert client.get(f"/games/{t.id}", query_string={"version": 3}).get_json() == versions[2]
     given = client.post(f"/games/{t.id}/takeback", headers=t.auth(0))
     assert given.status_code == 201, given.get_json()
     assert given.headers["ETag"] == '"5"' and given.headers["Location"] == f"/games/{t.id}/moves/4"
