@@ -262,3 +262,5 @@ def test_an_offer_event_on_an_expired_stream_is_still_numbered_after_its_version
     assert store.amend("g1", 2, found.revision, "s2b", "v2b", "offer").committed
     events = store.load_events("g1", 1, 10)
     assert events is not None and [(e.version, e.seq, e.data) for e in events.events] == [(2, 1, "offer")]
+    # The stream holds no move of version 2 any more: a reader after version 1 must not trust it.
+    assert events.oldest == 3 and not events.resumes_after(1) and events.resumes_after(2)
