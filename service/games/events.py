@@ -116,7 +116,8 @@ class EventFeed:
     @staticmethod
     def _first_events(store: GameStore, game_id: str, after: int | None) -> list[GameEvent] | None:
         """What to send first; None when the game is over and the client has all of it."""
-        current = False  # the client missed nothing (it waits for the next move)
+        current = False  # the client missed no move (it waits for the next)
+        offers: list[GameEvent] = []  # ... but these offers, made since its version
         if after is not None:
             found = store.load_events(game_id, after, READ_BATCH)
             if found is None:
@@ -124,9 +125,9 @@ class EventFeed:
             if found.resumes_after(after):
                 events = [_stored(event) for event in found.events]
                 ended = [GameEvent("end", event.end) for event in found.events if event.end]
-                if events or ended:
+                if ended or any(not event.seq for event in found.events):
                     return events + ended
-                current = True
+                current, offers = True, events
         view = store.load_view(game_id)
         if view is None:
             raise GameNotFound(game_id)
@@ -134,9 +135,10 @@ class EventFeed:
         if after is not None and after >= view.version and snapshot[-1].kind == "end":
             # Over, and the client has every version (or claims more): the
             # final move's data carried the result. Sending `end` again would
-            # only end the stream, and EventSource would reconnect for it.
+            # only end the stream, and EventSource would reconnect for it. So
+            # would offers made since (a rematch's): the game shows its `offer`.
             return None
-        return [] if current else snapshot
+        return offers if current else snapshot
 
     def __iter__(self) -> Iterator[GameEvent | None]:
         if self.complete:

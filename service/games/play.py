@@ -294,6 +294,7 @@ class GamePlay:
             state=past,
             move_times=times[: version - 1],
             clock_now=self._clock_of_version(game_id, record, version),
+            offer=None,  # an offer belongs to the game as it is now, not to a version it was made at
         )
         return current, StoredView(version, compact(game_view(then, version)))
 

@@ -170,14 +170,13 @@ class Offers:
             turn = self.play.last_turn(game_id, game)
             if turn is None:
                 raise TakebackNotAllowed.nothing_played()
-            if step is Step.ACCEPT or record.seats[1 - seat].bot is not None:
-                # Accepted (by the other seat, or by its bot at once): the offer's turn is the last
-                # one still, as the offer stands at this version only.
-                if step is Step.OFFER and turn.seat != seat:
-                    raise TakebackNotAllowed.not_last(turn.seat)
+            if step is Step.ACCEPT:
+                # The offer stands at this version only: its turn is still the last one.
                 return self.play.take_back(game_id, game, turn, client, _committed)
             if turn.seat != seat:
                 raise TakebackNotAllowed.not_last(turn.seat)
+            if record.seats[1 - seat].bot is not None:
+                return self.play.take_back(game_id, game, turn, client, _committed)  # a bot accepts at once
             return self._offer(game, TAKEBACK, seat, now_ms)
 
         return self.play.amend(game_id, ask)

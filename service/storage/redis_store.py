@@ -69,6 +69,16 @@ def _entry_version(entry_id: str) -> int:
     return int(entry_id.partition("-")[0])
 
 
+def _oldest_version(entry_id: str) -> int:
+    """The oldest version whose move's event a stream holds, from its oldest entry's id.
+
+    An offer's entry (`<version>-<n>`, n > 0) first means the stream lost that
+    version's move (expired, trimmed): the first it holds is the next version's.
+    """
+    version, _dash, seq = entry_id.partition("-")
+    return int(version) + (seq != "0")
+
+
 def _list_index(index: int) -> int:
     return min(max(index, _INDEX_MIN), _INDEX_MAX)
 
@@ -379,7 +389,7 @@ class RedisGameStore(GameStore):
                 events.append(StoredEvent(int(at), values["offer"], seq=int(seq)))
             else:
                 events.append(StoredEvent(_entry_version(entry_id), values["data"], values.get("end")))
-        return EventSlice(int(version), _entry_version(oldest) if oldest else None, events)
+        return EventSlice(int(version), _oldest_version(oldest) if oldest else None, events)
 
     def watch_events(self, game_id: str) -> EventWatch:
         """A watch woken by each commit on the game, in any process (wakeups.py)."""

@@ -9,6 +9,7 @@ from service.api import create_app
 from service.games.jsontext import compact
 from service.games.records import GameRecord
 from service.games.views import game_view
+from tests.support.sse import check_event, events_of
 
 from .conftest import checked_client_class, client_with
 
@@ -202,3 +203,24 @@ def test_a_game_whose_open_seat_was_never_joined_has_no_rematch(backend, contrac
         assert again.status_code == 409 and again.get_json()["code"] == "seat_never_taken"
     finally:
         app.extensions["patchwork"].store.close()
+
+
+def test_the_finished_games_stream_carries_the_offer_to_a_client_resuming_before_the_end(client):
+    gid, tokens = _finished(client)
+    offered = client.post(f"/games/{gid}/rematch", headers=_auth(tokens[0])).get_json()["offer"]
+    accepted = client.post(f"/games/{gid}/rematch", headers=_auth(tokens[1])).get_json()["game"]
+    final = client.get(f"/games/{gid}").get_json()["version"]
+    events = events_of(client.get(f"/games/{gid}/events", headers={"Last-Event-ID": str(final - 1)}))
+    assert [(e.kind, e.id) for e in events] == [
+        ("move", str(final)),
+        ("offer", None),
+        ("offer", None),
+        ("end", None),
+    ]
+    for event in events:
+        check_event(event)
+    assert events[1].json() == {**offered, "status": "pending"}
+    assert events[2].json() == {**offered, "status": "accepted", "next_game": accepted["id"]}
+    # A client with every version of the finished game is still told there is nothing more (204):
+    # it reads the game's `next_game` (or `offer`) instead of being kept on a stream.
+    assert client.get(f"/games/{gid}/events", headers={"Last-Event-ID": str(final)}).status_code == 204

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+from flask.testing import FlaskClient
+
 from tests.support.sse import check_event, events_of
 
 from .conftest import client_with
@@ -52,6 +54,8 @@ def test_a_turn_of_two_moves_is_taken_back_to_the_version_before_it(client, tabl
     assert asked.status_code == 202, asked.get_json()
     assert (asked.get_json()["offer"]["kind"], asked.get_json()["offer"]["by"]) == ("takeback", 1)
     assert t.state()["offer"] == asked.get_json()["offer"] and t.state()["version"] == 4
+    # The offer is the game's as it is now: no past version shows it.
+    assert client.get(f"/games/{t.id}", query_string={"version": 3}).get_json() == versions[2]
     given = client.post(f"/games/{t.id}/takeback", headers=t.auth(0))
     assert given.status_code == 201, given.get_json()
     assert given.headers["ETag"] == '"5"' and given.headers["Location"] == f"/games/{t.id}/moves/4"
@@ -201,3 +205,20 @@ def test_the_stream_tells_the_offer_the_takeback_and_what_follows(client, table)
     # Resuming after the version the offers were made at sends them again, then what followed.
     resumed = events_of(client.get(f"/games/{t.id}/events", headers={"Last-Event-ID": "2"}))
     assert [e.kind for e in resumed] == ["offer", "offer", "offer", "move", "move", "end"]
+
+
+def test_a_client_current_on_the_game_hears_the_offer_made_since_and_then_the_answer(app, client, table):
+    t = table(SEED_2)
+    t.play({"action": "advance"}, seat=0)
+    assert client.post(f"/games/{t.id}/takeback", headers=t.auth(0)).status_code == 202
+    resp = FlaskClient(app).get(f"/games/{t.id}/events", headers={"Last-Event-ID": "2"}, buffered=False)
+    try:
+        assert resp.status_code == 200
+        chunks = iter(resp.response)
+        assert next(chunks).startswith(b"retry:")
+        assert next(chunks).startswith(b'event: offer\ndata: {"kind":"takeback","by":0,')
+        assert client.delete(f"/games/{t.id}/takeback", headers=t.auth(1)).status_code == 200
+        declined = next(chunks)
+        assert declined.startswith(b"event: offer\n") and b'"status":"declined"' in declined
+    finally:
+        resp.close()

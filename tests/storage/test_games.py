@@ -6,7 +6,7 @@ import pytest
 from redis import Redis
 from redis.crc import key_slot
 
-from service.storage import GameStore, Gone, StoredGame, StoredView, open_store
+from service.storage import GameStore, Gone, NewEvent, StoredGame, StoredView, open_store
 from tests.support.store_calls import commit, record_answer
 
 from .contents import snapshot
@@ -210,3 +210,57 @@ def test_a_commit_renews_the_ttl_of_the_game_and_its_history(redis_url: str, red
             assert 590_000 < redis.pttl(key) <= 600_000
     finally:
         store.close()
+
+
+def test_an_amend_with_an_offer_event_puts_it_between_two_versions_events(
+    store: GameStore, redis: Redis
+) -> None:
+    # Issue 38: an offer keeps the version; its event follows the version's move, numbered from 1.
+    store.create_game("g1", "s1", "v1")
+    assert commit(store, "g1", 1, "s2", "v2", "m1", event=NewEvent("move 2")).committed
+    found = store.load_game("g1")
+    assert found is not None
+    assert store.amend("g1", 2, found.revision, "s2b", "v2b", "offer a").committed
+    found = store.load_game("g1")
+    assert found is not None and found.version == 2
+    assert store.amend("g1", 2, found.revision, "s2c", "v2c", "offer b").committed
+    assert commit(store, "g1", 2, "s3", "v3", "m2", event=NewEvent("move 3")).committed
+    events = store.load_events("g1", 1, 10)
+    assert events is not None
+    assert [(e.version, e.seq, e.data) for e in events.events] == [
+        (2, 0, "move 2"),
+        (2, 1, "offer a"),
+        (2, 2, "offer b"),
+        (3, 0, "move 3"),
+    ]
+    # Read on from an offer: what follows it.
+    after = store.load_events("g1", 2, 10, after_seq=1)
+    assert after is not None and [(e.version, e.seq) for e in after.events] == [(2, 2), (3, 0)]
+    assert redis.pttl("patchwork:{g1}:events") > 0
+
+
+def test_an_offer_event_drops_a_stream_that_holds_later_versions(store: GameStore, redis: Redis) -> None:
+    # As a commit does (lua/commit_move.lua): events of versions the game no longer has describe nothing.
+    store.create_game("g1", "s1", "v1")
+    redis.xadd("patchwork:{g1}:events", {"data": "a lost move"}, id="5-0")
+    found = store.load_game("g1")
+    assert found is not None
+    assert store.amend("g1", 1, found.revision, "s1b", "v1b", "offer").committed
+    assert redis.xrange("patchwork:{g1}:events") == [("1-1", {"offer": "offer"})]
+    assert redis.pttl("patchwork:{g1}:events") > 0
+
+
+def test_an_offer_event_on_an_expired_stream_is_still_numbered_after_its_versions_move(
+    store: GameStore, redis: Redis
+) -> None:
+    # A finished game's stream goes an hour after its end; a rematch offered later starts it again.
+    store.create_game("g1", "s1", "v1")
+    assert commit(store, "g1", 1, "s2", "v2", "m1", event=NewEvent("move 2", "the end")).committed
+    redis.delete("patchwork:{g1}:events")
+    found = store.load_game("g1")
+    assert found is not None
+    assert store.amend("g1", 2, found.revision, "s2b", "v2b", "offer").committed
+    events = store.load_events("g1", 1, 10)
+    assert events is not None and [(e.version, e.seq, e.data) for e in events.events] == [(2, 1, "offer")]
+    # The stream holds no move of version 2 any more: a reader after version 1 must not trust it.
+    assert events.oldest == 3 and not events.resumes_after(1) and events.resumes_after(2)
