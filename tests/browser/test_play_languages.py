@@ -138,3 +138,48 @@ def test_the_guest_of_an_invite_link_chooses_their_own_name(browser, play_backen
     wait_for_version(browser, 1)
     assert not browser.find_element(By.ID, "guest").is_displayed()
     assert console_errors(browser) == []
+
+
+def test_the_result_gives_the_winners_score_first_and_the_log_follows_a_switch(browser, play_backend):
+    base = play_backend.web.url
+    created = requests.post(f"{base}/games", json={"players": [{"name": "Ada"}, {"name": "Bo"}]}, timeout=10)
+    game_id, tokens = created.json()["game"]["id"], created.json()["tokens"]
+    for seat in (0, 1):
+        answer = requests.post(
+            f"{base}/games/{game_id}/moves",
+            json={"action": "advance"},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            timeout=10,
+        )
+        assert answer.status_code == 201, answer.text
+    resigned = requests.post(
+        f"{base}/games/{game_id}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10
+    )
+    assert resigned.status_code == 201, resigned.text
+    scores = resigned.json()["result"]["scores"]
+    # Ada advanced one space (a button), Bo two, in front of her (two buttons): 6 and 7 buttons, empty quilts.
+    assert scores == [6 - 2 * 81, 7 - 2 * 81]
+    browser.get(f"{base}/play#game={game_id}")
+    wait_for_version(browser, 4)
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == 3, "the log was not filled")
+    assert _text(browser, "result") == f"Bo wins: {scores[1]} to {scores[0]} (by resignation)."
+    assert browser.title == "Patchwork: play"
+    Select(browser.find_element(By.ID, "language")).select_by_value("fr")
+    wait(browser, lambda d: d.title == "Patchwork : jouer", "the title stayed in English")
+    assert _text(browser, "result") == f"Bo gagne : {scores[1]} à {scores[0]} (par abandon)."
+    log = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert log[0] == "Ada a abandonné"
+    assert log[1].startswith("Bo a avancé (") and log[2].startswith("Ada a avancé (")
+    # The actions no button makes have their words too, never the action's name.
+    said = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import(arguments[0]).then((i18n) => done(["timeout", "abort", "takeback"].map(
+            (action) => i18n.moveWords({ action }, "Ada"))));""",
+        f"{base}/play/i18n.js",
+    )
+    assert said == [
+        "Ada n'a plus de temps",
+        "Partie annulée : le premier coup n'est pas venu à temps",
+        "Ada a joué un coup",
+    ]
+    assert console_errors(browser) == []

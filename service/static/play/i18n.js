@@ -42,3 +42,16 @@ export function t(message, values = {}) {
   const text = messages[message] || message;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
+
+/** A move of a game's history said in the page's language, `who` its mover: every action a history holds has its words. */
+export function moveWords({ action, patch_id: patchId }, who) {
+  const words = {
+    buy: () => t("{name} bought patch {patch}", { name: who, patch: patchId }),
+    advance: () => t("{name} advanced", { name: who }),
+    place_leather: () => t("{name} placed a leather patch", { name: who }),
+    resign: () => t("{name} resigned", { name: who }),
+    timeout: () => t("{name} ran out of time", { name: who }),
+    abort: () => t("The game was aborted: no first move in time"),
+  }[action];
+  return words ? words() : t("{name} made a move", { name: who });
+}

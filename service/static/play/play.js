@@ -13,7 +13,7 @@ import { follow } from "./follow.js";
 import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } from "./draw.js";
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, rematch, showLobby, wireLobby } from "./lobby.js";
-import { LANGUAGE_NAMES, LANGUAGES, language, startingLanguage, t, useLanguage } from "./i18n.js";
+import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, useLanguage } from "./i18n.js";
 import { renderAnalysis, wireAnalysis } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
@@ -224,16 +224,17 @@ function renderResult(game) {
     box.textContent = t("Aborted: the first move did not come in time.");
     return;
   }
-  const values = { name: game.players[winner].name, first: scores[0], second: scores[1] };
+  // The winner's score first, as the result is said: "Ada wins 27 to 16".
+  const values = { name: game.players[winner].name, score: scores[winner], other: scores[1 - winner] };
   const mine = winner === page.seat;
   if (reason === "resigned") {
-    box.textContent = mine ? t("You win: {first} to {second} (by resignation).", values)
-      : t("{name} wins: {first} to {second} (by resignation).", values);
+    box.textContent = mine ? t("You win: {score} to {other} (by resignation).", values)
+      : t("{name} wins: {score} to {other} (by resignation).", values);
   } else if (reason === "timeout") {
-    box.textContent = mine ? t("You win: {first} to {second} (on time).", values)
-      : t("{name} wins: {first} to {second} (on time).", values);
+    box.textContent = mine ? t("You win: {score} to {other} (on time).", values)
+      : t("{name} wins: {score} to {other} (on time).", values);
   } else {
-    box.textContent = mine ? t("You win: {first} to {second}.", values) : t("{name} wins: {first} to {second}.", values);
+    box.textContent = mine ? t("You win: {score} to {other}.", values) : t("{name} wins: {score} to {other}.", values);
   }
 }
 
@@ -440,23 +441,32 @@ function logMove(move, game) {
   $("log").prepend(moveItem(move, game));
 }
 
-function moveItem({ number, seat, action, patch_id: patchId, outcome }, game) {
-  const who = game.players[seat].name;
-  const what = {
-    buy: () => t("{name} bought patch {patch}", { name: who, patch: patchId }),
-    advance: () => t("{name} advanced", { name: who }),
-    place_leather: () => t("{name} placed a leather patch", { name: who }),
-    resign: () => t("{name} resigned", { name: who }),
-  }[action]?.() ?? `${who} ${action}`;
+// What each item of the log says, kept so that a change of language can say it again.
+const logged = new WeakMap();
+
+function moveItem(move, game) {
   const item = document.createElement("li");
-  item.value = number;
-  item.dataset.number = number;
-  const gained = outcome ? (outcome.buttons >= 0 ? "+" : "") + outcome.buttons : "";
-  const change = outcome && action !== "resign"
-    ? " " + t("({buttons} buttons, to space {space})", { buttons: gained, space: outcome.to })
-    : "";
-  item.textContent = what + change;
+  item.value = move.number;
+  item.dataset.number = move.number;
+  logged.set(item, { move, who: game.players[move.seat].name });
+  item.textContent = logText(logged.get(item));
   return item;
+}
+
+/** A log item's words: the move, and for a move on the board what it paid and where it went. */
+function logText({ move, who }) {
+  const { action, outcome } = move;
+  const what = moveWords(move, who);
+  if (!outcome || !["buy", "advance", "place_leather"].includes(action)) return what;
+  const gained = (outcome.buttons >= 0 ? "+" : "") + outcome.buttons;
+  return what + " " + t("({buttons} buttons, to space {space})", { buttons: gained, space: outcome.to });
+}
+
+/** The log said again in the page's language (after a switch). */
+function translateLog() {
+  for (const item of $("log").children) {
+    if (logged.has(item)) item.textContent = logText(logged.get(item));
+  }
 }
 
 function showMessage(error) {
@@ -507,6 +517,7 @@ async function switchLanguage(next, remember) {
   $("language").value = next;
   $("rules-link").href = `rules?lang=${next}`;
   translateDefaultNames();
+  translateLog();
   if (page.game !== null) render();
   if (!$("setup").hidden) await showSetup();
 }
