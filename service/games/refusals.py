@@ -70,21 +70,32 @@ class VersionNotFound(Refusal):
 
 
 class MissingToken(Refusal):
-    """A move came without a seat token."""
+    """A request that acts for a seat (or for a player: `for_player`) came without a token."""
 
     code = "missing_token"
 
-    def __init__(self) -> None:
-        super().__init__(Text("Send Authorization: Bearer <seat token>."))
+    def __init__(self, detail: Text | None = None) -> None:
+        super().__init__(Text("Send Authorization: Bearer <seat token>.") if detail is None else detail)
+
+    @classmethod
+    def for_player(cls) -> MissingToken:
+        """Where a player acts (its profile, the lobby, seeks): the advice names the player token, not a seat's."""
+        return cls(Text("Send Authorization: Bearer <player token>, the token POST /players returned."))
 
 
 class InvalidToken(Refusal):
-    """The token is neither seat's token of this game."""
+    """The token acts for neither seat of this game (or, `for_player`, is not a player's token)."""
 
     code = "invalid_token"
 
-    def __init__(self, detail: str | Text | None = None) -> None:
-        super().__init__(Text("This token is not a seat token of this game.") if detail is None else detail)
+    def __init__(self, detail: Text | None = None) -> None:
+        # A seat's player's token acts for the seat too: the detail names no kind of token.
+        super().__init__(Text("This token acts for neither seat of this game.") if detail is None else detail)
+
+    @classmethod
+    def for_player(cls) -> InvalidToken:
+        """Where a player acts: no game is involved, so the refusal names none."""
+        return cls(Text("This is not a player token: send the token POST /players returned."))
 
 
 class VersionMismatch(Refusal):

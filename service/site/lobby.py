@@ -121,7 +121,10 @@ class Players:
         """The player a used ticket named; InvalidToken for None (the ticket was unknown, used or expired)."""
         if player is None:
             raise InvalidToken(
-                "This stream ticket is unknown, used or expired: ask POST /players/me/stream-tickets for another."
+                Text(
+                    "This stream ticket is unknown, used or expired:"
+                    " ask POST /players/me/stream-tickets for another."
+                )
             )
         return player
 
