@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 
 NOT_YOUR_TURN = {
     "en": ("Not your turn", "seat 1 cannot advance: it is seat 0's turn"),
-    "es": ("No es tu turno", "el asiento 1 no puede hacer advance: le toca al asiento 0"),
-    "pt": ("Não é a sua vez", "o assento 1 não pode fazer advance: a vez é do assento 0"),
-    "fr": ("Ce n'est pas votre tour", "la place 1 ne peut pas faire advance : c'est au tour de la place 0"),
+    "es": ("No es tu turno", "el asiento 1 no puede avanzar: le toca al asiento 0"),
+    "pt": ("Não é a sua vez", "o lugar 1 não pode avançar: a vez é do lugar 0"),
+    "fr": ("Ce n'est pas votre tour", "la place 1 ne peut pas avancer : c'est au tour de la place 0"),
 }
 
 

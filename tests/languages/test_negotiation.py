@@ -44,12 +44,12 @@ def test_a_header_longer_than_any_browser_sends_is_read_in_its_first_ranges():
 
 def test_a_text_is_english_as_str_and_fills_its_values_after_translating():
     text = Text(
-        "patch {patch} costs {cost} buttons; seat {seat} has {buttons}",
+        "patch {patch} costs {cost} and seat {seat} has {buttons}: not enough buttons",
         {"patch": 7, "cost": 5, "seat": 0, "buttons": 2},
     )
-    assert str(text) == "patch 7 costs 5 buttons; seat 0 has 2"
-    assert text.in_language("es") == "el parche 7 cuesta 5 botones; el asiento 0 tiene 2"
-    assert text.in_language("fr") == "la pièce 7 coûte 5 boutons ; la place 0 en a 2"
+    assert str(text) == "patch 7 costs 5 and seat 0 has 2: not enough buttons"
+    assert text.in_language("es") == "el parche 7 cuesta 5 y el asiento 0 tiene 2: no le alcanzan los botones"
+    assert text.in_language("fr") == "la pièce 7 coûte 5 et la place 0 en a 2 : pas assez de boutons"
     # A message with no values is shown as written, braces and all.
     assert Text("follow `/games/{id}/events`").in_language("pt") == "follow `/games/{id}/events`"
 
