@@ -88,8 +88,21 @@ def spec_messages() -> list[tuple[int, str]]:
     ]
 
 
+def bot_descriptions() -> list[tuple[int, str]]:
+    """What GET /bots says of each level, with its line in service/bots/levels.py: the bots import nothing
+    of the languages, so their descriptions are plain strings there, translated by the API."""
+    sys.path.insert(0, str(ROOT))
+    from service.bots import LEVELS
+
+    lines = (SERVICE / "bots" / "levels.py").read_text(encoding="utf-8").splitlines()
+    return [
+        (next((n for n, line in enumerate(lines, 1) if level.description[:40] in line), 0), level.description)
+        for level in LEVELS
+    ]
+
+
 def extract() -> Catalog:
-    """Every marked message of the code and of the spec, with where it is used."""
+    """Every marked message of the code and of the spec, and the bots' descriptions, with where they are used."""
     template = Catalog(project="patchwork-service", fuzzy=False)
     for path, line, message, comments, _context in extract_from_dir(
         str(SERVICE), METHODS, keywords=keywords(), comment_tags=("Translators:",), strip_comment_tags=True
@@ -98,6 +111,8 @@ def extract() -> Catalog:
             template.add(message, locations=[(f"service/{path}", line)], auto_comments=comments)
     for line, message in sorted(spec_messages()):
         template.add(message, locations=[(SPEC.name, line)])
+    for line, message in bot_descriptions():
+        template.add(message, locations=[("service/bots/levels.py", line)])
     return template
 
 
