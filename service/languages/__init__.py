@@ -14,9 +14,11 @@ from __future__ import annotations
 from .catalogues import catalogue_of, translate
 from .messages import N_, Text
 from .negotiation import negotiate
+from .numbers import DECIMAL_MARKS, number
 from .spoken import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 
 __all__ = [
+    "DECIMAL_MARKS",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "LANGUAGE_NAMES",
@@ -24,5 +26,6 @@ __all__ = [
     "Text",
     "catalogue_of",
     "negotiate",
+    "number",
     "translate",
 ]

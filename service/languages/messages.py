@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogues import translate
+from .numbers import number
 from .spoken import DEFAULT_LANGUAGE
 
 
@@ -37,9 +38,14 @@ class Text:
     def _filled(self, text: str, language: str) -> str:
         if not self.values:
             return text
-        # A value that is itself a message (a reason inside a sentence) speaks the same language.
+        # A value that is itself a message (a reason inside a sentence) speaks the same language,
+        # and a fraction takes the language's decimal mark.
         values = {
-            name: value.in_language(language) if isinstance(value, Text) else value
+            name: value.in_language(language)
+            if isinstance(value, Text)
+            else number(value, language)
+            if isinstance(value, float)
+            else value
             for name, value in self.values.items()
         }
         return text.format_map(values)

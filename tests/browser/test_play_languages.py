@@ -182,4 +182,11 @@ def test_the_result_gives_the_winners_score_first_and_the_log_follows_a_switch(b
         "Partie annulée : le premier coup n'est pas venu à temps",
         "Ada a joué un coup",
     ]
+    # A fraction is written with the page's decimal mark; an integer as it is.
+    numbers = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import(arguments[0]).then((i18n) => done([5.5, 12].map((loss) => i18n.t("{loss} points lost", { loss }))));""",
+        f"{base}/play/i18n.js",
+    )
+    assert numbers == ["5,5 points perdus", "12 points perdus"]
     assert console_errors(browser) == []

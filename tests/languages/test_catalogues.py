@@ -8,6 +8,7 @@ fuzzy, a placeholder renamed or dropped, and a .mo older than its .po all fail.
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -79,3 +80,40 @@ def test_play_offers_a_catalogue_of_exactly_its_texts_in_each_language(extracted
 
 def _in_play(message) -> bool:
     return any(path.startswith("service/static/play/") for path, _line in message.locations)
+
+
+def _translations(language: str) -> list[tuple[str, str]]:
+    """(msgid, each form of its translation) of a language's catalogue."""
+    pairs = []
+    for message in messages.read(messages.po_path(language), language):
+        if message.id:
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            msgid = message.id if isinstance(message.id, str) else " ".join(message.id)
+            pairs += [(msgid, form) for form in forms]
+    return pairs
+
+
+# Words a player of the language would stumble on: "coger" is vulgar in much of Latin America
+# (Spanish takes with "tomar" or "recoger"); Portuguese names a seat "lugar" and a move "jogada".
+AVOIDED = {
+    "es": re.compile(r"\b(cog|coj)\w*", re.IGNORECASE),
+    "pt": re.compile(r"\b(assentos?|lances?)\b", re.IGNORECASE),
+}
+
+
+@pytest.mark.parametrize("language", sorted(AVOIDED))
+def test_no_translation_uses_a_word_the_language_avoids(language):
+    found = [form for _msgid, form in _translations(language) if AVOIDED[language].search(form)]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_translation_writes_no_decimal_point_of_its_own(language):
+    # A number with a point that the English has too (a section of an RFC) is quoted, not written.
+    decimal = re.compile(r"\d\.\d")
+    found = [
+        form
+        for msgid, form in _translations(language)
+        if set(decimal.findall(form)) - set(decimal.findall(msgid))
+    ]
+    assert found == []

@@ -6,7 +6,7 @@ import pytest
 
 from service.engine import new_game
 from service.engine.errors import InvalidSetup
-from service.languages import Text, negotiate
+from service.languages import DECIMAL_MARKS, LANGUAGES, Text, negotiate
 
 
 @pytest.mark.parametrize(
@@ -74,3 +74,14 @@ def test_the_engines_errors_keep_their_message_for_translation():
     assert str(refused.value) == "patch_order must end with the 1x2 patch (id 1), not 2"
     explained = Text(refused.value.message, refused.value.values)
     assert explained.in_language("fr") == "patch_order doit finir par la pièce 1x2 (id 1), pas par 2"
+
+
+def test_a_fraction_in_a_message_takes_the_languages_decimal_mark():
+    lost = Text("{loss} points lost", {"loss": 5.0})
+    assert str(lost) == "5.0 points lost"
+    assert lost.in_language("es") == "5,0 puntos perdidos"
+    assert lost.in_language("pt") == "5,0 pontos perdidos"
+    assert lost.in_language("fr") == "5,0 points perdus"
+    # Integers are written as they are: seats, spaces and versions are no fractions.
+    assert Text("{loss} points lost", {"loss": 12}).in_language("fr") == "12 points perdus"
+    assert set(DECIMAL_MARKS) == set(LANGUAGES)

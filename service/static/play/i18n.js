@@ -37,11 +37,14 @@ export async function useLanguage(next, remember = false) {
   for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
 }
 
-/** `message` (English, with {name} placeholders) in the page's language, its values filled in. */
+/** `message` (English, with {name} placeholders) in the page's language, its values filled in (a fraction with the language's decimal mark). */
 export function t(message, values = {}) {
   const text = messages[message] || message;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? shown(values[name]) : whole));
 }
+
+const shown = (value) =>
+  typeof value === "number" && !Number.isInteger(value) ? new Intl.NumberFormat(current).format(value) : String(value);
 
 /** A move of a game's history said in the page's language, `who` its mover: every action a history holds has its words. */
 export function moveWords({ action, patch_id: patchId }, who) {
