@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from service.engine import PATCHES, TRACK_END
-from service.languages import DEFAULT_LANGUAGE, N_, Text, translate
+from service.languages import DEFAULT_LANGUAGE, N_, Plural, Text, translate
 
 from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
@@ -157,8 +157,10 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None, l
     if badge is not None:
         parts.append(badge.svg)
     parts.append(_quilt(player["quilt"], seat, x, in_turn))
-    footer = Text(
+    footer = Plural(
         "space {space} of {length} · {empty} empty",
+        "space {space} of {length} · {empty} empty",
+        "empty",
         {
             "space": int(player["position"]),
             "length": int(game["track_length"]),

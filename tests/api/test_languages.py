@@ -94,6 +94,27 @@ def test_a_body_that_is_not_json_is_told_in_words_of_the_language_asked_for(clie
     assert resp.get_json()["detail"] == detail
 
 
+def test_a_count_in_a_detail_takes_the_languages_plural(client, table):
+    t = table()
+    said = {
+        language: client.get(f"/games/{t.id}/moves/3", headers={"Accept-Language": language}).get_json()[
+            "detail"
+        ]
+        for language in ("en", "fr")
+    }
+    assert said == {
+        "en": "The game has 0 moves; there is no move 3.",
+        "fr": "La partie compte 0 coup ; il n'y a pas de coup 3.",
+    }
+    t.move({"action": "advance"})
+    one = client.get(f"/games/{t.id}/moves/3", headers={"Accept-Language": "es"}).get_json()["detail"]
+    assert one == "La partida tiene 1 jugada; no existe la jugada 3."
+    assert (
+        client.get(f"/games/{t.id}/moves/3").get_json()["detail"]
+        == "The game has 1 move; there is no move 3."
+    )
+
+
 def test_the_bots_are_described_in_the_language_asked_for(client):
     english = client.get("/bots")
     spanish = client.get("/bots", headers={"Accept-Language": "es"})

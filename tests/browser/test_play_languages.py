@@ -189,4 +189,17 @@ def test_the_result_gives_the_winners_score_first_and_the_log_follows_a_switch(b
         f"{base}/play/i18n.js",
     )
     assert numbers == ["5,5 points perdus", "12 points perdus"]
+    # A count takes the form French uses for it: the singular for 0 and 1.
+    days = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import(arguments[0]).then((i18n) => done([0, 1, 2].map(
+            (days) => i18n.tn("{days} day a move", "{days} days a move", "days", { days }))));""",
+        f"{base}/play/i18n.js",
+    )
+    assert days == ["0 jour par coup", "1 jour par coup", "2 jours par coup"]
+    stats = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#quilts .stats")]
+    assert stats == [
+        f"6 boutons · revenu 0 · case 1 · 81 vides · score {scores[0]}",
+        f"7 boutons · revenu 0 · case 2 · 81 vides · score {scores[1]}",
+    ]
     assert console_errors(browser) == []

@@ -41,18 +41,27 @@ def test_every_message_has_a_translation_with_the_same_placeholders(language, ex
     assert extracted - set(translated) == set(), f"run ./dev messages: {language} lacks these"
     for msgid in extracted:
         entry = translated[msgid]
-        assert entry.string, f"{language}: no translation of {msgid!r}"
+        # A message with a count has an English singular and plural, and a form per plural of the language.
+        english = msgid if isinstance(msgid, tuple) else (msgid,)
+        forms = messages.forms(entry)
+        assert all(forms), f"{language}: no translation of {msgid!r}"
+        assert len(forms) == (catalogue.num_plurals if isinstance(msgid, tuple) else 1), msgid
         assert not entry.fuzzy, f"{language}: the translation of {msgid!r} is marked fuzzy"
-        assert placeholders(entry.string) == placeholders(msgid), (
-            f"{language}: {entry.string!r} for {msgid!r}"
-        )
-        assert (
-            entry.string != msgid or not any(c.isalpha() for c in msgid) or msgid in _SAME_IN_EVERY_LANGUAGE
-        ), f"{language}: {msgid!r} is left in English"
+        for form in forms:
+            assert placeholders(form) == placeholders(english[-1]), f"{language}: {form!r} for {msgid!r}"
+            assert (
+                form not in english
+                or not any(c.isalpha() for c in english[0])
+                or english[0] in _SAME_IN_EVERY_LANGUAGE
+            ), f"{language}: {msgid!r} is left in English"
 
 
 # Messages whose words are the same in a translation.
-_SAME_IN_EVERY_LANGUAGE = {"score", "bot {bot}"}  # French says "score" too; "bot" is every language's word
+_SAME_IN_EVERY_LANGUAGE = {
+    "score",
+    "score {score}",
+    "bot {bot}",
+}  # French says "score" too; "bot" is every language's word
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -66,7 +75,15 @@ def test_the_compiled_catalogue_is_its_source(language):
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_service_reads_every_translation(language, extracted):
     catalogue = catalogue_of(language)
-    untranslated = {msgid for msgid in extracted if catalogue.gettext(msgid) == msgid}
+    untranslated = {
+        msgid
+        for msgid in extracted
+        if (
+            catalogue.ngettext(*msgid, 2) in msgid
+            if isinstance(msgid, tuple)
+            else catalogue.gettext(msgid) == msgid
+        )
+    }
     assert untranslated <= _SAME_IN_EVERY_LANGUAGE
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from service.engine import new_game
 from service.engine.errors import InvalidSetup
-from service.languages import DECIMAL_MARKS, LANGUAGES, Text, negotiate
+from service.languages import DECIMAL_MARKS, LANGUAGES, Plural, Text, negotiate
 
 
 @pytest.mark.parametrize(
@@ -85,3 +85,30 @@ def test_a_fraction_in_a_message_takes_the_languages_decimal_mark():
     # Integers are written as they are: seats, spaces and versions are no fractions.
     assert Text("{loss} points lost", {"loss": 12}).in_language("fr") == "12 points perdus"
     assert set(DECIMAL_MARKS) == set(LANGUAGES)
+
+
+def test_a_message_with_a_count_takes_the_form_each_language_uses_for_it():
+    def moves(count: int) -> Plural:
+        return Plural(
+            "The game has {moves} move; there is no move {number}.",
+            "The game has {moves} moves; there is no move {number}.",
+            "moves",
+            {"moves": count, "number": 9},
+        )
+
+    assert [str(moves(n)) for n in (0, 1, 2)] == [
+        "The game has 0 moves; there is no move 9.",
+        "The game has 1 move; there is no move 9.",
+        "The game has 2 moves; there is no move 9.",
+    ]
+    assert [moves(n).in_language("es") for n in (0, 1)] == [
+        "La partida tiene 0 jugadas; no existe la jugada 9.",
+        "La partida tiene 1 jugada; no existe la jugada 9.",
+    ]
+    # French (and Brazilian Portuguese, by CLDR) count zero in the singular.
+    assert [moves(n).in_language("fr") for n in (0, 2)] == [
+        "La partie compte 0 coup ; il n'y a pas de coup 9.",
+        "La partie compte 2 coups ; il n'y a pas de coup 9.",
+    ]
+    assert moves(1).in_language("pt") == "A partida tem 1 jogada; não existe a jogada 9."
+    assert moves(3).in_language("pt") == "A partida tem 3 jogadas; não existe a jogada 9."

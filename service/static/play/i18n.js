@@ -39,9 +39,21 @@ export async function useLanguage(next, remember = false) {
 
 /** `message` (English, with {name} placeholders) in the page's language, its values filled in (a fraction with the language's decimal mark). */
 export function t(message, values = {}) {
-  const text = messages[message] || message;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? shown(values[name]) : whole));
+  return filled(messages[message] || message, values);
 }
+
+/**
+ * A message with a count, `values[count]`, given as its English singular and plural: the form the page's
+ * language uses for that number (the catalogue has its forms by Intl.PluralRules category).
+ */
+export function tn(singular, plural, count, values = {}) {
+  const one = new Intl.PluralRules(current).select(values[count]) === "one";
+  const forms = messages[singular];
+  return filled(forms ? (one ? forms.one : forms.other) : one ? singular : plural, values);
+}
+
+const filled = (text, values) =>
+  text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? shown(values[name]) : whole));
 
 const shown = (value) =>
   typeof value === "number" && !Number.isInteger(value) ? new Intl.NumberFormat(current).format(value) : String(value);

@@ -7,7 +7,7 @@
 
 import { ApiError } from "./api.js";
 import { clockRequest } from "./clocks.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const KEY = "patchwork.playerToken";
 const $ = (id) => document.getElementById(id);
@@ -39,7 +39,8 @@ export async function showLobby(showMessage) {
   $("lobby-play").hidden = false;
   try {
     const me = await call("GET", "/players/me");
-    $("who").textContent = t("You play as {name}, rated {rating} ({games} rated games).", me);
+    $("who").textContent = tn("You play as {name}, rated {rating} ({games} rated game).",
+      "You play as {name}, rated {rating} ({games} rated games).", "games", me);
     await Promise.all([listOpenGames(showMessage), listMyGames()]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) localStorage.removeItem(KEY);
@@ -55,7 +56,7 @@ async function listOpenGames(showMessage) {
     const item = document.createElement("li");
     const rating = entry.host.rating === null ? "" : ` (${entry.host.rating})`;
     const clock = !entry.clock ? t("no clock")
-      : entry.clock.days_per_move ? t("{days} days a move", { days: entry.clock.days_per_move })
+      : entry.clock.days_per_move ? tn("{days} day a move", "{days} days a move", "days", { days: entry.clock.days_per_move })
       : t("{minutes} min + {seconds} s a move", { minutes: entry.clock.initial_s / 60, seconds: entry.clock.increment_s });
     const join = document.createElement("button");
     join.type = "button";

@@ -13,7 +13,7 @@ import { follow } from "./follow.js";
 import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } from "./draw.js";
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, rematch, showLobby, wireLobby } from "./lobby.js";
-import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, useLanguage } from "./i18n.js";
+import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, tn, useLanguage } from "./i18n.js";
 import { renderAnalysis, wireAnalysis } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
@@ -247,9 +247,16 @@ function renderQuilts(game) {
       (player.bot ? " · " + t("bot {bot}", { bot: player.bot }) : "");
     const stats = document.createElement("p");
     stats.className = "stats";
-    stats.textContent = t("{buttons} buttons · income {income} · space {space} · {empty} empty · score {score}", {
+    const numbers = {
       buttons: player.buttons, income: player.income, space: player.position, empty: player.empty_cells, score: player.score,
-    }) + (player.has_bonus ? " · " + t("7×7 bonus") : "");
+    };
+    // Each count in a message of its own, so each takes its own plural.
+    stats.textContent = [
+      tn("{buttons} button", "{buttons} buttons", "buttons", numbers),
+      t("income {income} · space {space}", numbers),
+      tn("{empty} empty", "{empty} empty", "empty", numbers),
+      t("score {score}", numbers),
+    ].join(" · ") + (player.has_bonus ? " · " + t("7×7 bonus") : "");
     const clock = document.createElement("p");
     clock.className = "clock";
     clock.id = `clock-${seat}`;
@@ -286,9 +293,10 @@ function renderMarket(game) {
     const label = document.createElement("span");
     // The hourglass is drawn, not a glyph: a browser without an emoji font shows ⏱ as an empty box.
     label.append(`${patch.cost}¢ ${patch.time}`, hourglassIcon(), ` +${patch.income}`);
-    card.title = t("Patch {id}: costs {cost} buttons and {time} time, income {income}", {
-      id, cost: patch.cost, time: patch.time, income: patch.income,
-    });
+    card.title = tn("Patch {id}: costs {cost} button and {time} time, income {income}",
+      "Patch {id}: costs {cost} buttons and {time} time, income {income}", "cost", {
+        id, cost: patch.cost, time: patch.time, income: patch.income,
+      });
     card.append(drawShape(shapeCells(patch.shape), id), label);
     card.addEventListener("click", () => choosePatch(id));
     return card;
@@ -459,7 +467,9 @@ function logText({ move, who }) {
   const what = moveWords(move, who);
   if (!outcome || !["buy", "advance", "place_leather"].includes(action)) return what;
   const gained = (outcome.buttons >= 0 ? "+" : "") + outcome.buttons;
-  return what + " " + t("({buttons} buttons, to space {space})", { buttons: gained, space: outcome.to });
+  return what + " " + tn("({buttons} button, to space {space})", "({buttons} buttons, to space {space})", "count", {
+    buttons: gained, space: outcome.to, count: Math.abs(outcome.buttons),
+  });
 }
 
 /** The log said again in the page's language (after a switch). */
