@@ -36,7 +36,7 @@ from service.games.refusals import (
 from service.games.values import Created, Holder, IdempotencyKey, Seating
 from service.games.views import game_view
 from service.games.writes import Write, clock_check, clock_log
-from service.languages import Text
+from service.languages import Plural, Text
 from service.storage import (
     ClockRefused,
     IdempotencyAnswer,
@@ -222,9 +222,12 @@ class Lobby:
         self.index.release(holder, *closed)
         if len(held) - len(closed) >= self.most_open:
             raise TooManyWaiting(
-                Text(
+                Plural(
+                    "You already have {count} open game that nobody has joined, as many as you may: "
+                    "wait until it is joined or its time in the lobby is up.",
                     "You already have {count} open games that nobody has joined, as many as you may: "
                     "wait until one is joined or its time in the lobby is up.",
+                    "count",
                     {"count": len(held) - len(closed)},
                 )
             )
