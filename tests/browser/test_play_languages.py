@@ -203,3 +203,20 @@ def test_the_result_gives_the_winners_score_first_and_the_log_follows_a_switch(b
         f"7 boutons · revenu 0 · case 2 · 81 vides · score {scores[1]}",
     ]
     assert console_errors(browser) == []
+
+
+def test_the_lobby_hears_a_refused_player_token_in_the_pages_language(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    setup_form(browser)
+    Select(browser.find_element(By.ID, "language")).select_by_value("fr")
+    wait(browser, lambda d: _text(d, "start") == "Commencer", "the switcher did not translate the page")
+    # A player token that names no player (the browser's own Accept-Language is English).
+    browser.execute_script(
+        "localStorage.setItem('patchwork.playerToken', 'AAAAAAAAAAAAAAAAAAAAAA.not-a-secret')"
+    )
+    browser.get(f"{base}/play#lobby")
+    wait(browser, lambda d: d.find_element(By.ID, "message").is_displayed(), "the refusal was not shown")
+    assert _text(browser, "message") == (
+        "Ce n'est pas un jeton de joueur : envoyez le jeton que POST /players a renvoyé. (invalid_token)"
+    )

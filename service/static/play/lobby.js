@@ -7,7 +7,7 @@
 
 import { ApiError } from "./api.js";
 import { clockRequest } from "./clocks.js";
-import { t, tn } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 
 const KEY = "patchwork.playerToken";
 const $ = (id) => document.getElementById(id);
@@ -15,7 +15,8 @@ const $ = (id) => document.getElementById(id);
 export const playerToken = () => localStorage.getItem(KEY);
 
 async function call(method, path, body = undefined) {
-  const headers = { Authorization: `Bearer ${playerToken()}` };
+  // The service's refusals in the page's language, as api.js asks for them.
+  const headers = { Authorization: `Bearer ${playerToken()}`, "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = await response.json().catch(() => null);
