@@ -1,6 +1,7 @@
 // The page's language: the one the player chose (kept in localStorage), else
 // the browser's first that the service speaks, else English. Texts are
-// written in English in the code, marked with calls of t, and looked up in the
+// written in English in the code, marked with calls of t (tn for a text with a
+// count, whose forms follow the language's plural rule), and looked up in the
 // catalogue the service makes from its gettext catalogues
 // (play/messages.<language>.json). Elements of index.html marked data-t
 // take the translation of their English text.
