@@ -79,8 +79,9 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
         )
     if isinstance(move, PlaceLeather):
         if phase != PLACE_LEATHER:
+            # The one other phase is `choose`: said in words, not by the field's value.
             raise WrongPhase(
-                "seat {seat} has no leather patch to place (phase {phase})", seat=turn, phase=phase
+                "seat {seat} has no leather patch to place: it buys a patch or advances", seat=turn
             )
         if not on_board(move.row, move.col):
             raise DoesNotFit(

@@ -13,6 +13,7 @@ from service.engine import (
     PlaceLeather,
     Resign,
     Timeout,
+    WrongPhase,
     apply_move,
     legal_moves,
     new_game,
@@ -61,3 +62,14 @@ def test_no_english_action_is_left_inside_a_translated_refusal(language):
         word = move.action.replace("_", " ")
         assert translate(language, ACTIONS[word]) in said
         assert word not in said.split(), (word, said)
+
+
+def test_leather_out_of_its_phase_is_refused_without_the_phases_field_value():
+    with pytest.raises(WrongPhase) as refused:
+        apply_move(new_game(seed=3), PlaceLeather(0, 0))
+    text = explained(refused.value)
+    assert str(text) == "seat 0 has no leather patch to place: it buys a patch or advances"
+    assert text.in_language("es") == (
+        "el asiento 0 no tiene ningún parche de cuero que colocar: le toca comprar un parche o avanzar"
+    )
+    assert all("choose" not in text.in_language(language) for language in LANGUAGES)
