@@ -50,6 +50,17 @@ _JSON_FAULTS = {
 }
 
 
+def _json_type(doc: Any) -> str:
+    """The JSON type of a parsed value, as JSON Schema names it (not Python's: "list", "NoneType")."""
+    if doc is None:
+        return "null"
+    if isinstance(doc, bool):
+        return "boolean"
+    if isinstance(doc, (int, float)):
+        return "number"
+    return "string" if isinstance(doc, str) else "array"
+
+
 def _json_fault(err: ValueError) -> Text:
     """Why the body is not JSON, in words of the catalogues (where in the body, when the parser said)."""
     if isinstance(err, UnicodeDecodeError):
@@ -156,7 +167,7 @@ def read_json_object(*, required: bool) -> dict | None:
             [
                 {
                     "pointer": "",
-                    "message": Text("expected an object, got {type}", {"type": type(doc).__name__}),
+                    "message": Text("expected an object, got {type}", {"type": repr(_json_type(doc))}),
                 }
             ],
         )
