@@ -1,7 +1,8 @@
 """The message catalogues: `./dev messages` extracts, merges and compiles them; the tests check them.
 
 Messages are marked in the code (`Text(...)`, `N_(...)`, the engine's rule
-errors, and `t(...)` in /play's scripts) with English text as the msgid; the
+errors, and `t(...)` in /play's scripts; with a count, `Plural(...)`, `NP_(...)`
+and `tn(...)`) with English text as the msgid; the
 spec's `x-error-messages` are messages too.
 `./dev messages` extracts them all into service/languages/locale/messages.pot,
 merges that into each language's messages.po (new messages arrive empty,
@@ -44,8 +45,9 @@ def translated() -> tuple[str, ...]:
     return tuple(language for language in LANGUAGES if language != DEFAULT_LANGUAGE)
 
 
-def keywords() -> dict[str, None]:
-    """The names whose first argument is a message: the markers, and every engine error that explains itself."""
+def keywords() -> dict[str, tuple[int, int] | None]:
+    """The names whose first argument is a message: the markers, and every engine error that explains itself;
+    and those whose first two are a message with a count, its singular and plural (Babel's spec (1, 2))."""
     sys.path.insert(0, str(ROOT))
     from service.engine.errors import ExplainedError
 
@@ -55,7 +57,8 @@ def keywords() -> dict[str, None]:
         error = pending.pop()
         names.add(error.__name__)
         pending += error.__subclasses__()
-    return dict.fromkeys(sorted(names))
+    counted: dict[str, tuple[int, int] | None] = {name: (1, 2) for name in ("Plural", "NP_", "tn")}
+    return {**dict.fromkeys(sorted(names)), **counted}
 
 
 def extract_page_texts(fileobj, keywords, comment_tags, options):
@@ -88,17 +91,38 @@ def spec_messages() -> list[tuple[int, str]]:
     ]
 
 
+def bot_descriptions() -> list[tuple[int, str]]:
+    """What GET /bots says of each level, with its line in service/bots/levels.py: the bots import nothing
+    of the languages, so their descriptions are plain strings there, translated by the API."""
+    sys.path.insert(0, str(ROOT))
+    from service.bots import LEVELS
+
+    lines = (SERVICE / "bots" / "levels.py").read_text(encoding="utf-8").splitlines()
+    return [
+        (next((n for n, line in enumerate(lines, 1) if level.description[:40] in line), 0), level.description)
+        for level in LEVELS
+    ]
+
+
 def extract() -> Catalog:
-    """Every marked message of the code and of the spec, with where it is used."""
+    """Every marked message of the code and of the spec, and the bots' descriptions, with where they are used."""
     template = Catalog(project="patchwork-service", fuzzy=False)
     for path, line, message, comments, _context in extract_from_dir(
         str(SERVICE), METHODS, keywords=keywords(), comment_tags=("Translators:",), strip_comment_tags=True
     ):
-        if isinstance(message, str) and message:
+        # A message, or a message with a count: (singular, plural).
+        if message and (isinstance(message, str) or all(isinstance(form, str) for form in message)):
             template.add(message, locations=[(f"service/{path}", line)], auto_comments=comments)
     for line, message in sorted(spec_messages()):
         template.add(message, locations=[(SPEC.name, line)])
+    for line, message in bot_descriptions():
+        template.add(message, locations=[("service/bots/levels.py", line)])
     return template
+
+
+def forms(message) -> tuple[str, ...]:
+    """A catalogue entry's translation: its one string, or each form of a message with a count."""
+    return message.string if isinstance(message.string, tuple) else (message.string,)
 
 
 def po_path(language: str) -> Path:
@@ -138,7 +162,9 @@ def update() -> None:
         catalogue.obsolete.clear()
         path.write_bytes(po_text(catalogue))
         path.with_suffix(".mo").write_bytes(mo_bytes(read(path, language)))
-        print(f"{path.relative_to(ROOT)}: {sum(1 for m in catalogue if m.id and not m.string)} untranslated")
+        print(
+            f"{path.relative_to(ROOT)}: {sum(1 for m in catalogue if m.id and not all(forms(m)))} untranslated"
+        )
 
 
 def main() -> None:

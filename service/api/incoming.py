@@ -13,7 +13,7 @@ from typing import Any, Literal, overload
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from service.languages import Text
+from service.languages import N_, Text
 
 from .context import services
 from .problems import ApiProblem, invalid_request
@@ -23,9 +23,57 @@ MAX_BODY_BYTES = 64 * 1024
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
+class _NotJsonConstant(ValueError):
+    """NaN, Infinity or -Infinity: Python's json reads them, JSON has no such value."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} is not valid JSON")
+        self.name = name
+
+
 def _reject_constant(name: str) -> Any:
-    # Python's json accepts NaN and Infinity; JSON does not.
-    raise ValueError(f"{name} is not valid JSON")
+    raise _NotJsonConstant(name)
+
+
+# What Python's json parser says is wrong (JSONDecodeError.msg), said as a message of the
+# catalogues: its own English would stand inside a detail in any language.
+_JSON_FAULTS = {
+    "Expecting value": N_("a value was expected"),
+    "Expecting property name enclosed in double quotes": N_("a member name in double quotes was expected"),
+    "Expecting ':' delimiter": N_("a colon was expected"),
+    "Expecting ',' delimiter": N_("a comma was expected"),
+    "Unterminated string starting at": N_("a string left open"),
+    "Invalid control character at": N_("a control character unescaped in a string"),
+    "Invalid \\escape": N_("a backslash escape JSON does not have"),
+    "Invalid \\uXXXX escape": N_("a \\u escape without four hexadecimal digits"),
+    "Extra data": N_("more after the JSON value"),
+}
+
+
+def _json_type(doc: Any) -> str:
+    """The JSON type of a parsed value, as JSON Schema names it (not Python's: "list", "NoneType")."""
+    if doc is None:
+        return "null"
+    if isinstance(doc, bool):
+        return "boolean"
+    if isinstance(doc, (int, float)):
+        return "number"
+    return "string" if isinstance(doc, str) else "array"
+
+
+def _json_fault(err: ValueError) -> Text:
+    """Why the body is not JSON, in words of the catalogues (where in the body, when the parser said)."""
+    if isinstance(err, UnicodeDecodeError):
+        return Text("The body is not valid JSON: byte {position} is not UTF-8 text.", {"position": err.start})
+    if isinstance(err, _NotJsonConstant):
+        return Text("The body is not valid JSON: {name} is not a JSON value.", {"name": err.name})
+    if isinstance(err, json.JSONDecodeError):
+        fault = _JSON_FAULTS.get(err.msg, N_("something that is not JSON"))
+        return Text(
+            "The body is not valid JSON: {fault} at line {line}, column {column}.",
+            {"fault": Text(fault), "line": err.lineno, "column": err.colno},
+        )
+    return Text("The body is not valid JSON.")
 
 
 # Made once: json.loads with any option builds a new decoder on every call.
@@ -98,9 +146,7 @@ def read_json_object(*, required: bool) -> dict | None:
         text = raw.decode("utf-8-sig")
         doc = _DECODER.decode(text)
     except (ValueError, UnicodeDecodeError) as err:
-        raise ApiProblem.of(
-            "invalid_json", Text("The body is not valid JSON: {error}.", {"error": str(err)})
-        ) from None
+        raise ApiProblem.of("invalid_json", _json_fault(err)) from None
     except RecursionError:
         raise ApiProblem.of(
             "invalid_json", Text("The body is not valid JSON here: it is nested too deeply.")
@@ -121,7 +167,7 @@ def read_json_object(*, required: bool) -> dict | None:
             [
                 {
                     "pointer": "",
-                    "message": Text("expected an object, got {type}", {"type": type(doc).__name__}),
+                    "message": Text("expected an object, got {type}", {"type": repr(_json_type(doc))}),
                 }
             ],
         )

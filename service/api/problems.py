@@ -25,6 +25,7 @@ from werkzeug.routing import RequestRedirect
 from service.engine import RuleError
 from service.games import CATALOGUE, Refusal, entry_of
 from service.games.jsontext import compact
+from service.games.refusals import explained
 from service.languages import DEFAULT_LANGUAGE, Text
 from service.storage import StorageError, StoreBusy
 from service.telemetry.metrics import requests_shed
@@ -151,7 +152,7 @@ def invalid_request(detail: str | Text, errors: list[dict]) -> ApiProblem:
 def from_refusal(refusal: Refusal | RuleError) -> ApiProblem:
     """The API's answer to a request the game-play core (or the engine) refused."""
     entry = entry_of(refusal)
-    detail = refusal.text if isinstance(refusal, Refusal) else Text(refusal.message, refusal.values)
+    detail = refusal.text if isinstance(refusal, Refusal) else explained(refusal)
     return ApiProblem(entry.status, entry.code, detail)
 
 

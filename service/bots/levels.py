@@ -128,11 +128,7 @@ def choose_move(
     """
     chosen = level(level_id)
     if state.finished:
-        raise GameFinished(
-            "the game is finished after {moves} moves: bot {bot} has no move",
-            moves=state.moves_played,
-            bot=repr(level_id),
-        )
+        raise GameFinished("the game is finished: bot {bot} has no move", bot=repr(level_id))
     if chosen.kind == RANDOM:
         return random_move(state, seed)
     if chosen.kind == GREEDY:

@@ -59,11 +59,8 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     """
     phase = state.phase
     if phase is None:
-        raise GameFinished(
-            "the game is finished after {moves} moves: no {action} can be played",
-            moves=state.moves_played,
-            action=_action(move),
-        )
+        # No count of moves: an abort or a timeout is a history entry, not a move anybody made.
+        raise GameFinished("the game is finished: nobody can {action} any more", action=_action(move))
     turn = state.turn
     assert turn is not None  # the game is not finished (checked above)
     if isinstance(move, Resign):
@@ -82,8 +79,9 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
         )
     if isinstance(move, PlaceLeather):
         if phase != PLACE_LEATHER:
+            # The one other phase is `choose`: said in words, not by the field's value.
             raise WrongPhase(
-                "seat {seat} has no leather patch to place (phase {phase})", seat=turn, phase=phase
+                "seat {seat} has no leather patch to place: it buys a patch or advances", seat=turn
             )
         if not on_board(move.row, move.col):
             raise DoesNotFit(
@@ -113,7 +111,7 @@ def apply_move(state: GameState, move: Move, seat: int | None = None) -> GameSta
     cost = PATCHES[patch_id].cost
     if cost > player.buttons:
         raise CannotAfford(
-            "patch {patch} costs {cost} buttons; seat {seat} has {buttons}",
+            "patch {patch} costs {cost} and seat {seat} has {buttons}: not enough buttons",
             patch=patch_id,
             cost=cost,
             seat=turn,
@@ -152,6 +150,7 @@ def play_resign(state: GameState, seat: int) -> GameState:
 
 
 def _action(move: object) -> str:
+    """What `move` does, as the verb of a message ("cannot {action}"); the API says it in its languages."""
     return getattr(move, "action", "move").replace("_", " ")
 
 

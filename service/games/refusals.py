@@ -9,7 +9,8 @@ it in the language a request asked for; `str()` is the English.
 from __future__ import annotations
 
 from service.engine import RuleError
-from service.languages import Text
+from service.engine.errors import ExplainedError
+from service.languages import N_, Text
 from service.problems import CATALOGUE, ProblemType
 
 from .records import could_be_game_id
@@ -38,13 +39,35 @@ class Refusal(Exception):
         return CATALOGUE[self.code]
 
 
+# What a move does, as the engine names it in its messages ("seat 1 cannot {action}"), said as a
+# verb of each language: an English word inside a translated sentence reads as a fault.
+ACTIONS = {
+    "advance": N_("advance"),
+    "buy": N_("buy a patch"),
+    "place leather": N_("place a leather patch"),
+    "resign": N_("resign"),
+    "timeout": N_("run out of time"),
+    "abort": N_("abort the game"),
+    "move": N_("move"),
+}
+
+
+def explained(error: ExplainedError) -> Text:
+    """An engine error's message and values as a `Text`, the action it names among the messages too."""
+    values = dict(error.values)
+    action = values.get("action")
+    if isinstance(action, str) and action in ACTIONS:
+        values["action"] = Text(ACTIONS[action])
+    return Text(error.message, values)
+
+
 class RuleBroken(Refusal):
     """The engine refused the move (game finished, not your turn, cannot afford, ...)."""
 
     recorded = True
 
     def __init__(self, error: RuleError):
-        super().__init__(Text(error.message, error.values))
+        super().__init__(explained(error))
         self.code = error.code
 
 
@@ -70,21 +93,32 @@ class VersionNotFound(Refusal):
 
 
 class MissingToken(Refusal):
-    """A move came without a seat token."""
+    """A request that acts for a seat (or for a player: `for_player`) came without a token."""
 
     code = "missing_token"
 
-    def __init__(self) -> None:
-        super().__init__(Text("Send Authorization: Bearer <seat token>."))
+    def __init__(self, detail: Text | None = None) -> None:
+        super().__init__(Text("Send Authorization: Bearer <seat token>.") if detail is None else detail)
+
+    @classmethod
+    def for_player(cls) -> MissingToken:
+        """Where a player acts (its profile, the lobby, seeks): the advice names the player token, not a seat's."""
+        return cls(Text("Send Authorization: Bearer <player token>, the token POST /players returned."))
 
 
 class InvalidToken(Refusal):
-    """The token is neither seat's token of this game."""
+    """The token acts for neither seat of this game (or, `for_player`, is not a player's token)."""
 
     code = "invalid_token"
 
-    def __init__(self, detail: str | Text | None = None) -> None:
-        super().__init__(Text("This token is not a seat token of this game.") if detail is None else detail)
+    def __init__(self, detail: Text | None = None) -> None:
+        # A seat's player's token acts for the seat too: the detail names no kind of token.
+        super().__init__(Text("This token acts for neither seat of this game.") if detail is None else detail)
+
+    @classmethod
+    def for_player(cls) -> InvalidToken:
+        """Where a player acts: no game is involved, so the refusal names none."""
+        return cls(Text("This is not a player token: send the token POST /players returned."))
 
 
 class VersionMismatch(Refusal):

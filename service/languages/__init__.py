@@ -11,18 +11,24 @@ and asks `translate`.
 
 from __future__ import annotations
 
-from .catalogues import catalogue_of, translate
-from .messages import N_, Text
+from .catalogues import catalogue_of, translate, translate_plural
+from .messages import N_, NP_, Plural, Text
 from .negotiation import negotiate
+from .numbers import DECIMAL_MARKS, number
 from .spoken import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 
 __all__ = [
+    "DECIMAL_MARKS",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "LANGUAGE_NAMES",
+    "NP_",
     "N_",
+    "Plural",
     "Text",
     "catalogue_of",
     "negotiate",
+    "number",
     "translate",
+    "translate_plural",
 ]

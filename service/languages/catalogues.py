@@ -31,3 +31,8 @@ def catalogue_of(language: str) -> gettext.NullTranslations:
 def translate(language: str, message: str) -> str:
     """`message` (an English msgid) in `language`."""
     return catalogue_of(language).gettext(message)
+
+
+def translate_plural(language: str, singular: str, plural: str, count: int) -> str:
+    """The form of a message with a count that `language` uses for `count` (English: singular for 1 alone)."""
+    return catalogue_of(language).ngettext(singular, plural, count)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from service.languages import DEFAULT_LANGUAGE, N_, translate
+from service.languages import DEFAULT_LANGUAGE, N_, number, translate
 
 from .safe_text import clipped, svg_text
 from .svg_document import TEXT_COLOUR, svg_document
@@ -63,7 +63,7 @@ def analysis_svg(analysis: Mapping, names: Sequence[str], language: str = DEFAUL
             _MARK_TITLE,
             number=int(m["number"]),
             kind=_say(language, _CLASS_NAMES[m["class"]]),
-            loss=f"{float(m['loss']):.1f}",
+            loss=number(round(float(m["loss"]), 1), language),
         )
         + "</title></circle>"
         for i, m in enumerate(moves)

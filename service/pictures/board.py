@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from service.engine import PATCHES, TRACK_END
-from service.languages import DEFAULT_LANGUAGE, N_, Text, translate
+from service.languages import DEFAULT_LANGUAGE, N_, Plural, Text, translate
 
 from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
@@ -110,7 +110,7 @@ def em_width(text: str) -> float:
     )
 
 
-def _fitted(ems: float, room: int, size: float) -> tuple[float, str]:
+def _fitted(ems: float, room: float, size: float) -> tuple[float, str]:
     """(font size, extra attributes) for text `ems` em wide in `room` px.
 
     Smaller when it would not fit at `size`, down to 12 px; if the estimate
@@ -122,7 +122,7 @@ def _fitted(ems: float, room: int, size: float) -> tuple[float, str]:
     size = max(12.0, room / ems)
     if ems * size <= room:
         return size, ""
-    return size, f' textLength="{room}" lengthAdjust="spacingAndGlyphs"'
+    return size, f' textLength="{room:g}" lengthAdjust="spacingAndGlyphs"'
 
 
 # --- players -----------------------------------------------------------------
@@ -133,10 +133,17 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None, l
     say = _say(language)
     x = QUILT_X[seat]
     in_turn = result is None and game["turn"] == seat
+    badge = None
+    if in_turn:
+        badge = _badge(x + QUILT, BADGE_Y, say(N_TO_PLAY), SEAT_COLOURS[seat], "to-play")
+    elif result is not None and result.get("winner") is not None and int(result["winner"]) == seat:
+        badge = _badge(x + QUILT, BADGE_Y, say(N_WINNER), "#b8860b", "winner")
+    # The badge shares the name's row (the stats row below holds the clock): the name yields it room.
+    name_room = QUILT - 24 - (0 if badge is None else badge.width + BADGE_GAP)
     parts = [
         f'<circle cx="{x + 8}" cy="78" r="8" fill="{SEAT_COLOURS[seat]}" '
         f'stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/>',
-        _name_text(x + 24, 84, shown_name, QUILT - 24),
+        _name_text(x + 24, 84, shown_name, name_room),
         f'<g fill="{TEXT_COLOUR}" font-size="14">',
         _STATS_BUTTONS[seat],
         f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
@@ -147,13 +154,13 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None, l
     clock = game.get("clock")
     if clock:
         parts.append(_time_left(clock, seat, x + QUILT))
-    if in_turn:
-        parts.append(_badge(x + QUILT, 94, say(N_TO_PLAY), SEAT_COLOURS[seat]))
-    elif result is not None and result.get(say(N_WINNER)) is not None and int(result[say(N_WINNER)]) == seat:
-        parts.append(_badge(x + QUILT, 94, say(N_WINNER), "#b8860b"))
+    if badge is not None:
+        parts.append(badge.svg)
     parts.append(_quilt(player["quilt"], seat, x, in_turn))
-    footer = Text(
+    footer = Plural(
         "space {space} of {length} · {empty} empty",
+        "space {space} of {length} · {empty} empty",
+        "empty",
         {
             "space": int(player["position"]),
             "length": int(game["track_length"]),
@@ -182,7 +189,7 @@ def _time_left(clock: Mapping, seat: int, right: int) -> str:
     )
 
 
-def _name_text(x: int, y: int, shown: str, room: int) -> str:
+def _name_text(x: int, y: int, shown: str, room: float) -> str:
     """The name in bold, smaller (and at worst squeezed) when it would not fit in `room` px."""
     size, fit = _fitted(em_width(shown), room, 19.0)
     return (
@@ -191,13 +198,26 @@ def _name_text(x: int, y: int, shown: str, room: int) -> str:
     )
 
 
-def _badge(right: int, y: int, label: str, colour: str) -> str:
-    """A pill with white bold `label`, its right end at `right`."""
+# The badges' top: level with the name (its baseline at 84), clear of the stats row and its clock.
+BADGE_Y = 68
+BADGE_GAP = 8
+
+
+@dataclass(frozen=True)
+class _Badge:
+    svg: str
+    width: float
+
+
+def _badge(right: int, y: int, label: str, colour: str, kind: str) -> _Badge:
+    """A pill with white bold `label` (escaped), its right end at `right`; `kind` names it for readers."""
     width = 10 + 7.4 * len(label)
-    return (
+    return _Badge(
+        f'<g class="badge" data-kind="{kind}">'
         f'<rect x="{right - width:g}" y="{y}" width="{width:g}" height="20" rx="10" fill="{colour}"/>'
         f'<text x="{right - width / 2:g}" y="{y + 14}" font-size="12" font-weight="bold" '
-        f'text-anchor="middle" fill="#ffffff">{label}</text>'
+        f'text-anchor="middle" fill="#ffffff">{label}</text></g>',
+        width,
     )
 
 

@@ -6,9 +6,11 @@ from functools import cache
 
 from service.engine import PATCHES
 from service.engine.patches import ROTATIONS, shape_cells
+from service.languages import DEFAULT_LANGUAGE, N_, Text
 
 from .icons import button_svg, hourglass_svg
 from .pieces import PIECE_STROKE, Cells, oriented, piece_svg
+from .safe_text import svg_text
 from .svg_document import TEXT_COLOUR, svg_document
 
 PATCH_CELL = 40
@@ -41,12 +43,14 @@ def printed_cells(patch_id: int) -> Cells:
     return tuple(sorted(shape_cells(PATCHES[patch_id].shape)))
 
 
-def patch_svg(patch_id: int, rotation: int = 0, flipped: bool = False) -> str:
-    """One regular patch (1..33) in one orientation, with its printed buttons, cost and time.
+def patch_svg(
+    patch_id: int, rotation: int = 0, flipped: bool = False, language: str = DEFAULT_LANGUAGE
+) -> str:
+    """One regular patch (1..33) in one orientation, with its printed buttons, cost and time, labelled in `language`.
 
     Raises ValueError for an unknown id or a rotation other than 0, 90, 180, 270.
     """
-    return _patch_svg(_checked_patch_id(patch_id), _checked_rotation(rotation), bool(flipped))
+    return _patch_svg(_checked_patch_id(patch_id), _checked_rotation(rotation), bool(flipped), language)
 
 
 def _checked_patch_id(patch_id) -> int:
@@ -62,7 +66,7 @@ def _checked_rotation(rotation) -> int:
 
 
 @cache
-def _patch_svg(patch_id: int, rotation: int, flipped: bool) -> str:
+def _patch_svg(patch_id: int, rotation: int, flipped: bool, language: str) -> str:
     patch = PATCHES[patch_id]
     cells = tuple(sorted(oriented(printed_cells(patch_id), len(patch.shape[0]), rotation, flipped)))
     rows = 1 + max(r for r, _ in cells)
@@ -72,17 +76,31 @@ def _patch_svg(patch_id: int, rotation: int, flipped: bool) -> str:
     left = (width - columns * PATCH_CELL) / 2
     caption_y = rows * PATCH_CELL + 2 * PATCH_MARGIN + 12
     price_x = (width - price_width(patch.cost, patch.time, 16)) / 2
-    orientation = f"rotation {rotation}{', flipped' if flipped else ''}"
+    values = {
+        "patch": patch_id,
+        "rotation": rotation,
+        "cost": patch.cost,
+        "time": patch.time,
+        "income": patch.income,
+        "cells": patch.cells,
+    }
+    caption = Text(_FLIPPED_CAPTION if flipped else _CAPTION, values).in_language(language)
     body = (
         f'<rect width="{width}" height="{height}" rx="8" fill="#fbf8f1"/>'
         f'<g transform="translate({left:g} {PATCH_MARGIN})" {PIECE_STROKE}>'
         f"{piece_svg(patch_id, cells, PATCH_CELL)}</g>"
         f'<g fill="{TEXT_COLOUR}">{price_svg(price_x, caption_y, patch.cost, patch.time, 16)}'
         f'<text x="{width / 2:g}" y="{caption_y + 25}" font-size="11" text-anchor="middle" '
-        f'fill="#6b6259">patch {patch_id} · {orientation}</text></g>'
+        f'fill="#6b6259">{svg_text(caption)}</text></g>'
     )
-    title = (
-        f"Patch {patch_id}: cost {patch.cost} buttons, time {patch.time}, "
-        f"income {patch.income}, {patch.cells} cells, {orientation}"
-    )
-    return svg_document(width, height, title, body)
+    title = Text(_FLIPPED_TITLE if flipped else _TITLE, values).in_language(language)
+    return svg_document(width, height, svg_text(title), body)
+
+
+# Costs, times and incomes are said as labelled numbers, never counted nouns ("1 buttons").
+_CAPTION = N_("patch {patch} · rotation {rotation}")
+_FLIPPED_CAPTION = N_("patch {patch} · rotation {rotation}, flipped")
+_TITLE = N_("Patch {patch}: cost {cost}, time {time}, income {income}, {cells} cells, rotation {rotation}")
+_FLIPPED_TITLE = N_(
+    "Patch {patch}: cost {cost}, time {time}, income {income}, {cells} cells, rotation {rotation}, flipped"
+)

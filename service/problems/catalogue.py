@@ -84,17 +84,29 @@ _ENTRIES = (
         code="missing_token",
         status=401,
         title=N_("Bearer token required"),
-        when=N_("A move was sent without `Authorization: Bearer <token>`."),
-        what_to_do=N_("Send the seat token that `POST /games` returned for the seat that acts."),
+        when=N_(
+            "A request that acts for a seat of a game, or for a player, was sent without "
+            "`Authorization: Bearer <token>`."
+        ),
+        what_to_do=N_(
+            "Send the token of whoever acts: for a seat, the seat token that `POST /games` (or the join) "
+            "returned, or its player's token; for a player (`/players/me`, the lobby, seeks), the player "
+            "token that `POST /players` returned."
+        ),
         headers={"WWW-Authenticate": "Bearer"},
     ),
     ProblemType(
         code="invalid_token",
         status=401,
-        title=N_("Token does not belong to this game"),
-        when=N_("The bearer token is not one of this game's two seat tokens."),
+        title=N_("Token not accepted"),
+        when=N_(
+            "The bearer token cannot act here: for a game, it acts for neither of its seats (neither "
+            "seat token, nor a seated player's token); where a player acts, it is not a player token; "
+            "for a player's event stream, the ticket is unknown, used or expired."
+        ),
         what_to_do=N_(
-            "Use a token that `POST /games` returned when this game was created; tokens are never shown again."
+            "Use the token that was returned when the seat or the player was made (`POST /games`, the "
+            "join, `POST /players`); tokens are never shown again."
         ),
         headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
     ),

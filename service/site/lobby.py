@@ -38,7 +38,7 @@ from service.games.refusals import (
 from service.games.values import Created, Holder, IdempotencyKey, Seating
 from service.games.views import game_view
 from service.games.writes import Write, clock_check, clock_log
-from service.languages import Text
+from service.languages import Plural, Text
 from service.storage import (
     ClockRefused,
     IdempotencyAnswer,
@@ -120,7 +120,10 @@ class Players:
         """The player a used ticket named; InvalidToken for None (the ticket was unknown, used or expired)."""
         if player is None:
             raise InvalidToken(
-                "This stream ticket is unknown, used or expired: ask POST /players/me/stream-tickets for another."
+                Text(
+                    "This stream ticket is unknown, used or expired:"
+                    " ask POST /players/me/stream-tickets for another."
+                )
             )
         return player
 
@@ -226,9 +229,12 @@ class Lobby:
         self.index.release(holder, *closed)
         if len(held) - len(closed) >= self.most_open:
             raise TooManyWaiting(
-                Text(
+                Plural(
+                    "You already have {count} open game that nobody has joined, as many as you may: "
+                    "wait until it is joined or its time in the lobby is up.",
                     "You already have {count} open games that nobody has joined, as many as you may: "
                     "wait until one is joined or its time in the lobby is up.",
+                    "count",
                     {"count": len(held) - len(closed)},
                 )
             )

@@ -117,9 +117,9 @@ def check_player_id(player_id: str) -> None:
 def authenticated(token: str | None, load: Callable[[str], PlayerRecord | None]) -> PlayerRecord:
     """The player whose token this is (`load`: player id -> PlayerRecord | None); MissingToken, InvalidToken."""
     if token is None:
-        raise MissingToken()
+        raise MissingToken.for_player()
     player_id = player_id_of(token)
     player = None if player_id is None else load(player_id)
     if player is None or not player.owns(token):
-        raise InvalidToken("This is not a player token: send the token POST /players returned.")
+        raise InvalidToken.for_player()
     return player

@@ -29,7 +29,7 @@ from service.games.play import GamePlay
 from service.games.records import DEFAULT_NAMES, could_be_game_id, new_game_id
 from service.games.refusals import GameNotFound, SeekNotFound, TooManyWaiting
 from service.games.values import Seating
-from service.languages import Text
+from service.languages import Plural
 from service.storage import GameExists, SeekPool, StoredSeek
 
 from .lobby import Players
@@ -74,9 +74,12 @@ class Seeks:
         )
         if pairing.refused_waiting is not None:
             raise TooManyWaiting(
-                Text(
+                Plural(
+                    "You already have {count} seek waiting, as many as a player may: cancel it, "
+                    "or wait until it is paired or expires.",
                     "You already have {count} seeks waiting, as many as a player may: cancel one, "
                     "or wait until one is paired or expires.",
+                    "count",
                     {"count": pairing.refused_waiting},
                 )
             )

@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 
 NOT_YOUR_TURN = {
     "en": ("Not your turn", "seat 1 cannot advance: it is seat 0's turn"),
-    "es": ("No es tu turno", "el asiento 1 no puede hacer advance: le toca al asiento 0"),
-    "pt": ("Não é a sua vez", "o assento 1 não pode fazer advance: a vez é do assento 0"),
-    "fr": ("Ce n'est pas votre tour", "la place 1 ne peut pas faire advance : c'est au tour de la place 0"),
+    "es": ("No es tu turno", "el asiento 1 no puede avanzar: le toca al asiento 0"),
+    "pt": ("Não é a sua vez", "o lugar 1 não pode avançar: a vez é do lugar 0"),
+    "fr": ("Ce n'est pas votre tour", "la place 1 ne peut pas avancer : c'est au tour de la place 0"),
 }
 
 
@@ -60,6 +60,72 @@ def test_every_kind_of_problem_is_translated_not_only_the_rules(client):
     assert resp.get_json()["title"] == "El cuerpo no es JSON"
     assert resp.get_json()["detail"].startswith("El cuerpo no es JSON válido: ")
     assert resp.headers["Content-Language"] == "es"
+
+
+# Bodies JSON refuses, and what the detail says of each, every word in the language asked for.
+NOT_JSON = [
+    (
+        b"{",
+        "es",
+        "El cuerpo no es JSON válido: se esperaba un nombre de miembro entre comillas dobles en la línea 1, columna 2.",
+    ),
+    (
+        b'{"seed" 1}',
+        "fr",
+        "Le corps n'est pas du JSON valide : un deux-points était attendu à la ligne 1, colonne 9.",
+    ),
+    (
+        b'{"seed": 1}\n}',
+        "pt",
+        "O corpo não é um JSON válido: algo a mais depois do valor JSON na linha 2, coluna 1.",
+    ),
+    (b'{"seed": NaN}', "es", "El cuerpo no es JSON válido: NaN no es un valor JSON."),
+    (b'{"a": "\xff"}', "fr", "Le corps n'est pas du JSON valide : l'octet 7 n'est pas du texte UTF-8."),
+    (b"[1,]", "en", "The body is not valid JSON: a value was expected at line 1, column 4."),
+]
+
+
+@pytest.mark.parametrize(("raw", "language", "detail"), NOT_JSON)
+def test_a_body_that_is_not_json_is_told_in_words_of_the_language_asked_for(client, raw, language, detail):
+    resp = client.post(
+        "/games", data=raw, content_type="application/json", headers={"Accept-Language": language}
+    )
+    assert resp.status_code == 400 and resp.get_json()["code"] == "invalid_json"
+    assert resp.get_json()["detail"] == detail
+
+
+def test_a_count_in_a_detail_takes_the_languages_plural(client, table):
+    t = table()
+    said = {
+        language: client.get(f"/games/{t.id}/moves/3", headers={"Accept-Language": language}).get_json()[
+            "detail"
+        ]
+        for language in ("en", "fr")
+    }
+    assert said == {
+        "en": "The game has 0 moves; there is no move 3.",
+        "fr": "La partie compte 0 coup ; il n'y a pas de coup 3.",
+    }
+    t.move({"action": "advance"})
+    one = client.get(f"/games/{t.id}/moves/3", headers={"Accept-Language": "es"}).get_json()["detail"]
+    assert one == "La partida tiene 1 jugada; no existe la jugada 3."
+    assert (
+        client.get(f"/games/{t.id}/moves/3").get_json()["detail"]
+        == "The game has 1 move; there is no move 3."
+    )
+
+
+def test_the_bots_are_described_in_the_language_asked_for(client):
+    english = client.get("/bots")
+    spanish = client.get("/bots", headers={"Accept-Language": "es"})
+    assert spanish.headers["Content-Language"] == "es" and "accept-language" in vary(spanish)
+    assert [bot["id"] for bot in spanish.get_json()["bots"]] == [
+        bot["id"] for bot in english.get_json()["bots"]
+    ]
+    assert english.get_json()["bots"][0]["description"] == "Plays a legal move drawn at random."
+    assert spanish.get_json()["bots"][0]["description"] == "Hace una jugada legal elegida al azar."
+    french = client.get("/bots", headers={"Accept-Language": "fr"}).get_json()["bots"]
+    assert french[1]["description"].startswith("Joue le coup qui semble le meilleur")
 
 
 def test_a_malformed_body_says_what_is_wrong_with_each_field_in_the_language_asked_for(client):
@@ -234,7 +300,8 @@ def test_the_rules_page_teaches_the_game_in_each_language(client, language):
         assert f"<h1>{RULES_HEADINGS[language]}</h1>" in page
         # The board drawn by the service, labelled in the page's language, and patches as pictures.
         assert "<svg" in page and BOARD_LABELS[language] in page
-        assert 'src="patches/7.svg"' in page
+        # A patch's picture is captioned in the page's language too: its URL names it.
+        assert f'src="patches/7.svg?lang={language}"' in page
         assert page.count("<h2>") == 7
         others = [other for other in RULES_HEADINGS if other != language]
         assert all(f'href="rules?lang={other}"' in page for other in others)

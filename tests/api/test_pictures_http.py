@@ -118,6 +118,39 @@ def test_a_patch_picture_turns_and_flips_as_asked(client):
     assert same.get_data() == plain.get_data()
 
 
+# Patch 11 (.X / XX / .X): cost 2, time 2, income 0, 4 cells.
+PATCH_11_LABELS = {
+    "en": (
+        "patch 11 · rotation 90, flipped",
+        "Patch 11: cost 2, time 2, income 0, 4 cells, rotation 90, flipped",
+    ),
+    "es": (
+        "parche 11 · giro 90, volteado",
+        "Parche 11: coste 2, tiempo 2, ingresos 0, 4 casillas, giro 90, volteado",
+    ),
+    "pt": (
+        "retalho 11 · rotação 90, virado",
+        "Retalho 11: custo 2, tempo 2, renda 0, 4 casas, rotação 90, virado",
+    ),
+    "fr": (
+        "pièce 11 · rotation 90, retournée",
+        "Pièce 11 : coût 2, temps 2, revenu 0, 4 cases, rotation 90, retournée",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(PATCH_11_LABELS))
+def test_a_patch_picture_is_labelled_in_the_language_its_url_names(client, language):
+    resp = client.get(f"/patches/11.svg?rotation=90&flipped=true&lang={language}")
+    assert resp.status_code == 200 and resp.headers["Content-Language"] == language
+    root = svg_root(resp)
+    caption = [text.text for text in root.iter(f"{SVG_NS}text")][-1]
+    assert (caption, root.find(f"{SVG_NS}title").text) == PATCH_11_LABELS[language]
+    # The URL alone says what the picture is (it is cached for a day): Accept-Language changes nothing.
+    asked = client.get("/patches/11.svg?rotation=90&flipped=true", headers={"Accept-Language": language})
+    assert asked.get_data() == client.get("/patches/11.svg?rotation=90&flipped=true&lang=en").get_data()
+
+
 @pytest.mark.parametrize(
     "query, parameter",
     [

@@ -58,6 +58,58 @@ def test_wrong_player_tokens_and_ids_are_refused(client):
     assert client.post("/players", json={"name": "A", "extra": 1}).status_code == 400
 
 
+# Where a player acts, no seat or game is involved: the refusals say so, in the request's language.
+PLAYER_TOKEN_REFUSALS = {
+    "en": (
+        (
+            "Bearer token required",
+            "Send Authorization: Bearer <player token>, the token POST /players returned.",
+        ),
+        ("Token not accepted", "This is not a player token: send the token POST /players returned."),
+    ),
+    "es": (
+        (
+            "Hace falta un token Bearer",
+            "Envía Authorization: Bearer <token de jugador>, el token que devolvió POST /players.",
+        ),
+        ("Token no aceptado", "Esto no es un token de jugador: envía el token que devolvió POST /players."),
+    ),
+    "pt": (
+        (
+            "É preciso um token Bearer",
+            "Envie Authorization: Bearer <token de jogador>, o token que POST /players devolveu.",
+        ),
+        ("Token não aceito", "Isto não é um token de jogador: envie o token que POST /players devolveu."),
+    ),
+    "fr": (
+        (
+            "Jeton Bearer requis",
+            "Envoyez Authorization: Bearer <jeton de joueur>, le jeton que POST /players a renvoyé.",
+        ),
+        ("Jeton refusé", "Ce n'est pas un jeton de joueur : envoyez le jeton que POST /players a renvoyé."),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(PLAYER_TOKEN_REFUSALS))
+def test_a_player_token_refusal_speaks_of_player_tokens_not_seats(client, language):
+    (missing_title, missing_detail), (wrong_title, wrong_detail) = PLAYER_TOKEN_REFUSALS[language]
+    said = {"Accept-Language": language}
+    for path in ("/players/me", "/players/me/games"):
+        missing = client.get(path, headers=said).get_json()
+        assert (missing["code"], missing["title"], missing["detail"]) == (
+            "missing_token",
+            missing_title,
+            missing_detail,
+        )
+        wrong = client.get(path, headers={**said, **_bearer("no-dot-here")}).get_json()
+        assert (wrong["code"], wrong["title"], wrong["detail"]) == (
+            "invalid_token",
+            wrong_title,
+            wrong_detail,
+        )
+
+
 def test_a_player_token_acts_for_its_seat_and_the_seat_token_still_works(client):
     player, token = _player(client)
     resp = client.post(

@@ -83,6 +83,9 @@ def test_json_that_is_not_an_object_is_invalid_request(client, table, raw):
     assert resp.status_code == 400 and problem(resp)["code"] == "invalid_request"
     resp = client.post("/games", data=raw, content_type="application/json")
     assert resp.status_code == 400 and problem(resp)["code"] == "invalid_request"
+    # The type is JSON's, as the spec names it, not Python's ("list", "str", "int", "NoneType").
+    json_type = {b"[]": "array", b'"advance"': "string", b"3": "number", b"null": "null"}[raw]
+    assert problem(resp)["errors"][0]["message"] == f"expected an object, got '{json_type}'"
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """The optional per-client rate limit: off by default, shared across instances, 429 past it."""
 
 import json
+import re
 
 from service.config import RateLimit, Settings
 
@@ -204,7 +205,11 @@ def test_player_creation_seeks_and_joins_each_count_in_their_own_family(redis_ur
     first = client.post("/players", json={"name": "Ann"})
     assert first.status_code == 201 and first.headers["RateLimit-Remaining"] == "0"
     second = client.post("/players", json={"name": "Bob"})
-    assert second.status_code == 429 and "players created" in second.get_json()["detail"]
+    assert second.status_code == 429
+    # A limit of one is said in the singular ("1 players" before), in each language's own form.
+    assert re.fullmatch(r"More than 1 player created in 60 s; retry in \d+ s\.", second.get_json()["detail"])
+    third = client.post("/players", json={"name": "Bob"}, headers={"Accept-Language": "fr"})
+    assert re.fullmatch(r"Plus de 1 joueur créé en 60 s ; réessayez dans \d+ s\.", third.get_json()["detail"])
     auth = {"Authorization": f"Bearer {first.get_json()['token']}"}
     seek = {"clock": {"initial_s": 60, "increment_s": 0}}
     assert client.post("/seeks", json=seek, headers=auth).status_code == 201

@@ -181,3 +181,7 @@ def test_the_seeks_a_player_keeps_waiting_is_a_setting(backend, contract):
         assert _seek(client, ann_auth)["status"] == "waiting"
         again = client.post("/seeks", json={"clock": BLITZ, "rated": True}, headers=ann_auth)
         assert again.status_code == 409 and again.get_json()["code"] == "too_many_waiting"
+        # One seek, said in the singular.
+        assert again.get_json()["detail"] == (
+            "You already have 1 seek waiting, as many as a player may: cancel it, or wait until it is paired or expires."
+        )

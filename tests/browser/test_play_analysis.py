@@ -193,7 +193,7 @@ def test_a_refused_request_says_why_and_when_to_ask_again(browser, play_backend)
     analyse.click()
     status = browser.find_element(By.ID, "analysis-status")
     wait(browser, lambda d: "You can ask again in" in status.text, "the refusal was not shown")
-    assert "More than 1 analysis requests in 4 s" in status.text
+    assert "More than 1 analysis request in 4 s" in status.text
     assert analyse.get_attribute("disabled") == "true"
     # Once the window has passed the button works again, and the analysis comes.
     wait(browser, lambda d: analyse.is_enabled(), "the button never came back", bound=15)

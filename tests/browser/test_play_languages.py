@@ -138,3 +138,85 @@ def test_the_guest_of_an_invite_link_chooses_their_own_name(browser, play_backen
     wait_for_version(browser, 1)
     assert not browser.find_element(By.ID, "guest").is_displayed()
     assert console_errors(browser) == []
+
+
+def test_the_result_gives_the_winners_score_first_and_the_log_follows_a_switch(browser, play_backend):
+    base = play_backend.web.url
+    created = requests.post(f"{base}/games", json={"players": [{"name": "Ada"}, {"name": "Bo"}]}, timeout=10)
+    game_id, tokens = created.json()["game"]["id"], created.json()["tokens"]
+    for seat in (0, 1):
+        answer = requests.post(
+            f"{base}/games/{game_id}/moves",
+            json={"action": "advance"},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            timeout=10,
+        )
+        assert answer.status_code == 201, answer.text
+    resigned = requests.post(
+        f"{base}/games/{game_id}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10
+    )
+    assert resigned.status_code == 201, resigned.text
+    scores = resigned.json()["result"]["scores"]
+    # Ada advanced one space (a button), Bo two, in front of her (two buttons): 6 and 7 buttons, empty quilts.
+    assert scores == [6 - 2 * 81, 7 - 2 * 81]
+    browser.get(f"{base}/play#game={game_id}")
+    wait_for_version(browser, 4)
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == 3, "the log was not filled")
+    assert _text(browser, "result") == f"Bo wins: {scores[1]} to {scores[0]} (by resignation)."
+    assert browser.title == "Patchwork: play"
+    Select(browser.find_element(By.ID, "language")).select_by_value("fr")
+    wait(browser, lambda d: d.title == "Patchwork : jouer", "the title stayed in English")
+    assert _text(browser, "result") == f"Bo gagne : {scores[1]} à {scores[0]} (par abandon)."
+    log = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert log[0] == "Ada a abandonné"
+    assert log[1].startswith("Bo a avancé (") and log[2].startswith("Ada a avancé (")
+    # The actions no button makes have their words too, never the action's name.
+    said = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import(arguments[0]).then((i18n) => done(["timeout", "abort", "takeback"].map(
+            (action) => i18n.moveWords({ action }, "Ada"))));""",
+        f"{base}/play/i18n.js",
+    )
+    assert said == [
+        "Ada n'a plus de temps",
+        "Partie annulée : le premier coup n'est pas venu à temps",
+        "Ada a joué un coup",
+    ]
+    # A fraction is written with the page's decimal mark; an integer as it is.
+    numbers = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import(arguments[0]).then((i18n) => done([5.5, 12].map((loss) => i18n.t("{loss} points lost", { loss }))));""",
+        f"{base}/play/i18n.js",
+    )
+    assert numbers == ["5,5 points perdus", "12 points perdus"]
+    # A count takes the form French uses for it: the singular for 0 and 1.
+    days = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import(arguments[0]).then((i18n) => done([0, 1, 2].map(
+            (days) => i18n.tn("{days} day a move", "{days} days a move", "days", { days }))));""",
+        f"{base}/play/i18n.js",
+    )
+    assert days == ["0 jour par coup", "1 jour par coup", "2 jours par coup"]
+    stats = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#quilts .stats")]
+    assert stats == [
+        f"6 boutons · revenu 0 · case 1 · 81 vides · score {scores[0]}",
+        f"7 boutons · revenu 0 · case 2 · 81 vides · score {scores[1]}",
+    ]
+    assert console_errors(browser) == []
+
+
+def test_the_lobby_hears_a_refused_player_token_in_the_pages_language(browser, play_backend):
+    base = play_backend.web.url
+    browser.get(f"{base}/play")
+    setup_form(browser)
+    Select(browser.find_element(By.ID, "language")).select_by_value("fr")
+    wait(browser, lambda d: _text(d, "start") == "Commencer", "the switcher did not translate the page")
+    # A player token that names no player (the browser's own Accept-Language is English).
+    browser.execute_script(
+        "localStorage.setItem('patchwork.playerToken', 'AAAAAAAAAAAAAAAAAAAAAA.not-a-secret')"
+    )
+    browser.get(f"{base}/play#lobby")
+    wait(browser, lambda d: d.find_element(By.ID, "message").is_displayed(), "the refusal was not shown")
+    assert _text(browser, "message") == (
+        "Ce n'est pas un jeton de joueur : envoyez le jeton que POST /players a renvoyé. (invalid_token)"
+    )

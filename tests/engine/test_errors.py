@@ -94,7 +94,12 @@ def test_patch_not_available_before_cannot_afford():
 
 def test_cannot_afford_before_does_not_fit():
     # patch 14 is in the market, costs 7 > 1 and does not fit
-    refuse(CannotAfford, CHOOSING, Buy(14, OFF_BOARD), match=r"patch 14 costs 7 buttons; seat 0 has 1")
+    refuse(
+        CannotAfford,
+        CHOOSING,
+        Buy(14, OFF_BOARD),
+        match=r"patch 14 costs 7 and seat 0 has 1: not enough buttons",
+    )
 
 
 def test_does_not_fit_off_the_board_and_overlapping():

@@ -8,6 +8,7 @@ fuzzy, a placeholder renamed or dropped, and a .mo older than its .po all fail.
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -40,18 +41,27 @@ def test_every_message_has_a_translation_with_the_same_placeholders(language, ex
     assert extracted - set(translated) == set(), f"run ./dev messages: {language} lacks these"
     for msgid in extracted:
         entry = translated[msgid]
-        assert entry.string, f"{language}: no translation of {msgid!r}"
+        # A message with a count has an English singular and plural, and a form per plural of the language.
+        english = msgid if isinstance(msgid, tuple) else (msgid,)
+        forms = messages.forms(entry)
+        assert all(forms), f"{language}: no translation of {msgid!r}"
+        assert len(forms) == (catalogue.num_plurals if isinstance(msgid, tuple) else 1), msgid
         assert not entry.fuzzy, f"{language}: the translation of {msgid!r} is marked fuzzy"
-        assert placeholders(entry.string) == placeholders(msgid), (
-            f"{language}: {entry.string!r} for {msgid!r}"
-        )
-        assert (
-            entry.string != msgid or not any(c.isalpha() for c in msgid) or msgid in _SAME_IN_EVERY_LANGUAGE
-        ), f"{language}: {msgid!r} is left in English"
+        for form in forms:
+            assert placeholders(form) == placeholders(english[-1]), f"{language}: {form!r} for {msgid!r}"
+            assert (
+                form not in english
+                or not any(c.isalpha() for c in english[0])
+                or english[0] in _SAME_IN_EVERY_LANGUAGE
+            ), f"{language}: {msgid!r} is left in English"
 
 
 # Messages whose words are the same in a translation.
-_SAME_IN_EVERY_LANGUAGE = {"score", "bot {bot}"}  # French says "score" too; "bot" is every language's word
+_SAME_IN_EVERY_LANGUAGE = {
+    "score",
+    "score {score}",
+    "bot {bot}",
+}  # French says "score" too; "bot" is every language's word
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -65,7 +75,15 @@ def test_the_compiled_catalogue_is_its_source(language):
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_service_reads_every_translation(language, extracted):
     catalogue = catalogue_of(language)
-    untranslated = {msgid for msgid in extracted if catalogue.gettext(msgid) == msgid}
+    untranslated = {
+        msgid
+        for msgid in extracted
+        if (
+            catalogue.ngettext(*msgid, 2) in msgid
+            if isinstance(msgid, tuple)
+            else catalogue.gettext(msgid) == msgid
+        )
+    }
     assert untranslated <= _SAME_IN_EVERY_LANGUAGE
 
 
@@ -79,3 +97,40 @@ def test_play_offers_a_catalogue_of_exactly_its_texts_in_each_language(extracted
 
 def _in_play(message) -> bool:
     return any(path.startswith("service/static/play/") for path, _line in message.locations)
+
+
+def _translations(language: str) -> list[tuple[str, str]]:
+    """(msgid, each form of its translation) of a language's catalogue."""
+    pairs = []
+    for message in messages.read(messages.po_path(language), language):
+        if message.id:
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            msgid = message.id if isinstance(message.id, str) else " ".join(message.id)
+            pairs += [(msgid, form) for form in forms]
+    return pairs
+
+
+# Words a player of the language would stumble on: "coger" is vulgar in much of Latin America
+# (Spanish takes with "tomar" or "recoger"); Portuguese names a seat "lugar" and a move "jogada".
+AVOIDED = {
+    "es": re.compile(r"\b(cog|coj)\w*", re.IGNORECASE),
+    "pt": re.compile(r"\b(assentos?|lances?)\b", re.IGNORECASE),
+}
+
+
+@pytest.mark.parametrize("language", sorted(AVOIDED))
+def test_no_translation_uses_a_word_the_language_avoids(language):
+    found = [form for _msgid, form in _translations(language) if AVOIDED[language].search(form)]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_translation_writes_no_decimal_point_of_its_own(language):
+    # A number with a point that the English has too (a section of an RFC) is quoted, not written.
+    decimal = re.compile(r"\d\.\d")
+    found = [
+        form
+        for msgid, form in _translations(language)
+        if set(decimal.findall(form)) - set(decimal.findall(msgid))
+    ]
+    assert found == []

@@ -6,7 +6,7 @@ import pytest
 
 from service.engine import new_game
 from service.engine.errors import InvalidSetup
-from service.languages import Text, negotiate
+from service.languages import DECIMAL_MARKS, LANGUAGES, Plural, Text, negotiate
 
 
 @pytest.mark.parametrize(
@@ -44,12 +44,12 @@ def test_a_header_longer_than_any_browser_sends_is_read_in_its_first_ranges():
 
 def test_a_text_is_english_as_str_and_fills_its_values_after_translating():
     text = Text(
-        "patch {patch} costs {cost} buttons; seat {seat} has {buttons}",
+        "patch {patch} costs {cost} and seat {seat} has {buttons}: not enough buttons",
         {"patch": 7, "cost": 5, "seat": 0, "buttons": 2},
     )
-    assert str(text) == "patch 7 costs 5 buttons; seat 0 has 2"
-    assert text.in_language("es") == "el parche 7 cuesta 5 botones; el asiento 0 tiene 2"
-    assert text.in_language("fr") == "la pièce 7 coûte 5 boutons ; la place 0 en a 2"
+    assert str(text) == "patch 7 costs 5 and seat 0 has 2: not enough buttons"
+    assert text.in_language("es") == "el parche 7 cuesta 5 y el asiento 0 tiene 2: no le alcanzan los botones"
+    assert text.in_language("fr") == "la pièce 7 coûte 5 et la place 0 en a 2 : pas assez de boutons"
     # A message with no values is shown as written, braces and all.
     assert Text("follow `/games/{id}/events`").in_language("pt") == "follow `/games/{id}/events`"
 
@@ -74,3 +74,41 @@ def test_the_engines_errors_keep_their_message_for_translation():
     assert str(refused.value) == "patch_order must end with the 1x2 patch (id 1), not 2"
     explained = Text(refused.value.message, refused.value.values)
     assert explained.in_language("fr") == "patch_order doit finir par la pièce 1x2 (id 1), pas par 2"
+
+
+def test_a_fraction_in_a_message_takes_the_languages_decimal_mark():
+    lost = Text("{loss} points lost", {"loss": 5.0})
+    assert str(lost) == "5.0 points lost"
+    assert lost.in_language("es") == "5,0 puntos perdidos"
+    assert lost.in_language("pt") == "5,0 pontos perdidos"
+    assert lost.in_language("fr") == "5,0 points perdus"
+    # Integers are written as they are: seats, spaces and versions are no fractions.
+    assert Text("{loss} points lost", {"loss": 12}).in_language("fr") == "12 points perdus"
+    assert set(DECIMAL_MARKS) == set(LANGUAGES)
+
+
+def test_a_message_with_a_count_takes_the_form_each_language_uses_for_it():
+    def moves(count: int) -> Plural:
+        return Plural(
+            "The game has {moves} move; there is no move {number}.",
+            "The game has {moves} moves; there is no move {number}.",
+            "moves",
+            {"moves": count, "number": 9},
+        )
+
+    assert [str(moves(n)) for n in (0, 1, 2)] == [
+        "The game has 0 moves; there is no move 9.",
+        "The game has 1 move; there is no move 9.",
+        "The game has 2 moves; there is no move 9.",
+    ]
+    assert [moves(n).in_language("es") for n in (0, 1)] == [
+        "La partida tiene 0 jugadas; no existe la jugada 9.",
+        "La partida tiene 1 jugada; no existe la jugada 9.",
+    ]
+    # French (and Brazilian Portuguese, by CLDR) count zero in the singular.
+    assert [moves(n).in_language("fr") for n in (0, 2)] == [
+        "La partie compte 0 coup ; il n'y a pas de coup 9.",
+        "La partie compte 2 coups ; il n'y a pas de coup 9.",
+    ]
+    assert moves(1).in_language("pt") == "A partida tem 1 jogada; não existe a jogada 9."
+    assert moves(3).in_language("pt") == "A partida tem 3 jogadas; não existe a jogada 9."

@@ -21,10 +21,11 @@ def test_each_classed_move_is_marked_with_its_class_and_loss_in_the_language_ask
     assert "<title>move 2: inaccuracy, 3.0 points lost</title>" in english
     assert "move 1:" not in english  # an unclassed move is not marked
     french = analysis_svg(ANALYSIS, ["Ann", "Bob"], "fr")
-    assert "<title>coup 3 : erreur, 6.0 points perdus</title>" in french
+    # A decimal comma in French, Spanish and Portuguese, as the /play page writes the same losses.
+    assert "<title>coup 3 : erreur, 6,0 points perdus</title>" in french
     assert "<title>Analyse : Ann contre Bob</title>" in french
     spanish = analysis_svg(ANALYSIS, ["Ann", "Bob"], "es")
-    assert "<title>jugada 4: error grave, 12.5 puntos perdidos</title>" in spanish
+    assert "<title>jugada 4: error grave, 12,5 puntos perdidos</title>" in spanish
     assert "Bob por delante ↓" in spanish
 
 

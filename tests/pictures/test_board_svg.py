@@ -177,3 +177,41 @@ def test_long_names_are_made_smaller_and_cut_to_their_places():
     assert float(by_class(long, "result")[0].get("font-size")) < float(
         by_class(short, "result")[0].get("font-size")
     )
+
+
+def _finished_on_a_clock(winner: int) -> dict:
+    view = view_of(STATES[-1])
+    view["result"] = {"scores": [3, 9], "winner": winner, "reason": "resigned"}
+    view["clock"] = {"remaining_ms": [61_000, 4_200], "running": None}
+    return view
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt", "fr"])
+def test_the_winner_wears_a_badge_in_every_language(language):
+    for winner in (0, 1):
+        root = parse(board_svg(_finished_on_a_clock(winner), language))
+        badges = by_class(root, "badge")
+        assert [badge.get("data-kind") for badge in badges] == ["winner"]
+        # Seat 1's quilt is on the right half of the 900 px board.
+        (rect,) = badges[0].iter(f"{SVG}rect")
+        assert (float(rect.get("x")) > 450) == (winner == 1)
+
+
+def test_a_badge_leaves_the_clock_and_the_name_uncovered():
+    long_names = ("W" * 40, "\u5168" * 40)
+    finished = _finished_on_a_clock(1)
+    active = view_of(STATES[3], names=long_names)
+    active["clock"] = {"remaining_ms": [61_000, 4_200], "running": active["turn"]}
+    for view in finished, {**finished, "players": active["players"]}, active:
+        root = parse(board_svg(view))
+        ((badge,),) = [list(b.iter(f"{SVG}rect")) for b in by_class(root, "badge")]
+        left, top = float(badge.get("x")), float(badge.get("y"))
+        bottom = top + float(badge.get("height"))
+        # A clock's digits (15 px, baseline y) rise at most 15 px above it.
+        for clock in by_class(root, "clock"):
+            assert bottom <= float(clock.get("y")) - 15
+        # The name in the same row ends before the badge begins.
+        same_side = [n for n in by_class(root, "name") if (float(n.get("x")) > 450) == (left > 450)]
+        (name,) = same_side
+        room = float(name.get("textLength") or 0) or float(name.get("font-size")) * len(name.text) * 0.8
+        assert float(name.get("x")) + room <= left

@@ -37,7 +37,7 @@ def test_every_orientation_is_one_outline_over_the_patchs_cells(patch_id):
         assert polygon_area(outline.get("d")) == patch.cells * PATCH_CELL**2
         assert len(buttons) == patch.income and buttons <= cells
         title = root.find(f"{SVG}title").text
-        assert f"cost {patch.cost} buttons, time {patch.time}" in title
+        assert f"cost {patch.cost}, time {patch.time}, income {patch.income}, {patch.cells} cells" in title
 
 
 def test_patch_25s_buttons_are_spread_and_turn_with_it():

@@ -22,7 +22,7 @@ from typing import Any, Protocol, cast
 
 from jsonschema.protocols import Validator
 
-from service.languages import Text
+from service.languages import Plural, Text
 
 from .schema_validator import SchemaValidator, unknown_fields
 from .spec import inline_refs
@@ -202,29 +202,44 @@ def show(value: Any, nested: bool = False) -> str:
 def _item_count(error: _Fault) -> Text:
     size, low, high = len(error.instance), error.schema.get("minItems"), error.schema.get("maxItems")
     values = {"size": size, "wanted": low if error.validator == "minItems" else high}
-    # One message per form, so each language words its own plural.
+    # Each language words its own plural of the count (French: "0 élément").
     if low is not None and low == high:
-        if size == 1:
-            return Text("has 1 item, expected exactly {wanted}", values)
-        return Text("has {size} items, expected exactly {wanted}", values)
+        return Plural(
+            "has {size} item, expected exactly {wanted}",
+            "has {size} items, expected exactly {wanted}",
+            "size",
+            values,
+        )
     if error.validator == "minItems":
-        if size == 1:
-            return Text("has 1 item, expected at least {wanted}", values)
-        return Text("has {size} items, expected at least {wanted}", values)
-    if size == 1:
-        return Text("has 1 item, expected at most {wanted}", values)
-    return Text("has {size} items, expected at most {wanted}", values)
+        return Plural(
+            "has {size} item, expected at least {wanted}",
+            "has {size} items, expected at least {wanted}",
+            "size",
+            values,
+        )
+    return Plural(
+        "has {size} item, expected at most {wanted}",
+        "has {size} items, expected at most {wanted}",
+        "size",
+        values,
+    )
 
 
 def _length(error: _Fault) -> Text:
     values = _bounded(error)
     if error.validator == "minLength":
-        if error.validator_value == 1:
-            return Text("{value} is too short (at least 1 character)", values)
-        return Text("{value} is too short (at least {limit} characters)", values)
-    if error.validator_value == 1:
-        return Text("{value} is too long (at most 1 character)", values)
-    return Text("{value} is too long (at most {limit} characters)", values)
+        return Plural(
+            "{value} is too short (at least {limit} character)",
+            "{value} is too short (at least {limit} characters)",
+            "limit",
+            values,
+        )
+    return Plural(
+        "{value} is too long (at most {limit} character)",
+        "{value} is too long (at most {limit} characters)",
+        "limit",
+        values,
+    )
 
 
 def _types(declared: str | list[str]) -> Text | str:

@@ -24,7 +24,7 @@ from flask import Flask, g, request
 
 from service.api.problems import overloaded
 from service.config import Settings
-from service.languages import Text
+from service.languages import Plural
 from service.telemetry.metrics import requests_shed
 
 # Endpoints whose requests are not counted (see the module's doc).
@@ -35,8 +35,10 @@ def install_admission(app: Flask, settings: Settings) -> None:
     """Refuse requests past settings.max_in_flight with 503 overloaded, before anything else runs."""
     places = [True] * settings.max_in_flight
     shed = requests_shed("in_flight")
-    refusal = Text(
+    refusal = Plural(
+        "This worker is already answering {count} request; try again in the Retry-After seconds.",
         "This worker is already answering {count} requests; try again in the Retry-After seconds.",
+        "count",
         {"count": settings.max_in_flight},
     )
 

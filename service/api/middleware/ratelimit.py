@@ -36,21 +36,49 @@ from flask import Flask, Response, g, request
 from service.api.context import client_address, services
 from service.api.problems import ApiProblem
 from service.config import RateLimit, Settings
-from service.languages import N_, Text
+from service.languages import NP_, Plural
 
 CREATE, MOVES, BOT_GAMES, HINTS, ANALYSES = "create", "moves", "bot_games", "hints", "analyses"
 PLAYERS, SEEKS, JOINS, GAMES = "players", "seeks", "joins", "games"
 # The 429's detail for each family: how many of what in how long.
+# (Its singular and plural: a limit is a setting, and may be 1.)
 _TOO_MANY = {
-    CREATE: N_("More than {limit} requests in {window} s; retry in {reset} s."),
-    MOVES: N_("More than {limit} requests in {window} s; retry in {reset} s."),
-    BOT_GAMES: N_("More than {limit} games with a bot in {window} s; retry in {reset} s."),
-    HINTS: N_("More than {limit} hints in {window} s; retry in {reset} s."),
-    PLAYERS: N_("More than {limit} players created in {window} s; retry in {reset} s."),
-    SEEKS: N_("More than {limit} seeks in {window} s; retry in {reset} s."),
-    JOINS: N_("More than {limit} joins in {window} s; retry in {reset} s."),
-    ANALYSES: N_("More than {limit} analysis requests in {window} s; retry in {reset} s."),
-    GAMES: N_("More than {limit} games created in {window} s; retry in {reset} s."),
+    CREATE: NP_(
+        "More than {limit} request in {window} s; retry in {reset} s.",
+        "More than {limit} requests in {window} s; retry in {reset} s.",
+    ),
+    MOVES: NP_(
+        "More than {limit} request in {window} s; retry in {reset} s.",
+        "More than {limit} requests in {window} s; retry in {reset} s.",
+    ),
+    BOT_GAMES: NP_(
+        "More than {limit} game with a bot in {window} s; retry in {reset} s.",
+        "More than {limit} games with a bot in {window} s; retry in {reset} s.",
+    ),
+    HINTS: NP_(
+        "More than {limit} hint in {window} s; retry in {reset} s.",
+        "More than {limit} hints in {window} s; retry in {reset} s.",
+    ),
+    PLAYERS: NP_(
+        "More than {limit} player created in {window} s; retry in {reset} s.",
+        "More than {limit} players created in {window} s; retry in {reset} s.",
+    ),
+    SEEKS: NP_(
+        "More than {limit} seek in {window} s; retry in {reset} s.",
+        "More than {limit} seeks in {window} s; retry in {reset} s.",
+    ),
+    JOINS: NP_(
+        "More than {limit} join in {window} s; retry in {reset} s.",
+        "More than {limit} joins in {window} s; retry in {reset} s.",
+    ),
+    ANALYSES: NP_(
+        "More than {limit} analysis request in {window} s; retry in {reset} s.",
+        "More than {limit} analysis requests in {window} s; retry in {reset} s.",
+    ),
+    GAMES: NP_(
+        "More than {limit} game created in {window} s; retry in {reset} s.",
+        "More than {limit} games created in {window} s; retry in {reset} s.",
+    ),
 }
 
 # endpoint -> the families every request to it counts in.
@@ -138,6 +166,10 @@ def _count(family: str, limit: RateLimit) -> None:
     if count > limit.limit:
         raise ApiProblem.of(
             "rate_limited",
-            Text(_TOO_MANY[family], {"limit": limit.limit, "window": limit.window_seconds, "reset": reset}),
+            Plural(
+                *_TOO_MANY[family],
+                "limit",
+                {"limit": limit.limit, "window": limit.window_seconds, "reset": reset},
+            ),
             headers={"Retry-After": str(reset)},
         )

@@ -12,8 +12,8 @@ from service.api.responses import json_response, not_modified
 from service.api.schemas import load_create_game, load_name
 from service.engine import InvalidSetup, legal_moves
 from service.games.jsontext import Fragment, compact
+from service.games.refusals import explained
 from service.games.views import legal_moves_text
-from service.languages import Text
 
 bp = Blueprint("games", __name__)
 
@@ -42,7 +42,7 @@ def create_game():
             **params["setup"],
         )
     except InvalidSetup as err:
-        detail = Text(err.message, err.values)
+        detail = explained(err)
         raise invalid_request(detail, [{"pointer": "/patch_order", "message": detail}]) from None
     text = compact({"game": Fragment(created.view), "tokens": created.tokens})
     return json_response(text, 201, version=1, location=f"/games/{created.game_id}")

@@ -89,11 +89,7 @@ def get_hint(game_id: str):
     game = services().play.load(game_id)
     state = game.record.state
     if state.finished:
-        raise from_refusal(
-            GameFinished(
-                "the game is finished after {moves} moves: there is nothing to hint", moves=state.moves_played
-            )
-        )
+        raise from_refusal(GameFinished("the game is finished: there is nothing to hint"))
     cached = not_modified(game.version)
     if cached is not None:
         return cached

@@ -35,7 +35,7 @@ from service.games import (
     VersionCondition,
 )
 from service.games.jsontext import Fragment, compact
-from service.languages import Text
+from service.languages import Plural
 from service.storage import StorageError
 from service.telemetry import metrics
 
@@ -145,8 +145,11 @@ def get_move(game_id: str, number: str):
     if not entries:
         raise ApiProblem.of(
             "not_found",
-            Text(
-                "The game has {moves} moves; there is no move {number}.", {"moves": version - 1, "number": n}
+            Plural(
+                "The game has {moves} move; there is no move {number}.",
+                "The game has {moves} moves; there is no move {number}.",
+                "moves",
+                {"moves": version - 1, "number": n},
             ),
         )
     return not_modified(version) or json_response(entries[0], version=version)

@@ -27,7 +27,7 @@ from service.api.bodies import StaticBody, StaticResponse
 from service.api.languages import request_language
 from service.api.people_pages import page_body, page_response, rich
 from service.api.problems import ApiProblem, problem_slug
-from service.languages import DEFAULT_LANGUAGE, LANGUAGES, N_, Text, translate
+from service.languages import DEFAULT_LANGUAGE, LANGUAGES, N_, Text, translate, translate_plural
 from service.problems import CATALOGUE
 
 bp = Blueprint("pages", __name__)
@@ -95,27 +95,52 @@ def _load_assets(page: str) -> dict[str, _Asset]:
     }
 
 
-# The marks tools/messages.py extracts with Babel: t("...") in the scripts, data-t="..." in the page.
-PLAY_SCRIPT_MESSAGE = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+# The marks tools/messages.py extracts with Babel: t("...") and tn("...", "...") in the scripts,
+# data-t="..." in the page.
+_JS_STRING = r'"((?:[^"\\]|\\.)*)"'
+PLAY_SCRIPT_MESSAGE = re.compile(r"\bt\(\s*" + _JS_STRING)
+PLAY_SCRIPT_PLURAL = re.compile(r"\btn\(\s*" + _JS_STRING + r"\s*,\s*" + _JS_STRING)
 PLAY_PAGE_MESSAGE = re.compile(r'data-t="([^"]*)"')
 
 
-def play_messages() -> set[str]:
-    """Every text /play shows a person, in English: what its catalogues translate."""
-    found = {html.unescape(text) for text in PLAY_PAGE_MESSAGE.findall(_read("play", "index.html").decode())}
+def play_messages() -> set[str | tuple[str, str]]:
+    """Every text /play shows a person, in English: what its catalogues translate (a message with a count
+    as its singular and plural)."""
+    found: set[str | tuple[str, str]] = {
+        html.unescape(text) for text in PLAY_PAGE_MESSAGE.findall(_read("play", "index.html").decode())
+    }
     for name, content_type in _ASSET_TYPES["play"].items():
         if content_type == _JS:
             script = _read("play", name).decode()
             found.update(json.loads(f'"{text}"') for text in PLAY_SCRIPT_MESSAGE.findall(script))
+            found.update(
+                (json.loads(f'"{one}"'), json.loads(f'"{other}"'))
+                for one, other in PLAY_SCRIPT_PLURAL.findall(script)
+            )
     return found
 
 
+def _play_translation(language: str, message: str | tuple[str, str]) -> str | dict[str, str]:
+    """A message in `language`; one with a count as its forms by plural category, as i18n.js's tn picks them
+    (Intl.PluralRules: "one" where gettext's rule takes the singular, for 1 in es, 0 and 1 in fr and pt)."""
+    if isinstance(message, str):
+        return translate(language, message)
+    return {"one": translate_plural(language, *message, 1), "other": translate_plural(language, *message, 2)}
+
+
 def _play_catalogues() -> dict[str, _Asset]:
-    messages = sorted(play_messages())
+    messages = sorted(
+        play_messages(), key=lambda message: message if isinstance(message, str) else message[0]
+    )
     return {
         f"messages.{language}.json": _asset_of(
             json.dumps(
-                {"language": language, "messages": {m: translate(language, m) for m in messages}},
+                {
+                    "language": language,
+                    "messages": {
+                        m if isinstance(m, str) else m[0]: _play_translation(language, m) for m in messages
+                    },
+                },
                 ensure_ascii=False,
                 indent=0,
             ).encode(),

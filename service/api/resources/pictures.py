@@ -23,7 +23,7 @@ from service.api.problems import ApiProblem
 from service.api.responses import copy_is_current
 from service.engine import PATCHES
 from service.games.jsontext import parse
-from service.languages import Text
+from service.languages import DEFAULT_LANGUAGE, Text
 from service.pictures import board_svg, board_text, patch_svg
 
 bp = Blueprint("pictures", __name__)
@@ -82,7 +82,10 @@ def patch_picture(patch_id: str):
             "not_found",
             Text("There is no patch {patch}: regular patches are 1 to 33.", {"patch": repr(patch_id)}),
         )
-    drawn = patch_svg(int(patch_id), query.get("rotation", 0), query.get("flipped", False))
+    # The language comes from the URL, not Accept-Language: the picture depends on its URL alone.
+    language = query.get("lang", DEFAULT_LANGUAGE)
+    drawn = patch_svg(int(patch_id), query.get("rotation", 0), query.get("flipped", False), language)
     resp = picture_response(drawn, SVG_MIMETYPE)
     resp.headers["Cache-Control"] = PATCH_CACHE_CONTROL
+    resp.headers["Content-Language"] = language
     return resp

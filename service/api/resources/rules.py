@@ -163,7 +163,7 @@ def _page_main(language: str) -> str:
             parts.append(
                 "<figure>"
                 + "".join(
-                    f'<img src="patches/{patch}.svg" alt="{escape(say(_PATCH_ALT))}" width="160">'
+                    f'<img src="patches/{patch}.svg?lang={language}" alt="{escape(say(_PATCH_ALT))}" width="160">'
                     for patch in _EXAMPLE_PATCHES
                 )
                 + "</figure>"

@@ -12,7 +12,7 @@
 
 import { api, ApiError } from "./api.js";
 import { drawCellsOver, drawQuilt } from "./draw.js";
-import { language, t } from "./i18n.js";
+import { language, moveWords, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 // A 202 without Retry-After: look again after this long.
@@ -191,14 +191,7 @@ function renderSummary() {
 }
 
 /** A move of the history as the move list tells it. */
-function played(record) {
-  const who = name(record.seat);
-  return {
-    buy: () => t("{name} bought patch {patch}", { name: who, patch: record.patch_id }),
-    advance: () => t("{name} advanced", { name: who }),
-    place_leather: () => t("{name} placed a leather patch", { name: who }),
-  }[record.action]?.() ?? `${who} ${record.action}`;
-}
+const played = (record) => moveWords(record, name(record.seat));
 
 function renderMoves() {
   const items = state.analysis.moves.map((move, index) => {

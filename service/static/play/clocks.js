@@ -5,7 +5,7 @@
 // clock and the server's, which every answer's Date header shows (to the
 // second; a later answer refines it). See docs/api-guide.md, "Clocks".
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 let skewMs = 0;          // server time minus this machine's, from the last Date seen
 const LOW_MS = 20_000;   // under this, a running clock is shown as low
@@ -70,6 +70,6 @@ export function clockRequest(choice) {
 /** A game's, a lobby entry's or a challenge's `clock` in words. */
 export function describeClock(clock) {
   if (!clock) return t("no clock");
-  if (clock.days_per_move) return t("{days} days a move", { days: clock.days_per_move });
+  if (clock.days_per_move) return tn("{days} day a move", "{days} days a move", "days", { days: clock.days_per_move });
   return t("{minutes} min + {seconds} s a move", { minutes: clock.initial_s / 60, seconds: clock.increment_s });
 }

@@ -7,7 +7,7 @@
 
 import { ApiError } from "./api.js";
 import { clockRequest, describeClock } from "./clocks.js";
-import { t } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 import { listChallenges } from "./challenges.js";
 
 const KEY = "patchwork.playerToken";
@@ -16,7 +16,8 @@ const $ = (id) => document.getElementById(id);
 export const playerToken = () => localStorage.getItem(KEY);
 
 async function call(method, path, body = undefined) {
-  const headers = { Authorization: `Bearer ${playerToken()}` };
+  // The service's refusals in the page's language, as api.js asks for them.
+  const headers = { Authorization: `Bearer ${playerToken()}`, "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = await response.json().catch(() => null);
@@ -40,7 +41,8 @@ export async function showLobby(showMessage) {
   $("lobby-play").hidden = false;
   try {
     const me = await call("GET", "/players/me");
-    $("who").textContent = t("You play as {name}, rated {rating} ({games} rated games).", me);
+    $("who").textContent = tn("You play as {name}, rated {rating} ({games} rated game).",
+      "You play as {name}, rated {rating} ({games} rated games).", "games", me);
     await Promise.all([listOpenGames(showMessage), listMyGames(), listChallenges(showMessage)]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) localStorage.removeItem(KEY);

@@ -13,7 +13,7 @@ import { follow } from "./follow.js";
 import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } from "./draw.js";
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, showLobby, wireLobby } from "./lobby.js";
-import { LANGUAGE_NAMES, LANGUAGES, language, startingLanguage, t, useLanguage } from "./i18n.js";
+import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, tn, useLanguage } from "./i18n.js";
 import { renderAnalysis, wireAnalysis } from "./analysis.js";
 import { showGamePeople, wireChallenges } from "./challenges.js";
 import { offersRecord, offersShow, onOffer, openOffers, wireOffers } from "./offers.js";
@@ -240,16 +240,17 @@ function renderResult(game) {
     box.textContent = t("Aborted: the first move did not come in time.");
     return;
   }
-  const values = { name: game.players[winner].name, first: scores[0], second: scores[1] };
+  // The winner's score first, as the result is said: "Ada wins 27 to 16".
+  const values = { name: game.players[winner].name, score: scores[winner], other: scores[1 - winner] };
   const mine = winner === page.seat;
   if (reason === "resigned") {
-    box.textContent = mine ? t("You win: {first} to {second} (by resignation).", values)
-      : t("{name} wins: {first} to {second} (by resignation).", values);
+    box.textContent = mine ? t("You win: {score} to {other} (by resignation).", values)
+      : t("{name} wins: {score} to {other} (by resignation).", values);
   } else if (reason === "timeout") {
-    box.textContent = mine ? t("You win: {first} to {second} (on time).", values)
-      : t("{name} wins: {first} to {second} (on time).", values);
+    box.textContent = mine ? t("You win: {score} to {other} (on time).", values)
+      : t("{name} wins: {score} to {other} (on time).", values);
   } else {
-    box.textContent = mine ? t("You win: {first} to {second}.", values) : t("{name} wins: {first} to {second}.", values);
+    box.textContent = mine ? t("You win: {score} to {other}.", values) : t("{name} wins: {score} to {other}.", values);
   }
 }
 
@@ -262,9 +263,16 @@ function renderQuilts(game) {
       (player.bot ? " · " + t("bot {bot}", { bot: player.bot }) : "");
     const stats = document.createElement("p");
     stats.className = "stats";
-    stats.textContent = t("{buttons} buttons · income {income} · space {space} · {empty} empty · score {score}", {
+    const numbers = {
       buttons: player.buttons, income: player.income, space: player.position, empty: player.empty_cells, score: player.score,
-    }) + (player.has_bonus ? " · " + t("7×7 bonus") : "");
+    };
+    // Each count in a message of its own, so each takes its own plural.
+    stats.textContent = [
+      tn("{buttons} button", "{buttons} buttons", "buttons", numbers),
+      t("income {income} · space {space}", numbers),
+      tn("{empty} empty", "{empty} empty", "empty", numbers),
+      t("score {score}", numbers),
+    ].join(" · ") + (player.has_bonus ? " · " + t("7×7 bonus") : "");
     const clock = document.createElement("p");
     clock.className = "clock";
     clock.id = `clock-${seat}`;
@@ -301,9 +309,10 @@ function renderMarket(game) {
     const label = document.createElement("span");
     // The hourglass is drawn, not a glyph: a browser without an emoji font shows ⏱ as an empty box.
     label.append(`${patch.cost}¢ ${patch.time}`, hourglassIcon(), ` +${patch.income}`);
-    card.title = t("Patch {id}: costs {cost} buttons and {time} time, income {income}", {
-      id, cost: patch.cost, time: patch.time, income: patch.income,
-    });
+    card.title = tn("Patch {id}: costs {cost} button and {time} time, income {income}",
+      "Patch {id}: costs {cost} buttons and {time} time, income {income}", "cost", {
+        id, cost: patch.cost, time: patch.time, income: patch.income,
+      });
     card.append(drawShape(shapeCells(patch.shape), id), label);
     card.addEventListener("click", () => choosePatch(id));
     return card;
@@ -456,23 +465,34 @@ function logMove(move, game) {
   $("log").prepend(moveItem(move, game));
 }
 
-function moveItem({ number, seat, action, patch_id: patchId, outcome }, game) {
-  const who = game.players[seat].name;
-  const what = {
-    buy: () => t("{name} bought patch {patch}", { name: who, patch: patchId }),
-    advance: () => t("{name} advanced", { name: who }),
-    place_leather: () => t("{name} placed a leather patch", { name: who }),
-    resign: () => t("{name} resigned", { name: who }),
-  }[action]?.() ?? `${who} ${action}`;
+// What each item of the log says, kept so that a change of language can say it again.
+const logged = new WeakMap();
+
+function moveItem(move, game) {
   const item = document.createElement("li");
-  item.value = number;
-  item.dataset.number = number;
-  const gained = outcome ? (outcome.buttons >= 0 ? "+" : "") + outcome.buttons : "";
-  const change = outcome && action !== "resign"
-    ? " " + t("({buttons} buttons, to space {space})", { buttons: gained, space: outcome.to })
-    : "";
-  item.textContent = what + change;
+  item.value = move.number;
+  item.dataset.number = move.number;
+  logged.set(item, { move, who: game.players[move.seat].name });
+  item.textContent = logText(logged.get(item));
   return item;
+}
+
+/** A log item's words: the move, and for a move on the board what it paid and where it went. */
+function logText({ move, who }) {
+  const { action, outcome } = move;
+  const what = moveWords(move, who);
+  if (!outcome || !["buy", "advance", "place_leather"].includes(action)) return what;
+  const gained = (outcome.buttons >= 0 ? "+" : "") + outcome.buttons;
+  return what + " " + tn("({buttons} button, to space {space})", "({buttons} buttons, to space {space})", "count", {
+    buttons: gained, space: outcome.to, count: Math.abs(outcome.buttons),
+  });
+}
+
+/** The log said again in the page's language (after a switch). */
+function translateLog() {
+  for (const item of $("log").children) {
+    if (logged.has(item)) item.textContent = logText(logged.get(item));
+  }
 }
 
 function showMessage(error) {
@@ -523,6 +543,7 @@ async function switchLanguage(next, remember) {
   $("language").value = next;
   $("rules-link").href = `rules?lang=${next}`;
   translateDefaultNames();
+  translateLog();
   if (page.game !== null) render();
   if (!$("setup").hidden) await showSetup();
 }
