@@ -168,6 +168,15 @@ def test_a_takeback_asked_and_given_in_a_casual_game(browser, play_backend):
         assert after[field] == before[field], field
     history = requests.get(f"{base}/games/{game_id}/moves", timeout=10).json()["moves"]
     assert history[-1]["action"] == "takeback" and history[-1]["to_version"] == 1
+    # The log says it in words, as the history's entry 2.
+    wait(
+        browser,
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, '#log li[data-number="2"]').text
+            == "Ann took back their last turn"
+        ),
+        "the takeback is not in Bea's log",
+    )
     browser.switch_to.window(ann)
     wait_for_version(browser, 3)
     wait(browser, lambda d: body(d, "state") == "mine", "Ann does not have her turn back")

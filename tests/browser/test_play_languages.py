@@ -180,7 +180,7 @@ def test_the_result_gives_the_winners_score_first_and_the_log_follows_a_switch(b
     assert said == [
         "Ada n'a plus de temps",
         "Partie annulée : le premier coup n'est pas venu à temps",
-        "Ada a joué un coup",
+        "Ada a repris son dernier coup",
     ]
     # A fraction is written with the page's decimal mark; an integer as it is.
     numbers = browser.execute_async_script(
