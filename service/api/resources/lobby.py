@@ -11,7 +11,7 @@ from service.api.responses import json_response
 from service.api.schemas import load_join
 from service.games.jsontext import Fragment, compact
 
-from .watching import list_watched, refuse_lobby_filters
+from .watching import list_watched
 
 bp = Blueprint("lobby", __name__)
 
@@ -23,8 +23,9 @@ def list_games():
     query = read_query("listGames")
     if query["status"] != "open":
         return list_watched(query)
-    refuse_lobby_filters(query)
-    page = services().lobby.open_games(query.get("cursor"))
+    page = services().lobby.open_games(
+        query.get("cursor"), query.get("player"), bool(query.get("rated", False))
+    )
     return json_response(compact({"games": page.games, "next": page.next}))
 
 
