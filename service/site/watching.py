@@ -69,14 +69,11 @@ class GameListsKeeper(GameListener):
         _guarded(add)
 
     def ended(self, game_id: str, players: list[str], at_ms: int) -> None:
-        """The game ended at `at_ms`: off the active lists, onto its players' finished ones."""
+        """The game ended at `at_ms`: off the active lists, onto the finished ones (one call per slot)."""
         lists = self.lists
-        lists.remove(lists.active, game_id)
-        lists.remove(lists.active_rated, game_id)
-        lists.add(lists.finished, game_id, at_ms)
+        lists.add(lists.finished, game_id, at_ms, off=(lists.active, lists.active_rated))
         for player_id in players:
-            lists.remove(lists.player_active(player_id), game_id)
-            lists.add(lists.player_finished(player_id), game_id, at_ms)
+            lists.add(lists.player_finished(player_id), game_id, at_ms, off=(lists.player_active(player_id),))
 
 
 def _guarded(change: Callable[[], None]) -> None:
