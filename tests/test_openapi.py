@@ -73,8 +73,8 @@ EXTENSION_OPERATIONS = {
     ("get", "/rules"): ("getRules", {"200", "400"}),
     ("get", "/bots"): ("listBots", {"200"}),
     ("post", "/games/{game_id}/analysis"): ("requestAnalysis", {"202", "400", "404", "409", "429", "503"}),
-    ("get", "/games/{game_id}/analysis"): ("getAnalysis", {"200", "202", "400", "404", "503"}),
-    ("get", "/games/{game_id}/analysis.svg"): ("getAnalysisSvg", {"200", "202", "400", "404", "503"}),
+    ("get", "/games/{game_id}/analysis"): ("getAnalysis", {"200", "202", "400", "404", "409", "503"}),
+    ("get", "/games/{game_id}/analysis.svg"): ("getAnalysisSvg", {"200", "202", "400", "404", "409", "503"}),
     ("get", "/metrics"): ("getMetrics", {"200", "404"}),
     # Players and the lobby (issue 20).
     ("post", "/players"): ("createPlayer", {"201", "400", "413", "415", "429"}),

@@ -30,12 +30,20 @@ class GameAnalyses:
         return self.queue.request(game_id)
 
     def result(self, game_id: str) -> str | None:
-        """The game's stored analysis (JSON); None while it is computed; NoAnalysis when never asked for."""
+        """The game's stored analysis (JSON); None while it is computed; GameNotFinished while the game is
+        played (as `request` says: none can be asked for yet); NoAnalysis for a finished one nobody asked about.
+
+        A game still played answers as its request would, not as an analysis
+        missing: what leads from a new game to its analysis (a link of the
+        spec, a client reading ahead) hears why there is none (issue 38).
+        """
         self.play.check_id(game_id)
         found = self.queue.result(game_id)
         if found is not None:
             return found
         if self.queue.pending(game_id):
             return None
-        self.play.load(game_id)  # GameNotFound first: no game, no analysis
+        # GameNotFound first: no game, no analysis.
+        if not self.play.load(game_id).record.state.finished:
+            raise GameNotFinished.for_analysis(game_id)
         raise NoAnalysis(game_id)

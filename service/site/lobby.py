@@ -50,7 +50,7 @@ from service.storage import (
     Stored,
 )
 
-from .listing import PAGE_SIZE, Page, newest_page
+from .listing import PAGE_SIZE, NewestRead, Page, newest_page
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
 
@@ -381,8 +381,15 @@ class Lobby:
             raise SeatTaken(Text("You already hold a seat of this game: the other is for an opponent."))
         return seat
 
-    def open_games(self, cursor: str | None, hidden: frozenset[str] = frozenset()) -> Page:
+    def open_games(
+        self,
+        cursor: str | None,
+        host_id: str | None = None,
+        rated: bool = False,
+        hidden: frozenset[str] = frozenset(),
+    ) -> Page:
         """Listed games with an open seat, newest first, PAGE_SIZE a page after `cursor` (opaque; None: the first);
+        only those the player `host_id` waits in (PlayerNotFound for no such player), only rated ones, when asked;
         none whose waiting player is in `hidden` (the ones the caller blocks)."""
         self._expire()
         stale: list[str] = []
@@ -391,13 +398,26 @@ class Lobby:
             entry = self._entry(game_id)
             if entry is None:
                 stale.append(game_id)
-            elif entry["host"]["player_id"] in hidden:
+            elif (rated and not entry["rated"]) or entry["host"]["player_id"] in hidden:
                 return None
             return entry
 
-        page = newest_page(self.index.newest, entry_of, cursor, PAGE_SIZE)
+        read = self.index.newest if host_id is None else self._hosted_by(host_id)
+        page = newest_page(read, entry_of, cursor, PAGE_SIZE)
         self.index.remove(*stale)
         return page
+
+    def _hosted_by(self, player_id: str) -> NewestRead:
+        """The lobby's entries of one player's open games, read from the games it holds open
+        (OPEN_GAMES_PER_PLAYER at most), not by going through the whole lobby."""
+        self.players.get(player_id)
+        held = self.index.held(f"player:{player_id}", self.play.now_ms())
+        listed = sorted(self.index.opened(held), key=lambda entry: (entry[1], entry[0]), reverse=True)
+
+        def read(before_ms: int | None, count: int) -> list[tuple[str, int]]:
+            return [(gid, ms) for gid, ms in listed if before_ms is None or ms <= before_ms][:count]
+
+        return read
 
     def _expire(self) -> None:
         """Drop the entries whose seat's time is up, aborting their games (a clocked one's timekeeper does)."""

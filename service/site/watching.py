@@ -1,4 +1,4 @@
-"""Watching: the lists of games being played and of a player's finished games (GET /games?status=active|finished).
+"""Watching: the lists of games being played and of finished ones, all or a player's (GET /games?status=active|finished).
 
 `GameListsKeeper`, a listener of every game (registered in core.py), keeps
 the lists (storage/game_lists.py) at the three moments a game changes list:
@@ -69,13 +69,11 @@ class GameListsKeeper(GameListener):
         _guarded(add)
 
     def ended(self, game_id: str, players: list[str], at_ms: int) -> None:
-        """The game ended at `at_ms`: off the active lists, onto its players' finished ones."""
+        """The game ended at `at_ms`: off the active lists, onto the finished ones (one call per slot)."""
         lists = self.lists
-        lists.remove(lists.active, game_id)
-        lists.remove(lists.active_rated, game_id)
+        lists.add(lists.finished, game_id, at_ms, off=(lists.active, lists.active_rated))
         for player_id in players:
-            lists.remove(lists.player_active(player_id), game_id)
-            lists.add(lists.player_finished(player_id), game_id, at_ms)
+            lists.add(lists.player_finished(player_id), game_id, at_ms, off=(lists.player_active(player_id),))
 
 
 def _guarded(change: Callable[[], None]) -> None:
@@ -87,7 +85,7 @@ def _guarded(change: Callable[[], None]) -> None:
 
 
 class Watching:
-    """Pages of the lists: games being played (all, rated, a player's) and a player's finished games."""
+    """Pages of the lists: games being played and finished games (all, rated, a player's)."""
 
     def __init__(self, play: GamePlay, players: Players, keeper: GameListsKeeper):
         self.play = play
@@ -102,16 +100,18 @@ class Watching:
             listed = self.lists.player_active(player_id)
         else:
             listed = self.lists.active_rated if rated else self.lists.active
-        return self._page(listed, "active", cursor, player_id, rated)
+        return self._page(listed, "active", cursor, rated)
 
-    def finished(self, cursor: str | None, player_id: str, rated: bool = False) -> Page:
-        """A player's finished games, newest first (by when they ended); rated only when asked."""
-        self.players.get(player_id)  # PlayerNotFound
-        return self._page(self.lists.player_finished(player_id), "finished", cursor, player_id, rated)
+    def finished(self, cursor: str | None, player_id: str | None = None, rated: bool = False) -> Page:
+        """Finished games, newest first (by when they ended): the latest KEPT_GAMES, or a player's; rated only when asked."""
+        if player_id is not None:
+            self.players.get(player_id)  # PlayerNotFound
+            listed = self.lists.player_finished(player_id)
+        else:
+            listed = self.lists.finished
+        return self._page(listed, "finished", cursor, rated)
 
-    def _page(
-        self, listed: GameList, status: str, cursor: str | None, player_id: str | None, rated: bool
-    ) -> Page:
+    def _page(self, listed: GameList, status: str, cursor: str | None, rated: bool) -> Page:
         stale: list[str] = []
         ratings: dict[str, int | None] = {}  # a player's games show its rating many times
 

@@ -54,6 +54,15 @@ class LobbyIndex:
         if game_ids:
             self._link.command("lobby_remove", "ZREM", self._key, *game_ids)
 
+    def opened(self, game_ids: list[str]) -> list[tuple[str, int]]:
+        """(game id, opened ms) of those of `game_ids` that are listed."""
+        if not game_ids:
+            return []
+        scores = self._link.command("lobby_opened", "ZMSCORE", self._key, *game_ids)
+        return [
+            (game_id, int(float(ms))) for game_id, ms in zip(game_ids, scores, strict=True) if ms is not None
+        ]
+
     def older_than(self, opened_ms: int, count: int) -> list[str]:
         """Up to `count` game ids opened before `opened_ms` (their seats' time is up), oldest first."""
         return list(

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import time
 
+from flask.testing import FlaskClient
+
+from service.api.contract.spec import load_spec
 from service.botworker.analyst import analyse_next
 from service.botworker.spent import SpentTimes
 from service.botworker.worker import BotWorker
@@ -61,6 +64,39 @@ def test_a_game_still_played_cannot_be_analysed(client, table):
     resp = client.post(f"/games/{t.id}/analysis")
     assert resp.status_code == 409 and resp.get_json()["code"] == "game_not_finished"
     assert client.post("/games/nosuchgame/analysis").status_code == 404
+
+
+def test_the_analysis_of_a_game_still_played_answers_why_there_is_none(client, table):
+    """Issue 38: a link from a created game (schemathesis infers one to every read of the game's
+    path) led to the analysis and its chart, 404 until asked for, so a fresh game's resource looked
+    missing; a game still played now answers 409 game_not_finished there, as the POST does, and 404
+    is kept for no game or a finished game's analysis nobody asked for."""
+    t = table()
+    for path in (f"/games/{t.id}/analysis", f"/games/{t.id}/analysis.svg"):
+        resp = client.get(path)
+        assert (resp.status_code, resp.get_json()["code"]) == (409, "game_not_finished"), path
+        assert client.get(path.replace(t.id, "nosuchgame")).get_json()["code"] == "game_not_found"
+    t.play({"action": "advance"}, seat=0)
+    assert client.post(f"/games/{t.id}/resign", headers=t.auth(1)).status_code == 201
+    assert client.get(f"/games/{t.id}/analysis.svg").get_json()["code"] == "analysis_not_requested"
+
+
+def test_every_read_below_a_created_game_that_its_id_alone_names_answers(client, app, table):
+    """What a stateful fuzzer follows from POST /games (the spec's links, and those inferred from the
+    game's id): each GET of the spec under /games/{game_id} that needs no other parameter answers a
+    new game with something other than 404 (the chain to an analysis is resign, then POST)."""
+    t = table()
+    reads = [
+        path
+        for path, item in load_spec()["paths"].items()
+        if path.startswith("/games/{game_id}/") and "get" in item and "{" not in path.replace("{game_id}", "")
+    ]
+    assert "/games/{game_id}/analysis.svg" in reads and "/games/{game_id}/board.svg" in reads
+    plain = FlaskClient(app)  # the checking client reads a whole body, and the event stream never ends
+    for path in reads:
+        resp = plain.get(path.replace("{game_id}", t.id), headers=t.auth(0), buffered=False)
+        resp.close()
+        assert resp.status_code != 404, path
 
 
 def test_the_chart_is_escaped_and_served_like_board_svg(client, app, table):

@@ -166,11 +166,14 @@ def test_every_kind_of_field_fault_is_translated(table, client):
     resp = t.move({"action": "advance"}, headers={"Accept-Language": "pt", "If-Match": "3"})
     assert resp.get_json()["errors"][0]["header"] == "If-Match"
     assert resp.get_json()["errors"][0]["message"].startswith("deve ser * ou uma lista")
-    # A placement whose two forms disagree (the move loader's own check), in French.
+    # A placement whose two forms disagree (a wrong move: the engine's refusal), in French; patch 2
+    # is in the market and within the first seat's buttons, so the fit is what is judged.
+    cheap = table({"patch_order": list(range(2, 34)) + [1]})
     placement = {"row": 0, "col": 0, "rotation": 0, "flipped": False, "cells": [[5, 5], [5, 6]]}
-    resp = t.move({"action": "buy", "patch_id": 1, "placement": placement}, headers={"Accept-Language": "fr"})
-    assert resp.status_code == 400
-    assert resp.get_json()["errors"][0]["message"].startswith("la pièce 1 en row 0, col 0, rotation 0")
+    body = {"action": "buy", "patch_id": 2, "placement": placement}
+    resp = cheap.move(body, seat=0, headers={"Accept-Language": "fr"})
+    assert (resp.status_code, resp.get_json()["code"]) == (422, "does_not_fit")
+    assert resp.get_json()["detail"].startswith("la pièce 2 en row 0, col 0, rotation 0")
 
 
 def test_a_replayed_refusal_is_its_first_answer_whatever_the_retry_asks(table):

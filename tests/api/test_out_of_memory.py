@@ -4,6 +4,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from flask.testing import FlaskClient
 
 from service.api import create_app
 from service.config import RateLimit
@@ -92,3 +93,18 @@ def test_rate_limited_requests_answer_503_when_their_counter_cannot_be_written(
         assert client.get(f"/games/{t.id}").status_code == 200
     finally:
         app.extensions["patchwork"].store.close()
+
+
+def test_a_game_s_stream_opens_on_a_full_redis_uncounted(app, table, full) -> None:
+    """Reads go on: a stream is a read, and the lease that counts its watchers (a write) is left out
+    rather than the stream refused (issue 38); it sends its snapshot, and no `watchers` count."""
+    t = table()
+    full()
+    resp = FlaskClient(app).get(f"/games/{t.id}/events", buffered=False)
+    try:
+        assert resp.status_code == 200
+        chunks = iter(resp.response)
+        assert next(chunks).startswith(b"retry:")
+        assert next(chunks).startswith(b"id: 1\nevent: game\n")
+    finally:
+        resp.close()

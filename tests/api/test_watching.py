@@ -132,15 +132,44 @@ def test_an_expired_or_ended_game_met_on_a_list_is_dropped_and_an_end_never_list
     assert _ids(_listed(client, status="finished", player=ann["id"])) == [gid]
 
 
+def test_the_finished_games_of_everyone_and_the_lobby_take_the_same_filters(client):
+    ann, ann_auth = _player(client, "Ann")
+    bob, bob_auth = _player(client, "Bob")
+    casual = _paired(client, ann_auth, bob_auth)
+    _apart()
+    rated = _paired(client, bob_auth, ann_auth, rated=True)
+    created = client.post("/games").get_json()
+    anonymous, seat_token = created["game"]["id"], created["tokens"][0]
+    for gid, auth in (
+        (casual, ann_auth),
+        (rated, ann_auth),
+        (anonymous, {"Authorization": f"Bearer {seat_token}"}),
+    ):
+        assert client.post(f"/games/{gid}/resign", headers=auth).status_code == 201
+        _apart()
+    assert _ids(_listed(client, status="active")) == []
+    assert _ids(_listed(client, status="finished")) == [anonymous, rated, casual]
+    assert _ids(_listed(client, status="finished", rated="true")) == [rated]
+    assert _ids(_listed(client, status="finished", player=bob["id"])) == [rated, casual]
+    # The lobby: the open games a player waits in (listed ones: an invite-only game is nobody's to see).
+    open_body = {"players": [{"name": "x"}, {"open": True}]}
+    mine = client.post("/games", json=open_body, headers=ann_auth).get_json()["game"]["id"]
+    _apart()
+    unlisted = client.post("/games", json={**open_body, "listed": False}, headers=ann_auth)
+    assert unlisted.status_code == 201
+    others = client.post("/games", json=open_body, headers=bob_auth).get_json()["game"]["id"]
+    assert _ids(_listed(client, status="open")) == [others, mine]
+    assert _ids(_listed(client, status="open", player=ann["id"])) == [mine]
+    assert _ids(_listed(client, status="open", player=bob["id"])) == [others]
+    assert _ids(_listed(client, status="open", rated="true")) == []
+
+
 def test_bad_queries_are_refused(client):
-    ann, _ = _player(client, "Ann")
     for query, parameter in (
-        ({"status": "finished"}, "player"),  # whose?
         ({"status": "playing"}, "status"),
         ({"status": "active", "player": "not an id"}, "player"),
-        ({"status": "active", "rated": "maybe"}, "rated"),
-        ({"status": "open", "player": ann["id"]}, "player"),
-        ({"status": "open", "rated": "true"}, "rated"),
+        ({"status": "finished", "rated": "maybe"}, "rated"),
+        ({"status": "open", "cursor": "x" * 65}, "cursor"),
     ):
         resp = client.get("/games", query_string=query)
         assert resp.status_code == 400, (query, resp.get_json())
@@ -148,5 +177,6 @@ def test_bad_queries_are_refused(client):
         assert resp.headers["Content-Type"] == "application/problem+json"
         assert body["code"] == "invalid_request"
         assert parameter in [error.get("parameter") for error in body["errors"]], (query, body)
-    unknown = client.get("/games", query_string={"status": "finished", "player": "A" * 22})
-    assert unknown.status_code == 404 and unknown.get_json()["code"] == "player_not_found"
+    for status in ("open", "active", "finished"):
+        unknown = client.get("/games", query_string={"status": status, "player": "A" * 22})
+        assert unknown.status_code == 404 and unknown.get_json()["code"] == "player_not_found", status

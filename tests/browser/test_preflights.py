@@ -53,3 +53,14 @@ def test_conditional_headers_make_chromium_skip_its_preflight_cache(chromium, se
     moves = call(chromium, "playAdvances", base, game["id"], game["tokens"], 5, True)
     assert moves["statuses"] == [201] * 5
     assert service.preflights() == 9 + 5
+
+
+def test_a_seek_is_cancelled_from_another_origin(chromium, service):
+    """Issue 38: the preflight allowed GET, HEAD, POST and OPTIONS only, so Chromium refused to send
+    DELETE /seeks/{id} from another origin (the fetch failed); it allows what each route accepts."""
+    result = call(chromium, "seekAndCancel", service.url)
+    assert result == {"statuses": [201, 200], "status": "cancelled"}
+    preflighted = [(method, target) for method, target in service.requests() if method == "OPTIONS"]
+    # Each request with a header of its own, preflighted once: the DELETE's too.
+    assert len(preflighted) == 3 and preflighted[-1][1].startswith("/seeks/")
+    assert console_errors(chromium) == []

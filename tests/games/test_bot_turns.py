@@ -129,7 +129,8 @@ def test_a_persons_commit_on_a_kept_copy_fenced_since_is_refused_by_the_store_an
     created = play.create(("Ada", "Bot"), (None, BOT), seed=3)
     play.play(created.game_id, Advance(), created.tokens[0])  # version 2, kept; the bot is in turn
     assert worker.fence(created.game_id, worker.load(created.game_id))
-    with ClientCommands(redis_url) as commands:
+    # The game's own round trips: its end also moves it on the lists of games (site/watching.py).
+    with ClientCommands(redis_url, created.game_id) as commands:
         # The person resigns (allowed out of turn) on the kept copy, whose revision is no
         # longer the store's: that commit is refused, the game it returns judged again.
         committed = play.play(created.game_id, Resign(), created.tokens[0])

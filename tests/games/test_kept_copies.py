@@ -41,7 +41,8 @@ def test_a_kept_copy_another_process_moved_past_is_corrected_by_the_compare_and_
     created = play.create(("Ada", "Bo"), seed=3)
     play.play(created.game_id, Advance(), created.tokens[0])  # version 2, kept by `play`
     other.play(created.game_id, Advance(), created.tokens[1])  # version 3: seat 1 from 0 to 2, 7 buttons
-    with ClientCommands(redis_url) as commands:
+    # The game's own round trips: its end also moves it on the lists of games (site/watching.py).
+    with ClientCommands(redis_url, created.game_id) as commands:
         # Resigning is legal on the kept copy too: the commit against version 2 is refused and
         # returns version 3, on which the move is judged again and stored.
         committed = play.play(created.game_id, Resign(), created.tokens[1])

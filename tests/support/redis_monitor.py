@@ -19,8 +19,11 @@ from redis import Redis
 class ClientCommands:
     """Within a `with` block, `take()` says how many client commands Redis ran since the last call."""
 
-    def __init__(self, redis_url: str):
+    def __init__(self, redis_url: str, game_id: str | None = None):
+        """`game_id`: count only the commands on that game's keys (its hash tag), not those of what follows
+        games beside it (the site's listeners: the lists of games, players' notices)."""
         self._client = Redis.from_url(redis_url, decode_responses=True)
+        self._game_tag = None if game_id is None else f"{{{game_id}}}"
         self._monitor = self._client.monitor()
         self._marker = f"count-mark-{uuid.uuid4().hex}"
         self._counts: queue.Queue[int] = queue.Queue()
@@ -37,8 +40,14 @@ class ClientCommands:
             if self._marker in text:
                 self._counts.put(seen)
                 seen = 0
-            elif command.get("client_type") != "lua" and not text.startswith("PING"):
+            elif self._counted(command, text):
                 seen += 1
+
+    def _counted(self, command: dict, text: str) -> bool:
+        """A client's own command (not one a script ran, not a PING), on the game's keys when one is named."""
+        if command.get("client_type") == "lua" or text.startswith("PING"):
+            return False
+        return self._game_tag is None or self._game_tag in text
 
     def take(self) -> int:
         """Client commands since the previous take() (or since the block began)."""

@@ -141,7 +141,8 @@ def stream_events(game_id: str):
         raise
 
     def closed() -> None:
-        watchers.leave(game_id, stream)
+        if stream is not None:  # None: uncounted, the store refused its lease
+            watchers.leave(game_id, stream)
         open_streams.close(client)
 
     return event_stream(feed, closed)

@@ -11,7 +11,7 @@ from service.api.responses import json_response
 from service.api.schemas import load_join
 from service.games.jsontext import Fragment, compact
 
-from .watching import list_watched, refuse_lobby_filters
+from .watching import list_watched
 
 bp = Blueprint("lobby", __name__)
 
@@ -23,13 +23,14 @@ def list_games():
     query = read_query("listGames")
     if query["status"] != "open":
         return list_watched(query)
-    refuse_lobby_filters(query)
     # With a player token, the games of the players it blocks are left out.
     token = bearer_token()
     hidden = (
         frozenset(services().blocks.blocked(services().players.authenticate(token))) if token else frozenset()
     )
-    page = services().lobby.open_games(query.get("cursor"), hidden)
+    page = services().lobby.open_games(
+        query.get("cursor"), query.get("player"), bool(query.get("rated", False)), hidden
+    )
     return json_response(compact({"games": page.games, "next": page.next}))
 
 

@@ -53,10 +53,19 @@ class GameWatchers:
         self._games: dict[str, dict[str, _Stream]] = {}
         self._pid: int | None = None
 
-    def join(self, game_id: str, tell: Callable[[int], None]) -> str:
-        """Count a new stream of the game, tell it the count now; its name, for `leave`. StorageError when the store fails."""
+    def join(self, game_id: str, tell: Callable[[int], None]) -> str | None:
+        """Count a new stream of the game, tell it the count now; its name, for `leave`.
+
+        None when the store refuses the count (a Redis at `maxmemory` takes
+        no write, yet still serves the game's reads): the stream goes on,
+        uncounted and told no count, rather than being refused for it.
+        """
         name = secrets.token_urlsafe(12)
-        count = self._store.renew(game_id, [name], LEASE_MS)
+        try:
+            count = self._store.renew(game_id, [name], LEASE_MS)
+        except StorageError as error:
+            log.warning("a stream was left uncounted: the store refused its lease (%s)", error)
+            return None
         with self._lock:
             if self._pid != os.getpid():
                 # The first stream of this process (or of a child forked with a copy of the parent's).

@@ -76,3 +76,20 @@ async function watchEventSource(base, id, ms) {
   source.close();
   return {seen, readyState};
 }
+
+// A player seeks a game and cancels the seek: DELETE from another origin, which
+// the browser sends only if the preflight allows the method (issue 38).
+async function seekAndCancel(base) {
+  const made = await fetch(`${base}/players`, {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "Ann"}),
+  });
+  const auth = {"Authorization": `Bearer ${(await made.json()).token}`};
+  const sought = await fetch(`${base}/seeks`, {
+    method: "POST",
+    headers: {...auth, "Content-Type": "application/json"},
+    body: JSON.stringify({clock: {initial_s: 300, increment_s: 3}}),
+  });
+  const seek = (await sought.json()).seek;
+  const cancelled = await fetch(`${base}/seeks/${seek.id}`, {method: "DELETE", headers: auth});
+  return {statuses: [sought.status, cancelled.status], status: (await cancelled.json()).seek.status};
+}
