@@ -15,6 +15,7 @@ import time
 
 from flask.testing import FlaskClient
 
+from tests.support.bot_workers import BotWorkerProcess, wait_for
 from tests.support.sse import check_event, events_of
 
 from .conftest import client_with
@@ -223,3 +224,30 @@ def test_a_client_current_on_the_game_hears_the_offer_made_since_and_then_the_an
         assert declined.startswith(b"event: offer\n") and b'"status":"declined"' in declined
     finally:
         resp.close()
+
+
+def test_a_bot_accepts_and_its_worker_plays_on_after_the_takeback(backend, app, client, tmp_path):
+    """Seat 0 (Ann) advances: the bot is in turn at version 2, its job queued. Ann takes it back (the bot
+    accepts at once: version 3, Ann in turn) before any worker runs; the worker started then drops the
+    job of version 2, and answers Ann's next move."""
+    jobs = app.extensions["patchwork"].play.bot_jobs
+    jobs.beat("a test standing in for a worker until the real one starts")
+    created = client.post(
+        "/games", json={"players": [{"name": "Ann"}, {"name": "Bot", "bot": "random"}], "seed": 2}
+    ).get_json()
+    gid, auth = created["game"]["id"], {"Authorization": f"Bearer {created['tokens'][0]}"}
+    assert client.post(f"/games/{gid}/moves", json={"action": "advance"}, headers=auth).status_code == 201
+    assert jobs.queued() == 1
+    taken = client.post(f"/games/{gid}/takeback", headers=auth)
+    assert taken.status_code == 201 and taken.get_json()["version"] == 3 and taken.get_json()["turn"] == 0
+    with BotWorkerProcess(backend.url, tmp_path / "worker.log", cluster=backend.cluster) as worker:
+        assert client.post(f"/games/{gid}/moves", json={"action": "advance"}, headers=auth).status_code == 201
+
+        def bot_moved():
+            game = client.get(f"/games/{gid}").get_json()
+            return game if game["version"] >= 5 else None
+
+        wait_for(bot_moved, 20, f"the bot did not move after the takeback; its log:\n{worker.log()}")
+    history = client.get(f"/games/{gid}/moves").get_json()["moves"]
+    assert [entry.get("action") == "takeback" for entry in history[:3]] == [False, True, False]
+    assert [entry["seat"] for entry in history[:4]] == [0, 0, 0, 1]
