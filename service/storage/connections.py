@@ -262,13 +262,14 @@ class LendingPool(Commands):
     then go to the queue in order, so nobody starves. The most recently
     returned connection goes out first, so a quiet worker keeps using one or two.
 
-    A borrower that waited `wait` seconds in vain is told why: when a lent
-    connection has its answer waiting unread, or waits to be taken by the
-    borrower it was handed to (or is still being opened), Redis answers and
-    the borrowers are waiting for this process's CPU (overload: StoreBusy,
-    `503 overloaded`); when every lent connection waits for Redis, or one
-    was lost meanwhile, Redis is not answering (a ConnectionError: a store
-    error, `503 storage_unavailable`).
+    A borrower that waited `wait` seconds in vain is told why: when a
+    connection came back meanwhile (it had to wait behind other borrowers),
+    a lent connection has its answer waiting unread, or one waits to be taken
+    by the borrower it was handed to (or is still being opened), Redis
+    answers and the borrowers are waiting for this process (overload:
+    StoreBusy, `503 overloaded`); when no connection came back and every lent
+    one waits for Redis, or one was lost meanwhile, Redis is not answering (a
+    ConnectionError: a store error, `503 storage_unavailable`).
 
     No connection fails a command for having outlived its Redis:
     - one that Redis closed while it sat idle (Redis restarted: its close
@@ -289,6 +290,9 @@ class LendingPool(Commands):
         self._opened: list[Connection] = []
         self._opening = 0
         self._generation = 0
+        # Commands that ended, so a borrower can tell whether Redis answered
+        # anyone while it waited (a count, not a lock: only "did it change" matters).
+        self._returned = 0
         # Connections handed to waiting borrowers that have not taken them yet.
         self._handed = 0
         self._lock = threading.Lock()
@@ -327,24 +331,30 @@ class LendingPool(Commands):
                 self._opening += 1
         if may_open:
             return self._open()
-        generation = self._generation
+        generation, returned = self._generation, self._returned
         waiter.handed.wait(self._wait)
         with self._lock:
             if waiter.connection is None:
                 self._waiters.remove(waiter)
-                raise self._why_none_came(generation)
+                raise self._why_none_came(generation, answered=self._returned != returned)
             self._handed -= 1
         return self._current(waiter.connection)
 
-    def _why_none_came(self, generation: int) -> Exception:
-        """(Under the lock) what a borrower that waited in vain is told, the pool's generation having been `generation`."""
-        # Redis answers when no connection was lost meanwhile and, of the
-        # connections (all lent), one waits to be taken by the borrower it
-        # was handed to, or holds its answer unread: the borrowers are
+    def _why_none_came(self, generation: int, answered: bool) -> Exception:
+        """(Under the lock) what a borrower that waited in vain is told.
+
+        The pool's generation was `generation` when it began to wait, and
+        `answered` says whether a command ended meanwhile.
+        """
+        # Redis answers when no connection was lost meanwhile and a command
+        # ended while the borrower waited (it waited its turn behind other
+        # borrowers: on a loaded machine Redis is slower, not gone), or, of
+        # the connections (all lent), one waits to be taken by the borrower
+        # it was handed to, or holds its answer unread: the borrowers are
         # waiting for this process's CPU. One still being opened is given
         # the same benefit of the doubt: under a burst its connect waits
         # for the CPU too, and if Redis is the trouble its opener says so.
-        busy = self._handed or self._opening or any(c.readable() for c in self._opened)
+        busy = answered or self._handed or self._opening or any(c.readable() for c in self._opened)
         if generation == self._generation and busy:
             return StoreBusy(
                 f"every Redis connection of this process stayed in use for {self._wait} s, "
@@ -371,6 +381,7 @@ class LendingPool(Commands):
         return connection
 
     def _give_back(self, connection: Connection) -> None:
+        self._returned += 1
         self._idle.append(connection)
         if self._waiters:
             with self._lock:

@@ -151,3 +151,49 @@ def test_after_a_connection_fails_the_connections_made_before_are_not_used_again
                 senders.add(f"{command['client_address']}:{command['client_port']}")
         assert senders and not senders & before, "a connection made before the failure was used again"
         store.close()
+
+
+# Keeps Redis busy for 80 ms of its own time, as a loaded machine slows it:
+# every other client's command waits, none is dropped.
+BUSY_REDIS = """
+local began = redis.call('TIME')
+while true do
+    local now = redis.call('TIME')
+    if (now[1] - began[1]) * 1000000 + (now[2] - began[2]) > 80000 then return 1 end
+end
+"""
+
+
+def test_callers_queued_behind_a_slow_but_answering_redis_are_told_overloaded(tmp_path: Path) -> None:
+    # One connection and 16 callers: the last ones wait longer than a borrower
+    # may (half the 1 s timeout) while commands go on ending before them. That
+    # is this process having more to do than its connections carry, so the
+    # API answers `503 overloaded`, not a store failure.
+    with ThrowawayRedis(tmp_path / "slow") as server, server.client() as redis:
+        store = open_store(server.url, max_connections=1, timeout=1.0)
+        store.create_game("g1", "s", "v")
+        slowing = threading.Event()
+
+        def slow_redis() -> None:
+            while not slowing.is_set():
+                redis.eval(BUSY_REDIS, 0)
+
+        slower = threading.Thread(target=slow_redis)
+        slower.start()
+        try:
+            outcomes = run_together(16, lambda _n: _load_or_error(store))
+        finally:
+            slowing.set()
+            slower.join()
+        errors = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+        assert errors, "every caller got a connection in time: the queue was too short to test"
+        assert all(isinstance(error, StoreBusy) for error in errors), errors
+        assert len(errors) < len(outcomes)  # Redis answered the first ones
+        store.close()
+
+
+def _load_or_error(store) -> object:
+    try:
+        return store.load_game("g1")
+    except StorageError as error:
+        return error
