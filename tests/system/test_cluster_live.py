@@ -17,9 +17,10 @@ from tests.support.redis_cluster import ThrowawayCluster
 from tests.support.service_client import ServiceClient, wait_until_ready
 
 GAMES = 12  # all on one master by chance: 3 * (1/3)**12, about 1 in 180,000
-GAME_KEY = re.compile(r"^patchwork:\{([^}]+)\}:")
-# Keys of the client, not of a game: every POST /games now counts against its creator's hourly limit.
-CLIENT_KEY = re.compile(r"^patchwork:ratelimit:")
+# A game's keys are tagged with its id (22 url-safe base64 characters); the
+# others are the site's (its lists of games, under `{games}`) and the clients'
+# (every POST /games counts against its creator's hourly limit).
+GAME_KEY = re.compile(r"^patchwork:\{([A-Za-z0-9_-]{22})\}:")
 
 
 def test_games_on_a_cluster_spread_over_masters_and_replay(tmp_path):
@@ -42,10 +43,8 @@ def test_games_on_a_cluster_spread_over_masters_and_replay(tmp_path):
             with node.client() as client:
                 assert client.execute_command("ROLE")[0] == "master"
                 for key in client.scan_iter("patchwork:*"):
-                    if CLIENT_KEY.match(key):
-                        continue
-                    game_id = GAME_KEY.match(key).group(1)
-                    masters_of.setdefault(game_id, set()).add(node.port)
+                    if game_key := GAME_KEY.match(key):
+                        masters_of.setdefault(game_key.group(1), set()).add(node.port)
         assert set(masters_of) == set(games)
         assert all(len(ports) == 1 for ports in masters_of.values()), "a game's keys on two masters"
         used = set().union(*masters_of.values())
