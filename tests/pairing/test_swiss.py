@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from service.pairing import Outcome, Pairing, swiss_round
 from service.pairing.history import histories
-from service.pairing.swiss import paired
+from service.pairing.swiss import WINDOWS, block_ends, paired, places
 
 
 def won(first: str, second: str, winner: str) -> Outcome:
@@ -253,26 +253,30 @@ def test_random_results_never_bring_a_repeat_a_second_bye_or_a_wrong_seat(count,
         )
 
 
-def test_the_offered_edges_of_a_large_field_pair_it_as_well_as_every_pair_would():
-    # 96 players after 5 random rounds: score groups larger than the narrowest window.
-    # Pairing over the windows' edges costs no more, tier by tier above the ranks' order,
-    # than pairing over every pair.
+def test_blocks_and_windows_pair_a_large_field_as_close_in_score_as_every_pair_would():
+    # 128 players after 6 random rounds, paired in blocks of at least 32 over the narrow
+    # windows' edges (score groups of up to 40 players: wider than the narrowest window):
+    # no repeat, and the same least sum of squared score differences as over every pair.
     chance = random.Random(39)
-    players = [f"p{i}" for i in range(96)]
+    players = [f"p{i}" for i in range(128)]
     past: list[list[Outcome]] = []
-    for _ in range(5):
+    for _ in range(6):
         pairings = swiss_round(players, past)
         past.append(
             [won(p.first, p.second or "", chance.choice((p.first, p.second or ""))) for p in pairings]
         )
     found = histories(past, players)
     ranked = sorted(players, key=lambda p: (-found[p].points, players.index(p)))
+    assert max(Counter(found[p].points for p in players).values()) > 2 * WINDOWS[0] + 2
+    assert len(block_ends(places(ranked, found), 32)) > 1
 
     def score_cost(pairs: list[tuple[str, str]] | None) -> int:
         assert pairs is not None
+        assert sorted(p for pair in pairs for p in pair) == sorted(players)
         assert not any(b in found[a].opponents for a, b in pairs)
         return sum((found[a].points - found[b].points) ** 2 for a, b in pairs)
 
-    assert score_cost(paired(ranked, found, repeats=False)) == score_cost(
-        paired(ranked, found, repeats=False, windows=(None,))
+    in_blocks = paired(ranked, found, repeats=False, block=32)
+    assert score_cost(in_blocks) == score_cost(
+        paired(ranked, found, repeats=False, windows=(None,), block=None)
     )
