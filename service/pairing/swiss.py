@@ -12,8 +12,9 @@ solve the Dutch system the same way.
 An edge's weight is a large constant minus its cost, and the cost is
 lexicographic, each tier outweighing everything the tiers below it can add
 up to over a whole round (the multipliers in `weights`):
-1. repeats: how often the two have met (only when no round without a repeat
-   exists at all, as in a field too small for its number of rounds);
+1. repeats: how often the two have met (offered only when no round without
+   a repeat exists, as in a field too small for its number of rounds, or
+   when only a second bye would avoid one);
 2. the squared score difference: equal scores cost nothing, so score groups
    pair within themselves first, and a player floats down only when the
    group cannot be paired; squaring prefers two floats of one point to one
@@ -76,8 +77,11 @@ def swiss_round(
     `players` are those still in (withdrawn ones left out); `past` is every
     round played so far; `seeds` rank players of equal points (higher first,
     ratings say), then the order of `players` does. With an odd count the
-    bye (last) goes to the lowest-ranked player without one, among those
-    whose absence leaves a field that can be paired without a repeat.
+    bye (last) goes to the lowest-ranked player without one whose absence
+    leaves a field that can be paired without a repeat; when no such
+    absence does, to the lowest-ranked without one all the same, and the
+    round repeats as few pairings as it can. Only once everyone has had a
+    bye does anyone get a second.
     """
     found = histories(past, players)
     ranked = ranking(players, found, seeds or {})
@@ -85,21 +89,22 @@ def swiss_round(
         return [Pairing(player, None) for player in ranked]
     sitting_out: list[Pairing] = []
     if len(ranked) % 2:
-        order = bye_order(ranked, found)
-        for candidate in order:
+        due = bye_due(ranked, found)
+        for candidate in due:
             pairs = paired([p for p in ranked if p != candidate], found, repeats=False)
             if pairs is not None:
                 break
         else:
-            # No bye leaves a round without a repeat: the first in line sits out all the same.
-            candidate = order[0]
+            # Whoever of them sits out, the others must repeat a pairing: a second bye (a
+            # second free point) would be the worse wrong, so the first in line sits out.
+            candidate = due[0]
             pairs = paired([p for p in ranked if p != candidate], found, repeats=True)
         sitting_out.append(Pairing(candidate, None))
     else:
         pairs = paired(ranked, found, repeats=False) or paired(ranked, found, repeats=True)
     # With repeats allowed every pair is an edge: an even field always has a perfect matching.
     assert pairs is not None
-    return [seated(a, b, found) for a, b in pairs] + sitting_out
+    return [Pairing(*seats(a, b, found)) for a, b in pairs] + sitting_out
 
 
 def ranking(players: Sequence[str], found: Mapping[str, History], seeds: Mapping[str, float]) -> list[str]:
@@ -109,23 +114,25 @@ def ranking(players: Sequence[str], found: Mapping[str, History], seeds: Mapping
     return [field[i] for i in order]
 
 
-def bye_order(ranked: Sequence[str], found: Mapping[str, History]) -> list[str]:
-    """Who should sit out, in order: fewest byes first (none, while anyone has none), lowest-ranked first."""
-    return sorted(reversed(ranked), key=lambda player: found[player].byes)
+def bye_due(ranked: Sequence[str], found: Mapping[str, History]) -> list[str]:
+    """Who may sit out, in order: those without a bye (the fewest byes once everyone has had
+    one), lowest-ranked first."""
+    fewest = min(found[player].byes for player in ranked)
+    return [player for player in reversed(ranked) if found[player].byes == fewest]
 
 
-def seated(a: str, b: str, found: Mapping[str, History]) -> Pairing:
-    """The pairing of `a` and `b` (`a` ranked higher) with the contract's seats.
+def seats(a: str, b: str, found: Mapping[str, History]) -> tuple[str, str]:
+    """`a` and `b` (`a` ranked higher) in the contract's seats: the one moving first first.
 
     The player who has started fewer games starts; on a tie the one who did
     not start last; on a tie still the higher-ranked.
     """
     first, second = found[a], found[b]
     if first.starts != second.starts:
-        return Pairing(a, b) if first.starts < second.starts else Pairing(b, a)
+        return (a, b) if first.starts < second.starts else (b, a)
     if bool(first.started_last) != bool(second.started_last):
-        return Pairing(b, a) if first.started_last else Pairing(a, b)
-    return Pairing(a, b)
+        return (b, a) if first.started_last else (a, b)
+    return (a, b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,8 +279,7 @@ Cost = tuple[int, int, int, int]
 def cost(a: str, b: str, here: Place, there: Place, met: int, found: Mapping[str, History]) -> Cost:
     """What pairing `a` with `b` (ranked below it) costs, tier by tier: see the module's docstring."""
     score = (here.points - there.points) ** 2
-    pairing = seated(a, b, found)
-    first, second = found[pairing.first], found[pairing.second or ""]
+    first, second = (found[player] for player in seats(a, b, found))
     # How far past one either player's starts and seconds would then differ.
     drift = max(0, abs(first.starts + 1 - first.seconds) - 1) + max(
         0, abs(second.seconds + 1 - second.starts) - 1

@@ -164,6 +164,27 @@ def test_a_field_where_every_pair_has_met_repeats_as_few_and_as_close_in_score_a
     assert swiss_round(["p1", "p2", "p3", "p4"], past) == [Pairing("p2", "p1"), Pairing("p4", "p3")]
 
 
+def test_a_second_bye_is_never_given_while_someone_has_none_even_at_the_price_of_a_repeat():
+    seven = [f"p{i}" for i in range(1, 8)]
+    past = [
+        [won("p1", "p4", "p4"), won("p2", "p5", "p2"), won("p3", "p6", "p6"), bye("p7")],
+        [won("p6", "p2", "p6"), won("p4", "p7", "p4"), won("p1", "p3", "p1"), bye("p5")],
+        [won("p4", "p6", "p4"), won("p5", "p1", "p1"), won("p7", "p2", "p2"), bye("p3")],
+        [won("p2", "p4", "p2"), won("p7", "p1", "p1"), won("p3", "p5", "p3"), bye("p6")],
+        [won("p6", "p1", "p6"), won("p2", "p3", "p2"), won("p5", "p7", "p5"), bye("p4")],
+    ]
+    # Only p1 and p2 have had no bye, and each has met everyone but the other: whichever sits
+    # out, the other must repeat a pairing (sitting p7 out again would avoid it: p1-p2, p3-p4,
+    # p5-p6). Points: p2 p4 p6 4, p1 3, p3 p5 2, p7 1, so p1 is the lowest-ranked without a bye.
+    # p2's one repeat is the only one: p2-p4 leaves p6-p5, p3-p7, and p2-p6 leaves p4-p5, p3-p7.
+    pairings = swiss_round(seven, past)
+    assert pairings[-1] == Pairing("p1", None)
+    met = {frozenset((o.first, o.second)) for round_ in past for o in round_ if o.second}
+    repeated = [p for p in pairings[:-1] if frozenset((p.first, p.second)) in met]
+    assert len(repeated) == 1
+    assert "p2" in (repeated[0].first, repeated[0].second)
+
+
 # --- the property test ----------------------------------------------------------------
 
 
