@@ -301,3 +301,39 @@ def test_blocks_and_windows_pair_a_large_field_as_close_in_score_as_every_pair_w
     assert score_cost(in_blocks) == score_cost(
         paired(ranked, found, repeats=False, windows=(None,), block=None)
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(min_value=2, max_value=9), seed=st.integers(min_value=0, max_value=10**6))
+def test_a_field_too_small_for_its_rounds_is_still_paired_whole_with_byes_shared_out(count, seed):
+    # 15 rounds (the most a Swiss may have) for 2 to 9 players: repeats become unavoidable,
+    # yet every round seats everyone once, nobody gets a second bye while someone has none,
+    # and the seats follow the contract.
+    chance = random.Random(seed)
+    players = [f"p{i}" for i in range(1, count + 1)]
+    past: list[list[Outcome]] = []
+    byes: Counter[str] = Counter()
+    starts: Counter[str] = Counter()
+    last_started: dict[str, bool] = {}
+    for _ in range(15):
+        pairings = swiss_round(players, past)
+        seated = [p.first for p in pairings] + [p.second for p in pairings if p.second]
+        assert sorted(seated) == sorted(players)
+        for p in pairings:
+            if p.second is None:
+                assert byes[p.first] == min(byes[q] for q in players)
+                byes[p.first] += 1
+                continue
+            assert starts[p.first] <= starts[p.second]
+            if starts[p.first] == starts[p.second]:
+                assert not last_started.get(p.first) or last_started.get(p.second)
+            starts[p.first] += 1
+            last_started[p.first], last_started[p.second] = True, False
+        past.append(
+            [
+                bye(p.first)
+                if p.second is None
+                else won(p.first, p.second, chance.choice((p.first, p.second)))
+                for p in pairings
+            ]
+        )
