@@ -342,7 +342,9 @@ _ENTRIES = (
         code="rating_out_of_range",
         status=403,
         title=N_("Rating out of range"),
-        when=N_("A player whose rating is outside the tournament's `min_rating`..`max_rating` asked to join."),
+        when=N_(
+            "A player whose rating is outside the tournament's `min_rating`..`max_rating` asked to join."
+        ),
         what_to_do=N_("Join a tournament whose bounds include your rating."),
     ),
     ProblemType(
