@@ -328,6 +328,33 @@ def test_a_round_robin_of_4_played_to_the_end_on_two_instances(instances, storag
     assert all(starts[p.id] in (1, 2) for p in players), starts
 
 
+def test_a_swiss_of_6_in_3_rounds_played_to_the_end_on_two_instances(instances, storage):
+    organiser = Player(instances, "Org", 1)
+    players = _players(instances, 6)
+    tournament_id = _organise(organiser, players, system="swiss", rounds=3)
+    strength = [p.id for p in players]
+    with Script(tournament_id, players, strength):
+        organiser.post(f"/tournaments/{tournament_id}/start")
+        done = _finished(instances[1], tournament_id, 180)
+    played = _check_rounds(instances, storage, done, players, 3)
+    _stronger_won(played, strength)
+    # No pair twice, no bye (an even field).
+    pairs = [_pair(p) for _n, p in played]
+    assert len(set(pairs)) == len(pairs) == 9 and all(len(pair) == 2 for pair in pairs)
+    # The points are the games' wins; the strongest won all three and leads alone.
+    points = _points(played)
+    assert _standing_points(done) == {p.id: points[p.id] for p in players}
+    assert sum(points.values()) == 9 and points[players[0].id] == 3
+    assert done["standings"][0]["player"]["id"] == players[0].id and done["standings"][0]["rank"] == 1
+    ranked = [s["points"] for s in done["standings"]]
+    assert ranked == sorted(ranked, reverse=True)
+    # Round 2 pairs by score group: the three winners of round 1 meet a winner where they can
+    # (three winners: one must meet a loser), so at most one pairing mixes the groups... by two.
+    after_one = Counter(p[p["winner"]]["id"] for n, p in played if n == 1)
+    mixed = [p for n, p in played if n == 2 and after_one[p["first"]["id"]] != after_one[p["second"]["id"]]]
+    assert len(mixed) == 1, mixed
+
+
 def test_a_player_who_never_moves_loses_each_game_on_time_and_none_is_aborted(instances, storage):
     organiser = Player(instances, "Org", 0)
     players = _players(instances, 2)
