@@ -1,7 +1,8 @@
 """Tournaments played to the end by scripted players on two instances of the service, with real processes (issue 39).
 
 Two `patchwork-service` processes (gunicorn and their own timekeepers; no
-bot workers, which tournaments never use) share one throwaway Redis. Each
+bot workers, which tournaments never use) share one throwaway Redis (or,
+for the round robin and the Swiss, a 3-master Redis Cluster too). Each
 player is a thread that keeps reading its active games through one
 instance and playing its turns through the other, as a person with two
 tabs on a load balancer would. Who wins a game is the script's: the player
@@ -18,14 +19,17 @@ before) and scores; the test reads what it did:
   and ranks as the rule gives them;
 - a player who never moves loses each game on time (a first move not made
   is a loss, never an abort); a withdrawal mid-tournament loses the games
-  left; and a tournament starts by itself at `starts_at` with nobody
-  asking, once.
+  left; a tournament starts by itself at `starts_at` with nobody asking,
+  once; and every timekeeper killed with kill -9 just as a round falls due
+  leaves that round paired once all the same.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
+import signal
 import threading
 import time
 from collections import Counter
@@ -38,7 +42,8 @@ import requests
 
 from service.storage import Storage, open_storage
 from tests.support.bot_workers import wait_for
-from tests.support.patchwork_service import PatchworkService
+from tests.support.patchwork_service import PatchworkService, children, program
+from tests.support.redis_cluster import ThrowawayCluster
 from tests.support.redis_servers import ThrowawayRedis
 
 # Long enough that a scripted player's turn never times out, short enough for the absent one's.
@@ -49,28 +54,46 @@ POLL_S = 0.1
 # The contract's promise for the start at `starts_at`, and some room for the machine's load.
 START_PROMISE_S = 2.0
 SERVICE_ENV = {"BOT_WORKERS": "0", "TIMEKEEPERS": "1"}
+TIMEKEEPER = "service.botworker.timekeeper_main"
 
 
 @pytest.fixture
-def redis(tmp_path) -> Iterator[ThrowawayRedis]:
-    with ThrowawayRedis(tmp_path / "redis") as server:
+def redis(request, tmp_path) -> Iterator[ThrowawayRedis | ThrowawayCluster]:
+    """A throwaway redis-server, or a 3-master Redis Cluster for a test parametrized with "cluster"."""
+    kind = getattr(request, "param", "single")
+    with (
+        ThrowawayCluster(tmp_path / "cluster")
+        if kind == "cluster"
+        else ThrowawayRedis(tmp_path / "redis") as server
+    ):
         yield server
+
+
+def _on_cluster(redis: ThrowawayRedis | ThrowawayCluster) -> bool:
+    return isinstance(redis, ThrowawayCluster)
 
 
 @pytest.fixture
 def storage(redis) -> Iterator[Storage]:
-    opened = open_storage(redis.url, max_connections=8)
+    opened = open_storage(redis.url, cluster=_on_cluster(redis), max_connections=8)
     yield opened
     opened.close()
 
 
 @pytest.fixture
-def instances(redis, tmp_path) -> Iterator[list[str]]:
-    """The two instances' addresses."""
-    first = PatchworkService(tmp_path / "a", tmp_path / "a.log", redis_url=redis.url, env=SERVICE_ENV)
-    second = PatchworkService(tmp_path / "b", tmp_path / "b.log", redis_url=redis.url, env=SERVICE_ENV)
+def services(redis, tmp_path) -> Iterator[list[PatchworkService]]:
+    """The two instances, running."""
+    env = {**SERVICE_ENV, "REDIS_CLUSTER": "1" if _on_cluster(redis) else "0"}
+    first = PatchworkService(tmp_path / "a", tmp_path / "a.log", redis_url=redis.url, env=env)
+    second = PatchworkService(tmp_path / "b", tmp_path / "b.log", redis_url=redis.url, env=env)
     with first, second:
-        yield [first.url, second.url]
+        yield [first, second]
+
+
+@pytest.fixture
+def instances(services) -> list[str]:
+    """The two instances' addresses."""
+    return [service.url for service in services]
 
 
 # --- requests -----------------------------------------------------------------------
@@ -301,6 +324,8 @@ def _players(urls: list[str], count: int) -> list[Player]:
 # --- the tests -------------------------------------------------------------------------------
 
 
+# On a single Redis and on a Redis Cluster: a tournament's keys, its games' and its players' lie in other slots.
+@pytest.mark.parametrize("redis", ["single", "cluster"], indirect=True)
 def test_a_round_robin_of_4_played_to_the_end_on_two_instances(instances, storage):
     organiser = Player(instances, "Org", 0)
     players = _players(instances, 4)
@@ -328,6 +353,7 @@ def test_a_round_robin_of_4_played_to_the_end_on_two_instances(instances, storag
     assert all(starts[p.id] in (1, 2) for p in players), starts
 
 
+@pytest.mark.parametrize("redis", ["single", "cluster"], indirect=True)
 def test_a_swiss_of_6_in_3_rounds_played_to_the_end_on_two_instances(instances, storage):
     organiser = Player(instances, "Org", 1)
     players = _players(instances, 6)
@@ -448,3 +474,55 @@ def test_a_tournament_starts_at_its_time_with_nobody_asking_and_one_too_small_is
     for player in players:
         assert _game_starts(storage, player, tournament_id) == [(pairing["game"], 1)]
     assert len(_tournament(instances[1], tournament_id)["round_pairings"]) == 1
+
+
+def test_timekeepers_killed_as_rounds_fall_due_leave_each_round_paired_once(services, instances, storage):
+    organiser = Player(instances, "Org", 0)
+    players = _players(instances, 6)
+    # A second's pause between rounds: the next round falls due at a moment the test knows.
+    tournament_id = _organise(organiser, players, system="swiss", rounds=3, pause_s=1)
+    strength = [p.id for p in players]
+    killed: list[tuple[int, int]] = []  # (the round due, the pid killed)
+    stop = threading.Event()
+
+    def kill_every_timekeeper_as_each_round_falls_due() -> None:
+        """At each next round's due time (and a little after, the second time), kill -9 both instances' timekeepers.
+
+        They pair the round (the runner's tick, every quarter second), so the
+        kill finds them before, in the middle of or after creating its games;
+        the supervisor restarts them, and the leases of the killed ones end.
+        """
+        offsets = iter((0.0, 0.15))
+        seen: set[int] = set()
+        while not stop.is_set():
+            found = _tournament(instances[0], tournament_id)
+            due = found["next_round_at"]
+            if found["status"] == "running" and due is not None and found["round"] not in seen:
+                seen.add(found["round"])
+                at = datetime.fromisoformat(due.replace("Z", "+00:00")).timestamp() + next(offsets, 0.0)
+                time.sleep(max(0.0, at - time.time()))
+                for service in services:
+                    for pid in children(service.process.pid):
+                        if program(pid) == TIMEKEEPER:
+                            os.kill(pid, signal.SIGKILL)
+                            killed.append((found["round"] + 1, pid))
+            stop.wait(0.02)
+
+    killer = threading.Thread(target=kill_every_timekeeper_as_each_round_falls_due, daemon=True)
+    with Script(tournament_id, players, strength):
+        organiser.post(f"/tournaments/{tournament_id}/start")
+        killer.start()
+        try:
+            done = _finished(instances[1], tournament_id, 180)
+        finally:
+            stop.set()
+            killer.join(10)
+    # Both rounds after the first fell due with their pairers killed, on both instances.
+    assert sorted({number for number, _pid in killed}) == [2, 3] and len(killed) == 4, killed
+    played = _check_rounds(instances, storage, done, players, 3)
+    _stronger_won(played, strength)
+    pairs = [_pair(p) for _n, p in played]
+    assert len(set(pairs)) == len(pairs) == 9
+    points = _points(played)
+    assert _standing_points(done) == {p.id: points[p.id] for p in players}
+    assert sum(points.values()) == 9 and points[players[0].id] == 3
