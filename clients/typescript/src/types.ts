@@ -46,10 +46,17 @@ export type OfferEvent = Schemas["OfferEvent"];
 export type TakebackRecord = Schemas["TakebackRecord"];
 export type Watchers = Schemas["Watchers"];
 
+// Issue 39: a tournament's game names its tournament and round.
+export type GameTournament = Schemas["GameTournament"];
+
 // The player's stream (`GET /players/me/events`): each event's `data`, as the operation describes it.
 export type PlayerEventType = Schemas["PlayerStreamEvent"]["event"];
 export type PlayerEvent =
-  | { type: "game_start"; id: string; data: { game: string; seat: Seat; my_turn: boolean } }
+  | {
+      type: "game_start";
+      id: string;
+      data: { game: string; seat: Seat; my_turn: boolean; tournament?: GameTournament };
+    }
   | { type: "your_turn"; id: string; data: { game: string; seat: Seat; version: number } }
   | { type: "game_end"; id: string; data: { game: string; seat: Seat; version: number; result: GameResult } }
   | { type: "rematch_offer"; id: string; data: { game: string; seat: Seat; expires_at: string } }
