@@ -230,3 +230,45 @@ def test_a_round_robin_player_who_withdraws_loses_the_games_left_unplayed(core: 
     assert final.entrant(dan.id).withdrawn is True
     points = {s["player"]["name"]: s["points"] for s in final.standings_view()}
     assert points == {"Ann": 3.0, "Bob": 2.0, "Cy": 1.0, "Dan": 0.0}
+
+
+def test_a_swiss_pairs_its_second_round_by_score_and_finishes(core: SiteCore, storage: Storage):
+    entrants = _players(storage)
+    tournament_id = _organised(core, entrants, system="swiss", rounds=2)
+    runner = TournamentRunner(core.tournaments)
+    runner.tick()
+    first = core.tournaments.load(tournament_id)
+    _give_up_by_the_lower(core.play, first, entrants)
+    winners = set()
+    for board in core.tournaments.load(tournament_id).played[0].boards:
+        winners.add(board.first if board.winner == "first" else board.second)
+    runner.tick()
+    second = core.tournaments.load(tournament_id)
+    assert second.round == 2
+    # Score groups: the two winners of round 1 meet, and so do the two losers; no pair plays twice.
+    pairs = [frozenset((b.first, b.second)) for b in second.played[1].boards]
+    assert frozenset(winners) in pairs
+    assert not set(pairs) & {frozenset((b.first, b.second)) for b in first.played[0].boards}
+    _give_up_by_the_lower(core.play, second, entrants)
+    final = core.tournaments.load(tournament_id)
+    assert final.status == FINISHED
+    points = {s["player"]["name"]: s["points"] for s in final.standings_view()}
+    # Ann wins both, Dan loses both; Bob and Cy win one each (against Dan, or each other's loser).
+    assert points == {"Ann": 2.0, "Bob": 1.0, "Cy": 1.0, "Dan": 0.0}
+
+
+def test_a_swiss_pairs_a_withdrawn_player_no_more(core: SiteCore, storage: Storage):
+    entrants = _players(storage)
+    tournament_id = _organised(core, entrants, system="swiss", rounds=2)
+    runner = TournamentRunner(core.tournaments)
+    runner.tick()
+    dan = entrants["Dan"][0]
+    core.tournaments.withdraw(tournament_id, dan)
+    _give_up_by_the_lower(core.play, core.tournaments.load(tournament_id), entrants)
+    runner.tick()
+    second = core.tournaments.load(tournament_id).played[1]
+    # Three left: one game and one bye, Dan on neither.
+    assert all(dan.id not in (b.first, b.second) for b in second.boards)
+    assert sorted(b.second is None for b in second.boards) == [False, True]
+    (bye,) = [b for b in second.boards if b.second is None]
+    assert bye.winner == "first" and bye.game is None
