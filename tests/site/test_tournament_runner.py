@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.botworker.timekeeper import Timekeeper
 from service.engine import Resign
 from service.games import GamePlay, KeptCopies
 from service.games.clock import ClockSettings
@@ -272,3 +273,18 @@ def test_a_swiss_pairs_a_withdrawn_player_no_more(core: SiteCore, storage: Stora
     assert sorted(b.second is None for b in second.boards) == [False, True]
     (bye,) = [b for b in second.boards if b.second is None]
     assert bye.winner == "first" and bye.game is None
+
+
+def test_the_timekeepers_tick_starts_a_tournament_that_is_due(core: SiteCore, storage: Storage):
+    entrants = _players(storage, ("Ann", "Bob"))
+    tournament_id = _organised(core, entrants)
+    keeper = Timekeeper(core.play, storage.deadlines, tournaments=TournamentRunner(core.tournaments))
+    assert core.tournaments.load(tournament_id).status == "upcoming"
+    keeper.tick()
+    started = core.tournaments.load(tournament_id)
+    assert (started.status, started.round) == (RUNNING, 1)
+    (board,) = started.played[0].boards
+    # Its game is made, its clock ready: the first move is due `first_move_s` (the default minute) on.
+    clock = core.play.load(board.game).record.clock_now
+    assert clock is not None and clock.deadline_ms is not None
+    assert 60_000 <= clock.deadline_ms - started.played[0].started_ms <= 61_000
