@@ -29,8 +29,8 @@ from service.site.core import SiteCore, site_core
 from service.site.lobby import Players
 from service.site.players import PlayerRecord
 from service.site.tournament_records import FINISHED, RUNNING, Tournament, begun
-from service.site.tournament_runner import REPAIR_MS, TournamentRunner
-from service.site.tournaments import TournamentRequest
+from service.site.tournament_runner import TournamentRunner
+from service.site.tournaments import REPAIR_MS, TournamentRequest
 from service.storage import Storage, open_storage
 from tests.support.backends import Backend
 
@@ -288,3 +288,17 @@ def test_the_timekeepers_tick_starts_a_tournament_that_is_due(core: SiteCore, st
     clock = core.play.load(board.game).record.clock_now
     assert clock is not None and clock.deadline_ms is not None
     assert 60_000 <= clock.deadline_ms - started.played[0].started_ms <= 61_000
+
+
+def test_an_early_start_is_looked_at_again_soon_not_at_starts_at(core: SiteCore, storage: Storage):
+    entrants = _players(storage, ("Ann", "Bob"))
+    organiser, _token = Players(storage.players).create("Org")
+    a_day = 24 * 3600 * 1000
+    made = core.tournaments.create(organiser, _request(starts_ms=core.play.now_ms() + a_day))
+    for record, _token in entrants.values():
+        core.tournaments.join(made["id"], record)
+    assert storage.tournaments.due.indexed(made["id"]) > core.play.now_ms() + a_day - 1000
+    before = core.play.now_ms()
+    core.tournaments.start(made["id"], organiser)
+    # Had the organiser's request died before making the games, this look would make them.
+    assert before <= storage.tournaments.due.indexed(made["id"]) <= core.play.now_ms() + REPAIR_MS
