@@ -302,6 +302,8 @@ class Tournaments(GameListener):
             self.record_result(tag.id, tag.round, after)
         except (StorageError, Refusal) as error:
             log.warning("the result of game %s waits for the repair: %s", after.id, error)
+        except Exception:  # the game's end is stored and answered whatever befalls its tournament
+            log.exception("the result of game %s waits for the repair", after.id)
 
     # --- the compare-and-set ----------------------------------------------
 
