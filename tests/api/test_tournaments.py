@@ -344,8 +344,10 @@ def test_a_round_robin_of_two_played_out_with_its_events(app, client):
         assert [e.kind for e in resumed.rest()] == ["game_end", "standings", "finished"]
     finally:
         resumed.close()
-    # Resumed at the end: nothing more, closed at once; with no id, a snapshot of the end.
-    assert Stream(app, f"{path}/events", headers={"Last-Event-ID": finished.id}).rest() == []
+    # Resumed at the end: nothing more to send, said with a 204 (EventSource stops); with no id, a
+    # snapshot of the end.
+    done = client.get(f"{path}/events", headers={"Last-Event-ID": finished.id})
+    assert done.status_code == 204 and done.get_data() == b""
     again = Stream(app, f"{path}/events")
     shown = again.rest()
     assert [e.kind for e in shown] == ["tournament"] and shown[0].id == finished.id
