@@ -151,7 +151,7 @@ EXTENSION_OPERATIONS = {
     ),
     ("get", "/tournaments/{tournament_id}/events"): (
         "streamTournamentEvents",
-        {"200", "400", "404", "429"},
+        {"200", "204", "400", "404", "429"},
     ),
 }
 

@@ -104,6 +104,11 @@ class TournamentFeed:
             watch.close()
             raise
 
+    @property
+    def nothing_left(self) -> bool:
+        """Whether the client has every event of an ended tournament already (it resumed after the last)."""
+        return self._ended and self._snapshot is None
+
     def __iter__(self) -> Iterator[TournamentFeedEvent | None]:
         if self._snapshot is not None:
             yield self._snapshot

@@ -3,7 +3,7 @@ tournament's event stream (site/tournaments.py)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, Response, request
 from marshmallow import ValidationError
 
 from service.api.context import client_address, services
@@ -116,4 +116,9 @@ def tournament_events(tournament_id: str):
     except BaseException:
         open_streams.close(client)
         raise
+    if feed.nothing_left:
+        # As for a finished game: EventSource stops on a 204, where an empty stream has it reconnect for ever.
+        feed.close()
+        open_streams.close(client)
+        return Response(status=204)
     return event_stream(feed, lambda: open_streams.close(client))
