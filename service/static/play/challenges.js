@@ -244,6 +244,12 @@ export async function showGamePeople(game, mySeat) {
     }
     parts.push(" ");
   }
+  if (game.tournament) {
+    parts.push("· ", Object.assign(document.createElement("a"), {
+      href: `#tournament=${encodeURIComponent(game.tournament.id)}`,
+      textContent: t("Tournament game, round {round}", { round: game.tournament.round }),
+    }));
+  }
   people.replaceChildren(...parts);
 }
 

@@ -102,8 +102,9 @@ function setOffer(offer) {
 
 const other = () => (view.seat === null ? null : view.game?.players[1 - view.seat]);
 
+// A tournament's games refuse takebacks, as rated ones do.
 function takebackPossible(game) {
-  return game.status === "active" && !game.rated && view.seat !== null;
+  return game.status === "active" && !game.rated && !game.tournament && view.seat !== null;
 }
 
 /** The seat that made the position shown: after a takeback to version k, the one whose move made k. */
