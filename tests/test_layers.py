@@ -25,10 +25,12 @@ ALLOWED = {
     "storage": {"storage", "config", "telemetry"},
     # Glicko-2 and the error catalogue: plain data and maths, importing nothing of the project's layers.
     "ratings": {"ratings"},
+    # Swiss and round-robin pairing and standings: pure functions of ids and results.
+    "pairing": {"pairing"},
     "problems": {"problems", "languages"},
     "games": {"games", "engine", "storage", "languages", "ratings", "problems", "instance"},
     # The site builds and amends games through the core; it knows nothing of HTTP.
-    "site": {"site", "games", "engine", "storage", "languages", "ratings", "problems"},
+    "site": {"site", "games", "engine", "storage", "languages", "ratings", "problems", "pairing"},
     # The bot worker plays through the game-play core, and must stay out of the web stack.
     "botworker": {
         "botworker",
@@ -36,6 +38,7 @@ ALLOWED = {
         "games",
         "site",
         "ratings",
+        "pairing",
         "problems",
         "engine",
         "storage",
@@ -64,6 +67,7 @@ WITHOUT_WEB = {
     "games",
     "site",
     "ratings",
+    "pairing",
     "problems",
     "botworker",
     "languages",

@@ -126,6 +126,33 @@ EXTENSION_OPERATIONS = {
     ("get", "/players/me/blocks"): ("listBlocks", {"200", "400", "401"}),
     ("post", "/players/me/blocks/{player_id}"): ("blockPlayer", {"200", "400", "401", "404", "422"}),
     ("delete", "/players/me/blocks/{player_id}"): ("unblockPlayer", {"200", "400", "401"}),
+    # Tournaments (issue 39).
+    ("get", "/tournaments"): ("listTournaments", {"200", "400"}),
+    ("post", "/tournaments"): (
+        "createTournament",
+        {"201", "400", "401", "403", "413", "415", "422", "429"},
+    ),
+    ("get", "/tournaments/{tournament_id}"): ("getTournament", {"200", "400", "404"}),
+    ("post", "/tournaments/{tournament_id}/join"): (
+        "joinTournament",
+        {"200", "400", "401", "403", "404", "409", "413", "415", "429"},
+    ),
+    ("post", "/tournaments/{tournament_id}/withdraw"): (
+        "withdrawFromTournament",
+        {"200", "400", "401", "404", "409", "413", "415"},
+    ),
+    ("post", "/tournaments/{tournament_id}/start"): (
+        "startTournament",
+        {"200", "400", "401", "403", "404", "409", "413", "415"},
+    ),
+    ("post", "/tournaments/{tournament_id}/cancel"): (
+        "cancelTournament",
+        {"200", "400", "401", "403", "404", "409", "413", "415"},
+    ),
+    ("get", "/tournaments/{tournament_id}/events"): (
+        "streamTournamentEvents",
+        {"200", "400", "404", "429"},
+    ),
 }
 
 
@@ -250,6 +277,12 @@ def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec)
         "listBlocks",
         "blockPlayer",
         "unblockPlayer",
+        # Issue 39.
+        "createTournament",
+        "joinTournament",
+        "withdrawFromTournament",
+        "startTournament",
+        "cancelTournament",
     }
     optional_player = {"createGame", "joinGame", "acceptChallenge", "listGames"}
     assert (

@@ -323,6 +323,89 @@ _ENTRIES = (
         ),
         what_to_do=N_("Send your player token (`POST /players` makes one), or pick an unrated game."),
     ),
+    # Tournaments (issue 39).
+    ProblemType(
+        code="tournament_not_found",
+        status=404,
+        title=N_("No such tournament"),
+        when=N_("No tournament has this id."),
+        what_to_do=N_("Check the id, or find one with `GET /tournaments?status=upcoming`."),
+    ),
+    ProblemType(
+        code="not_organiser",
+        status=403,
+        title=N_("Not the organiser"),
+        when=N_("A tournament was started or cancelled by a player other than its organiser."),
+        what_to_do=N_("Only the player who created the tournament starts it early or cancels it."),
+    ),
+    ProblemType(
+        code="rating_out_of_range",
+        status=403,
+        title=N_("Rating out of range"),
+        when=N_(
+            "A player whose rating is outside the tournament's `min_rating`..`max_rating` asked to join."
+        ),
+        what_to_do=N_("Join a tournament whose bounds include your rating."),
+    ),
+    ProblemType(
+        code="bots_not_allowed",
+        status=403,
+        title=N_("No bots here"),
+        when=N_("A bot account asked to join a tournament, or to organise one: bots only play challenges."),
+        what_to_do=N_("Join with a person's player token."),
+    ),
+    ProblemType(
+        code="tournament_full",
+        status=409,
+        title=N_("Tournament is full"),
+        when=N_("A join of a tournament that has as many players as its `max_players`."),
+        what_to_do=N_("Wait for a place (a player may withdraw before the start), or join another."),
+    ),
+    ProblemType(
+        code="tournament_started",
+        status=409,
+        title=N_("Tournament has started"),
+        when=N_("A join, an early start or a cancellation of a tournament that has already started."),
+        what_to_do=N_("Read the tournament (`GET /tournaments/{id}`) to follow it."),
+    ),
+    ProblemType(
+        code="tournament_over",
+        status=409,
+        title=N_("Tournament is over"),
+        when=N_("A change to a tournament that is finished or was cancelled."),
+        what_to_do=N_("Nothing: its results stand. Find another with `GET /tournaments`."),
+    ),
+    ProblemType(
+        code="not_in_tournament",
+        status=409,
+        title=N_("Not in this tournament"),
+        when=N_("A withdrawal from a tournament the player never joined."),
+        what_to_do=N_("Nothing to withdraw from."),
+    ),
+    ProblemType(
+        code="too_few_players",
+        status=409,
+        title=N_("Too few players"),
+        when=N_("An early start of a tournament that fewer than 2 players have joined."),
+        what_to_do=N_("Wait for more players; at its `starts_at` it is cancelled if still under 2."),
+    ),
+    ProblemType(
+        code="starts_at_out_of_range",
+        status=422,
+        title=N_("Start time out of range"),
+        when=N_("A tournament whose `starts_at` is less than 60 s or more than 30 days ahead."),
+        what_to_do=N_("Pick a start between one minute and thirty days from now (RFC 3339, with an offset)."),
+    ),
+    ProblemType(
+        code="tournament_invalid",
+        status=422,
+        title=N_("Tournament does not fit together"),
+        when=N_(
+            "A tournament's fields that are each valid but not together: `rounds` for a round robin or "
+            "none for a swiss, `max_players` over 20 for a round robin, `min_rating` above `max_rating`."
+        ),
+        what_to_do=N_("Follow `detail`, which names the field."),
+    ),
     ProblemType(
         code="name_fixed",
         status=409,
