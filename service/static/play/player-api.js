@@ -94,7 +94,9 @@ export const playerApi = {
   tournaments: (status, cursor = null) => request("GET", `/tournaments${query({ status, cursor })}`, { token: null }),
   /** `{tournament}` after the player's `action`: join, withdraw, or the organiser's start and cancel. */
   tournamentAction: (tournamentId, action) => request("POST", `/tournaments/${id(tournamentId)}/${action}`, { body: {} }),
-  tournamentEventsUrl: (tournamentId) => `/tournaments/${id(tournamentId)}/events`,
+  /** The tournament's event stream, resumed after `lastId` when given (EventSource sends no header). */
+  tournamentEventsUrl: (tournamentId, lastId = null) =>
+    `/tournaments/${id(tournamentId)}/events${query({ last_event_id: lastId })}`,
 
   /** `{ticket}`: a one-use ticket for the player's stream (EventSource sends no header). */
   streamTicket: () => request("POST", "/players/me/stream-tickets"),

@@ -8,15 +8,14 @@
 // GET /tournaments/{id} says what it is now.
 
 import { clockRequest, describeClock } from "./clocks.js";
+import { follow } from "./follow.js";
 import { language, t, tn } from "./i18n.js";
 import { myProfile } from "./challenges.js";
 import { playerToken } from "./lobby.js";
 import { playerApi } from "./player-api.js";
 
 const $ = (id) => document.getElementById(id);
-const EVENTS = ["round_start", "game_end", "standings", "finished", "cancelled"];
-const FIRST_DELAY_MS = 1000;
-const MAX_DELAY_MS = 30000;
+const EVENTS = ["tournament", "round_start", "game_end", "standings", "finished", "cancelled"];
 const STATUSES = ["upcoming", "running", "finished"];
 
 const number = (value) => new Intl.NumberFormat(language()).format(value);
@@ -193,42 +192,19 @@ function refresher(tournamentId, showMessage) {
 }
 
 /**
- * Follow the tournament's stream, calling `changed()` on each event and on
- * each (re)connection (what happened while the stream was down is read
- * then). The browser reconnects a dropped stream by itself; one it gave up
- * on (an answer that was not a stream) is opened again with backoff. A
- * tournament over (finished, cancelled) has nothing more to tell. Returns
- * the function that stops.
+ * Follow the tournament's stream (follow.js: reconnected with backoff,
+ * resumed after the last event seen), calling `changed()` on each event: a
+ * snapshot (`tournament`) first, and again on a reconnect the service can no
+ * longer resume, so nothing that happened while the stream was down is
+ * missed. A tournament over has nothing more to tell. The function that stops.
  */
 function followTournament(tournamentId, changed) {
-  let source = null;
-  let timer = null;
-  let delay = FIRST_DELAY_MS;
-  let stopped = false;
-  const open = () => {
-    source = new EventSource(playerApi.tournamentEventsUrl(tournamentId));
-    source.onopen = () => { delay = FIRST_DELAY_MS; changed().catch(() => {}); };
-    for (const type of EVENTS) {
-      source.addEventListener(type, () => {
-        if (type === "finished" || type === "cancelled") stop();
-        changed().catch(() => {});
-      });
-    }
-    source.onerror = () => {
-      if (source.readyState !== EventSource.CLOSED || stopped || timer !== null) return;
-      timer = setTimeout(() => { timer = null; open(); }, delay);
-      delay = Math.min(delay * 2, MAX_DELAY_MS);
-    };
+  const url = (lastId) => playerApi.tournamentEventsUrl(tournamentId, lastId);
+  const onEvent = (type, data) => {
+    if (type === "tournament" && ["finished", "cancelled"].includes(data.status)) stop();
+    changed().catch(() => {});
   };
-  function stop() {
-    stopped = true;
-    clearTimeout(timer);
-    source?.close();
-    window.removeEventListener("pagehide", stop);
-  }
-  // A browser allows six connections per origin: a page going away lets its stream go.
-  window.addEventListener("pagehide", stop);
-  open();
+  const stop = follow(url, onEvent, () => {}, { types: EVENTS, last: ["finished", "cancelled"] });
   return stop;
 }
 
