@@ -6,7 +6,8 @@ priority and holds its GIL for whole slices, which would make the timeouts
 wait behind the thinking (issue 36: seconds late with 6 bot games running).
 Each tick, every `TICK_SECONDS`, it takes the due entries of each shard of
 the deadline index (storage/deadlines.py), leased to it, and for each game:
-- applies the timeout (or the abort of a game whose first move never came)
+- applies the timeout (or the abort of a game whose first move never came,
+  unless that first move is forfeit: a tournament's game, lost on time)
   through `GamePlay.expire`: the same compare-and-set as a move, and the
   commit checks the store's own clock against the game's deadline, so an
   expiry is applied once however many timekeepers (or late moves) race it;

@@ -10,7 +10,9 @@ Two kinds (docs/api-guide.md#clocks):
   seat getting the turn; a seat that acts again gets the turn again.
 
 No bank runs before the game's first move; if it does not come within
-`first_move_s`, the game is aborted. A clock runs on the store's time, one
+`first_move_s`, the game is aborted (a tournament's game is lost on time
+instead by the seat to move: GameRecord.first_move_forfeit, decided in
+GamePlay.expire). A clock runs on the store's time, one
 clock for every instance: each action's clock is a function of the time of
 its commit (`ClockAt`), taken at the store's time as this process reckons
 it (storage/store_time.py) just before the commit, and
@@ -71,7 +73,7 @@ class ClockSettings:
 
     @property
     def first_move_ms(self) -> int:
-        """How long the game waits for its first move before it is aborted."""
+        """How long the game waits for its first move before it is aborted (or, with a forfeit, lost)."""
         if self.first_move_s is not None:
             return self.first_move_s * 1000
         return REALTIME_FIRST_MOVE_S * 1000 if self.realtime else self.allowance_ms
@@ -191,7 +193,7 @@ def at_deadline(settings: ClockSettings, clock: ClockState, now_ms: int) -> Cloc
 
     Nothing runs any more. The running seat's real-time bank is empty; a
     correspondence seat's allowance is used up. An abort before the first
-    move leaves the banks whole.
+    move, or a first move forfeit, leaves the banks whole: none ran.
     """
     remaining = list(clock.remaining_ms)
     if clock.running is not None:

@@ -196,6 +196,9 @@ class GamePlay:
             open_until_ms=seating.open_until_ms,
             rated=seating.rated,
             game_id=seating.game_id,
+            seat_tokens=seating.seat_tokens,
+            tournament=seating.tournament,
+            first_move_forfeit=seating.first_move_forfeit,
         )
         at_ms = None if pending is None else self.store.now_ms()
         # A place among the clocked bot games the workers serve; a game with an open
@@ -509,8 +512,10 @@ class GamePlay:
     def expire(self, game_id: str, now_ms: int) -> Expiry:
         """End the game at its deadline if it has come by `now_ms` (the store's time), through the same commit as a move.
 
-        A game whose first move never came is aborted (no winner); any
-        other loses on time for the seat whose clock ran (the other wins).
+        A game whose first move never came is aborted (no winner), unless
+        its first move is forfeit (GameRecord.first_move_forfeit: a
+        tournament's game, every seat held): then the seat to move loses on
+        time, as any other game does for the seat whose clock ran (the other wins).
         Applied once: the compare-and-set on the game's version and
         revision, and the commit's own check of the store's time against
         the stored deadline, let one expiry through whoever else tries.
@@ -530,7 +535,7 @@ class GamePlay:
             deadline_ms = clock.deadline_ms
             if now_ms < deadline_ms:
                 return Unchanged(Expiry(deadline_ms=deadline_ms))
-            ending: Move = Abort() if record.state.moves_played == 0 else Timeout()
+            ending: Move = Abort() if _aborts(record) else Timeout()
             seat = record.state.turn
             assert seat is not None  # not finished
             state = apply_move(record.state, ending)
@@ -852,6 +857,17 @@ def _as_is(committed: Committed) -> Committed:
 
 def _nothing(_committed: Committed) -> None:
     return None
+
+
+def _aborts(record: GameRecord) -> bool:
+    """Whether the game at its deadline is aborted (no first move came) rather than lost on time.
+
+    Only the game's first move has a deadline of its own (clock.start): from
+    it on, each seat's time is its bank (or a correspondence move's
+    allowance), so the second player's first move, missed, is an ordinary
+    timeout. A seat still open never forfeits: nobody sat there to lose.
+    """
+    return record.state.moves_played == 0 and (not record.first_move_forfeit or record.open_seat is not None)
 
 
 def _started_open(settings: ClockSettings, open_for_ms: int, now_ms: int) -> ClockState:

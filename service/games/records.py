@@ -92,6 +92,26 @@ class Offer:
         return cls(kind, seat, version, expires_at_ms)
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentTag:
+    """The tournament a game was paired in and its round: all the core knows of tournaments.
+
+    The core stores it and shows it (Game.tournament, the players' `game_start`);
+    what it means is the tournament module's (site/tournaments.py), which hears
+    the game's end as a listener of every game.
+    """
+
+    id: str
+    round: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "round": self.round}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> TournamentTag:
+        return cls(doc["id"], doc["round"])
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
     """One game as stored: engine state and service metadata (built with keywords)."""
@@ -124,6 +144,15 @@ class GameRecord:
     next_game: str | None = None
     # The one pending offer of a seat to the other (site/offers.py); a move voids it (`advanced` leaves it out).
     offer: Offer | None = None
+    # The tournament and round the game was paired in (site/tournaments.py); None for any other game.
+    tournament: TournamentTag | None = None
+    # Whether a first move not made by the first-move deadline loses the game on time for the seat
+    # to move instead of aborting it (GamePlay.expire): a tournament's games, where a player who
+    # does not turn up loses. A rule of the game's end, so a field of its own: the tag above says
+    # where the game belongs and the core reads no rule into it; and not a clock setting, because
+    # ClockSettings is the time control players send and see (Game.clock), which rematches and
+    # seeks repeat, while this is decided by whoever creates the game.
+    first_move_forfeit: bool = False
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -186,6 +215,8 @@ class GameRecord:
             rated=self.rated,
             settlement=self.settlement,
             next_game=self.next_game,
+            tournament=self.tournament,
+            first_move_forfeit=self.first_move_forfeit,
         )
 
     def encode(self) -> str:
@@ -237,6 +268,9 @@ class GameRecord:
                 **({"settlement": self.settlement.to_json()} if self.settlement is not None else {}),
                 **({"next_game": self.next_game} if self.next_game is not None else {}),
                 **({"offer": self.offer.to_json()} if self.offer is not None else {}),
+                # Left out of every other game, which reads as it did before tournaments.
+                **({"tournament": self.tournament.to_json()} if self.tournament is not None else {}),
+                **({"first_move_forfeit": True} if self.first_move_forfeit else {}),
             }
         )
 
@@ -274,6 +308,8 @@ class GameRecord:
             settlement=None if doc.get("settlement") is None else Settlement.from_json(doc["settlement"]),
             next_game=doc.get("next_game"),
             offer=None if doc.get("offer") is None else Offer.from_json(doc["offer"]),
+            tournament=None if doc.get("tournament") is None else TournamentTag.from_json(doc["tournament"]),
+            first_move_forfeit=bool(doc.get("first_move_forfeit", False)),
         )
 
 
@@ -294,17 +330,27 @@ def create_record(
     open_until_ms: int = 0,
     rated: bool = False,
     game_id: str | None = None,
+    seat_tokens: bool = True,
+    tournament: TournamentTag | None = None,
+    first_move_forfeit: bool = False,
 ) -> tuple[GameRecord, list[str | None]]:
-    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat, an open one and
-    one whose token acts already (a rematch's: it comes with its hash).
+    """A fresh record for `state` and the seat tokens (never stored): None for a bot's seat, an open one,
+    one whose token acts already (a rematch's: it comes with its hash), and, without `seat_tokens`, a
+    seat a player holds (its player's token alone acts for it).
 
     Each other seat of `seats` gets a new token, whose hash it keeps.
     With a clock: its `settings` and its `clock` at the creation (clock.start, at its time).
     `open_until_ms`: until when an open seat waits for a joiner.
     `game_id`: the id chosen beforehand (a seek's pairing names its game), else a new one.
+    `tournament`, `first_move_forfeit`: as GameRecord has them.
     """
     tokens = [
-        None if seat.bot is not None or seat.open or seat.token_hash is not None else new_seat_token()
+        None
+        if seat.bot is not None
+        or seat.open
+        or seat.token_hash is not None
+        or (not seat_tokens and seat.player_hash is not None)
+        else new_seat_token()
         for seat in seats
     ]
     first, second = (
@@ -324,6 +370,8 @@ def create_record(
         listed=listed,
         open_until_ms=open_until_ms if first.open or second.open else 0,
         rated=rated,
+        tournament=tournament,
+        first_move_forfeit=first_move_forfeit,
     )
     return record, tokens
 

@@ -265,8 +265,21 @@ class SeatNeverTaken(Refusal):
         )
 
 
+class TournamentGame(Refusal):
+    """A rematch of a tournament's game: the tournament alone pairs its players."""
+
+    code = "tournament_game"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Text(
+                "This game was paired by a tournament: its players meet again only when the tournament pairs them."
+            )
+        )
+
+
 class TakebackNotAllowed(Refusal):
-    """A takeback asked for where there is none to give: a rated game, a finished one, nothing played yet,
+    """A takeback asked for where there is none to give: a rated or tournament game, a finished one, nothing played yet,
     or by a seat that did not act last."""
 
     code = "takeback_not_allowed"
@@ -274,6 +287,10 @@ class TakebackNotAllowed(Refusal):
     @classmethod
     def rated(cls) -> TakebackNotAllowed:
         return cls(Text("A rated game has no takebacks: each move stands."))
+
+    @classmethod
+    def tournament(cls) -> TakebackNotAllowed:
+        return cls(Text("A tournament's game has no takebacks: each move stands."))
 
     @classmethod
     def finished(cls) -> TakebackNotAllowed:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .records import NO_OPEN_SEATS
+from .records import NO_OPEN_SEATS, TournamentTag
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,13 @@ class Seating:
     # The hashes of tokens that already act for the seats (a rematch: each person's of the
     # finished game): no new seat token is made. None: new ones.
     token_hashes: tuple[str | None, str | None] | None = None
+    # False: no seat token is made for a seat a player holds; its player's token alone acts for
+    # it (a tournament's games: nobody is there to be shown one). Bots' and open seats have none anyway.
+    seat_tokens: bool = True
+    # The tournament and round the game is paired in (GameRecord.tournament), None for none.
+    tournament: TournamentTag | None = None
+    # A first move not made by its deadline loses on time instead of aborting (GameRecord.first_move_forfeit).
+    first_move_forfeit: bool = False
 
 
 # The seating of a game whose seats are names and bots alone (GamePlay.create's default).

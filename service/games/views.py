@@ -155,7 +155,8 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
 
     A plain dict, not a marshmallow dump: it is built on every move (see
     benchmarks/README.md). `offer` only while one is pending (a move voids
-    it): the body of a game that never had one is as it always was.
+    it): the body of a game that never had one is as it always was; and
+    `tournament` only in a tournament's game, likewise.
     """
     state: GameState = record.state
     outcome = state.result
@@ -187,4 +188,6 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
     }
     if record.offer is not None:
         view["offer"] = offer_view(record.offer)
+    if record.tournament is not None:
+        view["tournament"] = record.tournament.to_json()
     return view

@@ -226,6 +226,19 @@ _ENTRIES = (
         what_to_do=N_("Play on: takebacks are for casual games, asked for by the seat that just played."),
     ),
     ProblemType(
+        code="tournament_game",
+        status=409,
+        title=N_("A tournament's game"),
+        when=N_(
+            "`POST /games/{id}/rematch` of a tournament's game: its players meet again only when the "
+            "tournament pairs them."
+        ),
+        what_to_do=N_(
+            "Play on in the tournament (`GET /tournaments/{id}`), or challenge the player to a game of your "
+            "own (`POST /challenges`)."
+        ),
+    ),
+    ProblemType(
         code="offer_not_found",
         status=404,
         title=N_("No such offer"),

@@ -1,7 +1,8 @@
 """What a player hears of its games: the events of its stream (GET /players/me/events) and its list of games.
 
 `game_start` when a game it holds a seat of begins (created with both seats
-held, joined, paired from seeks, a rematch), `your_turn` when a move hands
+held, joined, paired from seeks, a rematch, a tournament's round: with its
+`tournament`), `your_turn` when a move hands
 its seat the turn, `game_end` with the result, `rematch_offer` when the
 other seat offers a rematch (offers.py), `challenge` when another player
 challenges it and `challenge_declined` when its challenge is declined.
@@ -67,7 +68,14 @@ class PlayerNotices(GameListener):
     def started(self, record: GameRecord) -> None:
         for index, seat in enumerate(record.seats):
             if seat.player_id is not None:
-                body = {"game": record.id, "seat": index, "my_turn": record.state.turn == index}
+                body: dict[str, Any] = {
+                    "game": record.id,
+                    "seat": index,
+                    "my_turn": record.state.turn == index,
+                }
+                if record.tournament is not None:
+                    # The same object as the Game's: which tournament and round paired the player here.
+                    body["tournament"] = record.tournament.to_json()
                 self._send(seat.player_id, "game_start", body)
 
     def committed(self, before: GameRecord, after: GameRecord, version: int, result: Any) -> None:

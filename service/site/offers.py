@@ -18,10 +18,10 @@ the offerer withdraws, the other declines. Each change is told on the
 game's stream as `event: offer` (a takeback given is an `event: move`), and
 a rematch offer on the other seat's player stream (`rematch_offer`).
 
-Takebacks are for casual play: refused in rated games (and in tournament
-games, which this service does not have yet), in finished games, before any
-move, and to a seat that did not act last (what a takeback undoes:
-takebacks.py in the core).
+Takebacks are for casual play: refused in rated games and in tournament
+games, in finished games, before any move, and to a seat that did not act
+last (what a takeback undoes: takebacks.py in the core). A tournament's game
+has no rematch either: the tournament pairs its players.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from service.games.refusals import (
     OfferNotFound,
     SeatNeverTaken,
     TakebackNotAllowed,
+    TournamentGame,
 )
 from service.games.values import Committed
 from service.games.views import game_view, offer_view
@@ -128,6 +129,8 @@ class Offers:
         def ask(game: GameCopy) -> Write[Offered | Rematched] | Unchanged[Offered | Rematched]:
             record = game.record
             seat = seat_of_token(record, token)
+            if record.tournament is not None:
+                raise TournamentGame()
             if not record.state.finished:
                 raise GameNotFinished.for_rematch()
             if record.open_seat is not None:
@@ -203,7 +206,9 @@ class Offers:
 
 
 def _allowed(record: GameRecord) -> None:
-    """Refuse a takeback in a game that has none: rated, finished, or not started."""
+    """Refuse a takeback in a game that has none: a tournament's, rated, finished, or not started."""
+    if record.tournament is not None:
+        raise TakebackNotAllowed.tournament()
     if record.rated:
         raise TakebackNotAllowed.rated()
     if record.state.finished:

@@ -46,14 +46,16 @@ export type OfferEvent = Schemas["OfferEvent"];
 export type TakebackRecord = Schemas["TakebackRecord"];
 export type Watchers = Schemas["Watchers"];
 
+// Issue 39: a tournament's game names its tournament and round.
+export type GameTournament = Schemas["GameTournament"];
+
 // The player's stream (`GET /players/me/events`): each event's `data`, as the operation describes it.
 export type PlayerEventType = Schemas["PlayerStreamEvent"]["event"];
 export type PlayerEvent =
   | {
       type: "game_start";
       id: string;
-      /** `tournament`: the game is one of a tournament's round (issue 39). */
-      data: { game: string; seat: Seat; my_turn: boolean; tournament?: { id: string; round: number } };
+      data: { game: string; seat: Seat; my_turn: boolean; tournament?: GameTournament };
     }
   | { type: "your_turn"; id: string; data: { game: string; seat: Seat; version: number } }
   | { type: "game_end"; id: string; data: { game: string; seat: Seat; version: number; result: GameResult } }
