@@ -308,7 +308,6 @@ function renderStandings(tournament) {
     return row;
   });
   $("tournament-standings").tBodies[0].replaceChildren(...rows);
-  $("tournament-standings").hidden = rows.length === 0;
 }
 
 function pairingItem(pairing) {
