@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
             ttl_seconds=settings.challenge_ttl_seconds,
             most_pending=CHALLENGES_PER_PLAYER,
         ),
+        tournaments=core.tournaments,
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         rematch,
         rules,
         seeks,
+        tournaments,
     )
     from .resources import (
         blocks as block_routes,
@@ -129,6 +131,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(leaderboard.bp)
     app.register_blueprint(challenges.bp)
     app.register_blueprint(block_routes.bp)
+    app.register_blueprint(tournaments.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

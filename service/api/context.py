@@ -21,6 +21,7 @@ from service.site.offers import Offers
 from service.site.rated_games import RatedGames
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
+from service.site.tournaments import Tournaments
 from service.site.watching import Watching
 from service.storage import GameStore, RequestCounter
 
@@ -54,6 +55,8 @@ class Services:
     # Who blocks whom, and challenges (site/blocks.py, site/challenges.py).
     blocks: PlayerBlocks
     challenges: Challenges
+    # Tournaments (site/tournaments.py), the ones the core's listener tells of their games' ends.
+    tournaments: Tournaments
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).

@@ -12,7 +12,9 @@ catalogue's here.
 
 from __future__ import annotations
 
+import calendar
 from dataclasses import dataclass
+from datetime import datetime
 
 from marshmallow import EXCLUDE, Schema, fields, post_load
 
@@ -23,6 +25,7 @@ from service.engine import (
 )
 from service.games import DEFAULT_NAMES, NO_BOTS
 from service.games.clock import ClockSettings
+from service.site.tournaments import DEFAULT_PAUSE_S, TournamentRequest
 
 
 class _Loader(Schema):
@@ -162,11 +165,51 @@ class _DeclineSchema(_Loader):
         return data.get("reason") or "generic"
 
 
+def _epoch_ms(moment: datetime) -> int:
+    """An aware time as epoch milliseconds, a part of a millisecond dropped (as the service shows times)."""
+    return calendar.timegm(moment.utctimetuple()) * 1000 + moment.microsecond // 1000
+
+
+class _TournamentSchema(_Loader):
+    name = fields.String(required=True)
+    system = fields.String(required=True)
+    rounds = fields.Integer(allow_none=True)
+    double = fields.Boolean(allow_none=True)
+    clock = fields.Dict(required=True)
+    rated = fields.Boolean(allow_none=True)
+    starts_at = fields.AwareDateTime(required=True)
+    max_players = fields.Integer(required=True)
+    min_rating = fields.Integer(allow_none=True)
+    max_rating = fields.Integer(allow_none=True)
+    pause_s = fields.Integer(allow_none=True)
+    listed = fields.Boolean(allow_none=True)
+
+    @post_load
+    def _to_request(self, data: dict, **_kwargs) -> TournamentRequest:
+        pause_s = data.get("pause_s")
+        listed = data.get("listed")
+        return TournamentRequest(
+            name=data["name"],
+            system=data["system"],
+            rounds=data.get("rounds"),
+            double=bool(data.get("double")),
+            clock=ClockSettings.from_json(data["clock"]),
+            rated=bool(data.get("rated")),
+            starts_ms=_epoch_ms(data["starts_at"]),
+            max_players=data["max_players"],
+            min_rating=data.get("min_rating"),
+            max_rating=data.get("max_rating"),
+            pause_s=DEFAULT_PAUSE_S if pause_s is None else pause_s,
+            listed=True if listed is None else listed,
+        )
+
+
 _NAME = _NameSchema()
 _JOIN = _JoinSchema()
 _SEEK = _SeekSchema()
 _CHALLENGE = _ChallengeSchema()
 _DECLINE = _DeclineSchema()
+_TOURNAMENT = _TournamentSchema()
 
 
 def load_name(body: dict) -> str:
@@ -192,6 +235,11 @@ def load_challenge(body: dict) -> ChallengeRequest:
 def load_decline(body: dict) -> str:
     """The reason of a validated POST /challenges/{id}/decline body (default `generic`)."""
     return _DECLINE.load(body)
+
+
+def load_tournament(body: dict) -> TournamentRequest:
+    """The tournament a validated POST /tournaments body asks for (its fields not yet judged together)."""
+    return _TOURNAMENT.load(body)
 
 
 def load_move(body: dict) -> Move:

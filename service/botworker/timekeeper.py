@@ -15,6 +15,9 @@ the deadline index (storage/deadlines.py), leased to it, and for each game:
   holds the earliest each deadline could be), moves the entry to it;
 - or removes the entry of a game that is over or gone.
 
+The same tick does the tournaments' timed work (site/tournament_runner.py):
+their starts, their next rounds, the repair of a round a process died in.
+
 A timekeeper killed mid-work leaves its leases to end (storage/deadlines.py
 LEASE_MS), and another takes its entries over; so a timeout comes within
 about TICK_SECONDS + LEASE_MS of its deadline even then, provided another
@@ -27,6 +30,7 @@ import logging
 import threading
 
 from service.games import GamePlay, Refusal
+from service.site.tournament_runner import TournamentRunner
 from service.storage import Deadlines, DueGame, StorageError
 from service.telemetry.metrics import clock_expiries, timekeeper_lag
 
@@ -40,9 +44,17 @@ TAKE_LIMIT = 200
 class Timekeeper:
     """Applies the timeouts due in the deadline index, until stopped."""
 
-    def __init__(self, play: GamePlay, deadlines: Deadlines, *, tick_seconds: float = TICK_SECONDS):
+    def __init__(
+        self,
+        play: GamePlay,
+        deadlines: Deadlines,
+        *,
+        tick_seconds: float = TICK_SECONDS,
+        tournaments: TournamentRunner | None = None,
+    ):
         self.play = play
         self.deadlines = deadlines
+        self.tournaments = tournaments
         self.tick_seconds = tick_seconds
         self._stopped = threading.Event()
 
@@ -75,6 +87,8 @@ class Timekeeper:
                     applied += self._settle(game, now)
                 if len(due) < TAKE_LIMIT or self._stopped.is_set():
                     break
+        if self.tournaments is not None:
+            self.tournaments.tick()
         return applied
 
     def _settle(self, due: DueGame, now_ms: int) -> int:

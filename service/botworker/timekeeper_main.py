@@ -19,10 +19,13 @@ import signal
 import sys
 
 from service.config import ConfigError, Settings
+from service.games import KeptCopies
+from service.site.core import site_core
+from service.site.tournament_runner import TournamentRunner
 from service.storage import storage_from_settings
 from service.telemetry.metrics import scrape_registry
 
-from .process import game_play, serve_metrics
+from .process import serve_metrics
 from .timekeeper import Timekeeper
 
 PROGRAM = "patchwork-timekeeper"
@@ -40,7 +43,9 @@ def main() -> None:
         sys.exit(f"{PROGRAM}: {err}")
     if settings.metrics_port is not None:
         serve_metrics(PROGRAM, settings.host, settings.metrics_port, scrape_registry())
-    keeper = Timekeeper(game_play(storage), storage.deadlines)
+    # No kept copies: each expiry reads its game, to see its version.
+    core = site_core(storage, KeptCopies(0))
+    keeper = Timekeeper(core.play, storage.deadlines, tournaments=TournamentRunner(core.tournaments))
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: keeper.stop())
     log.info("keeping time")

@@ -361,13 +361,6 @@ _ENTRIES = (
         what_to_do=N_("Join a tournament whose bounds include your rating."),
     ),
     ProblemType(
-        code="bots_not_allowed",
-        status=403,
-        title=N_("No bots here"),
-        when=N_("A bot account asked to join a tournament, or to organise one: bots only play challenges."),
-        what_to_do=N_("Join with a person's player token."),
-    ),
-    ProblemType(
         code="tournament_full",
         status=409,
         title=N_("Tournament is full"),

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from service.games import GamePlay, KeptCopies
 from service.storage import Storage
 
+from .lobby import Players
 from .notices import PlayerNotices
 from .rated_games import RatedGames
+from .tournaments import Tournaments
 from .watching import GameListsKeeper
 
 
@@ -26,12 +28,14 @@ class SiteCore:
     ratings: RatedGames
     notices: PlayerNotices
     lists: GameListsKeeper
+    tournaments: Tournaments
 
 
 def site_core(storage: Storage, kept: KeptCopies) -> SiteCore:
     """The core on `storage`, keeping copies in `kept`, with the site's listeners registered.
 
-    Rated games first: their settlement is applied before the players hear of the end.
+    Rated games first: their settlement is applied before the players hear of the end. Tournaments
+    last: a game's result reaches its tournament after its players heard the game end.
     """
     play = GamePlay(storage.games, kept, storage.bot_jobs, storage.deadlines)
     ratings = RatedGames(storage.players, storage.ratings, storage.games.now_ms)
@@ -40,7 +44,9 @@ def site_core(storage: Storage, kept: KeptCopies) -> SiteCore:
     play.listen(ratings)
     play.listen(notices)
     play.listen(lists)
-    return SiteCore(play, ratings, notices, lists)
+    tournaments = Tournaments(storage.tournaments, Players(storage.players), play)
+    play.listen(tournaments)
+    return SiteCore(play, ratings, notices, lists, tournaments)
 
 
 def game_play(storage: Storage, kept: KeptCopies) -> GamePlay:

@@ -36,6 +36,7 @@ from .store import (
     StoredGame,
     StoredView,
 )
+from .tournaments import StoredTournament, TournamentBook, TournamentEvent
 from .watchers import StreamWatchers
 
 __all__ = [
@@ -79,8 +80,11 @@ __all__ = [
     "StoredEvent",
     "StoredGame",
     "StoredSeek",
+    "StoredTournament",
     "StoredView",
     "StreamWatchers",
+    "TournamentBook",
+    "TournamentEvent",
     "open_storage",
     "open_store",
     "storage_from_settings",

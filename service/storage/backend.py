@@ -31,6 +31,7 @@ from .redis_store import RedisGameStore
 from .request_counter import RequestCounter
 from .seeks import SeekPool
 from .store import GameStore
+from .tournaments import TournamentBook
 from .watchers import StreamWatchers
 
 
@@ -57,6 +58,8 @@ class Storage:
     # Challenges and the players' lists of them; who blocks whom (challenges.py).
     challenges: ChallengeBook
     blocks: Blocks
+    # Tournaments, their streams, lists and due index (tournaments.py).
+    tournaments: TournamentBook
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -141,6 +144,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         StoreMemory(link),
         ChallengeBook(link),
         Blocks(link),
+        TournamentBook(link, games.wakeups),
     )
 
 

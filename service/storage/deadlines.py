@@ -51,13 +51,14 @@ class DueGame:
 class Deadlines:
     """The deadline index under the link's key prefix."""
 
-    def __init__(self, link: RedisLink):
+    def __init__(self, link: RedisLink, *, name: str = "deadlines", shards: int = SHARDS):
+        """`name` and `shards`: another index of the same kind (the tournaments' due index)."""
         self._link = link
-        self.shards = [f"{link.prefix}{{deadlines:{n}}}" for n in range(SHARDS)]
+        self.shards = [f"{link.prefix}{{{name}:{n}}}" for n in range(shards)]
 
     def shard_of(self, game_id: str) -> str:
         """The shard the game's entry lives in, always the same."""
-        return self.shards[zlib.crc32(game_id.encode()) % SHARDS]
+        return self.shards[zlib.crc32(game_id.encode()) % len(self.shards)]
 
     def schedule(self, game_id: str, at_ms: int) -> None:
         """Make sure the game is looked at by `at_ms` (an earlier entry stays)."""

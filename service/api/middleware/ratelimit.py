@@ -95,6 +95,10 @@ _ENDPOINT_FAMILIES = {
     # makes an hour (issue 38); its acceptance fills the game as a join does.
     "challenges.create_challenge": (GAMES,),
     "challenges.accept_challenge": (JOINS,),
+    # A tournament stays in Redis as a game does, and makes games of its own: counted among the games
+    # a client makes an hour (issue 39); joining one counts as a join.
+    "tournaments.create_tournament": (GAMES,),
+    "tournaments.join_tournament": (JOINS,),
 }
 
 

@@ -30,6 +30,9 @@ CREATING_ENDPOINTS = frozenset(
         "challenges.create_challenge",
         # An accepted challenge makes a game.
         "challenges.accept_challenge",
+        # A tournament, and its early start, which makes its first round's games.
+        "tournaments.create_tournament",
+        "tournaments.start_tournament",
     }
 )
 CODE = "store_nearly_full"
