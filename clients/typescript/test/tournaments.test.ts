@@ -162,7 +162,7 @@ describe("tournaments", () => {
       for await (const event of events) told.push(event);
       assert.deepEqual(told.map((e) => e.type), ["cancelled"]);
       assert.equal((await client.cancelTournament(made.id, ann.token)).status, "cancelled", "cancelling twice is cancelling once");
-      assert.ok(await client.joinTournament(made.id, ann.token).catch((e: unknown) => assertProblem(e, 409, "tournament_started")));
+      assert.ok(await client.joinTournament(made.id, ann.token).catch((e: unknown) => assertProblem(e, 409, "tournament_over")));
       assert.ok(!(await allPages("upcoming")).includes(made.id), "a cancelled tournament is not upcoming");
       assert.ok((await allPages("finished")).includes(made.id), "the finished list holds the cancelled ones");
     } finally {
