@@ -8,5 +8,6 @@ here who plays whom and who stands where.
 from .records import Outcome, Pairing, Standing
 from .round_robin import round_robin
 from .standings import standings
+from .swiss import swiss_round
 
-__all__ = ["Outcome", "Pairing", "Standing", "round_robin", "standings"]
+__all__ = ["Outcome", "Pairing", "Standing", "round_robin", "standings", "swiss_round"]
