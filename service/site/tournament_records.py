@@ -524,7 +524,7 @@ def _boards(tournament: Tournament, number: int) -> list[Board] | None:
     if len(active) < 2:
         return None
     try:
-        pairings: Sequence[Pairing] = pairing.swiss_round(  # type: ignore[attr-defined]
+        pairings: Sequence[Pairing] = pairing.swiss_round(
             [p.id for p in active], tournament.outcomes(), {p.id: float(p.rating) for p in active}
         )
     except ValueError:  # no pairing without a repeat is left: the tournament ends here

@@ -39,11 +39,25 @@ function swissOfOneRound(name: string, inS = 120): CreateTournamentRequest {
 
 const playing = (tournament: Tournament) => tournament.players.filter((p) => !p.withdrawn).map((p) => p.id);
 
-/** The next event of a follower, which must come. */
-async function nextOf(events: AsyncGenerator<TournamentEvent, void, undefined>): Promise<TournamentEvent> {
-  const { value, done } = await events.next();
-  assert.ok(!done, "the tournament's stream ended early");
-  return value;
+/**
+ * The events of a follower as they come, read at once into `seen` (a stream left unread
+ * while a test acts would lose what its connection had buffered when the proxy cuts it);
+ * `count(n)` waits until n have come, `done` when the follower ends.
+ */
+function collect(events: AsyncGenerator<TournamentEvent, void, undefined>) {
+  const seen: TournamentEvent[] = [];
+  const done = (async () => {
+    for await (const event of events) seen.push(event);
+  })();
+  const count = async (n: number): Promise<TournamentEvent[]> => {
+    const deadline = Date.now() + 20_000;
+    while (seen.length < n) {
+      assert.ok(Date.now() < deadline, `${seen.length} tournament events of ${n}: ${seen.map((e) => e.type)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return seen;
+  };
+  return { seen, count, done };
 }
 
 describe("tournaments", () => {
@@ -77,9 +91,9 @@ describe("tournaments", () => {
 
       // Followed through the proxy, which cuts the stream after the snapshot and round 1's start, then after the game's end.
       proxy.cutStreamsAfter = [2, 1];
-      const events = proxied.followTournament(made.id);
-      const snapshot = await nextOf(events);
-      assert.ok(snapshot.type === "tournament");
+      const followed = collect(proxied.followTournament(made.id));
+      const [snapshot] = await followed.count(1);
+      assert.ok(snapshot?.type === "tournament");
       assert.equal(snapshot.data.status, "upcoming");
 
       const started = await client.startTournament(made.id, ann.token);
@@ -102,8 +116,8 @@ describe("tournaments", () => {
       }
       const game = await client.game(pairing.game);
       assert.deepEqual(game.players.map((p) => p.player_id), [pairing.first.id, pairing.second.id]);
-      const roundStart = await nextOf(events);
-      assert.ok(roundStart.type === "round_start");
+      const [, roundStart] = await followed.count(2);
+      assert.ok(roundStart?.type === "round_start");
       assert.equal(roundStart.data.round, 1);
       assert.deepEqual(roundStart.data.pairings, round?.pairings);
 
@@ -112,11 +126,10 @@ describe("tournaments", () => {
       const ended = await client.resign(pairing.game, firstToken);
       const [first, second] = ended.result?.scores ?? [];
       assert.ok(first !== undefined && second !== undefined);
-      const rest: TournamentEvent[] = [];
-      for await (const event of events) rest.push(event);
+      await followed.done; // the follower ends after `finished`
       proxy.cutStreamsAfter = [];
-      assert.deepEqual(rest.map((e) => e.type), ["game_end", "standings", "finished"]);
-      const [end, , finished] = rest;
+      assert.deepEqual(followed.seen.map((e) => e.type), ["tournament", "round_start", "game_end", "standings", "finished"]);
+      const [, , end, , finished] = followed.seen;
       assert.ok(end?.type === "game_end" && finished?.type === "finished");
       assert.deepEqual(end.data, { round: 1, game: pairing.game, winner: "second", margin: first - second });
       const expected = [[1, pairing.second.id, 1], [2, pairing.first.id, 0]];
@@ -154,13 +167,12 @@ describe("tournaments", () => {
       // One player: too few to start.
       assert.ok(await client.startTournament(made.id, ann.token).catch((e: unknown) => assertProblem(e, 409, "too_few_players")));
 
-      const events = client.followTournament(made.id);
-      assert.equal((await nextOf(events)).type, "tournament");
+      const followed = collect(client.followTournament(made.id));
+      assert.equal((await followed.count(1))[0]?.type, "tournament");
       const cancelled = await client.cancelTournament(made.id, ann.token);
       assert.equal(cancelled.status, "cancelled");
-      const told: TournamentEvent[] = [];
-      for await (const event of events) told.push(event);
-      assert.deepEqual(told.map((e) => e.type), ["cancelled"]);
+      await followed.done; // the follower ends after `cancelled`
+      assert.deepEqual(followed.seen.map((e) => e.type), ["tournament", "cancelled"]);
       assert.equal((await client.cancelTournament(made.id, ann.token)).status, "cancelled", "cancelling twice is cancelling once");
       assert.ok(await client.joinTournament(made.id, ann.token).catch((e: unknown) => assertProblem(e, 409, "tournament_over")));
       assert.ok(!(await allPages("upcoming")).includes(made.id), "a cancelled tournament is not upcoming");
