@@ -142,6 +142,33 @@ def test_organised_joined_started_and_each_player_one_click_from_their_game(
         back = driver.find_element(By.CSS_SELECTOR, f'#game-people a[href="#tournament={tournament_id}"]')
         assert back.text == "Tournament game, round 1"
         assert not _shown(driver, "takeback")
+
+    # Ann goes back to the tournament's page from her game; the first player resigns (through the API):
+    # her page hears the game's end on the tournament's stream and shows the final standings, no reload.
+    browser.find_element(By.CSS_SELECTOR, f'#game-people a[href="#tournament={tournament_id}"]').click()
+    wait(browser, lambda d: _shown(d, "tournament-view"), "the link did not open the tournament's page")
+    first_token = ann["token"] if pairing["first"]["id"] == ann["id"] else bea["token"]
+    resigned = requests.post(
+        f"{base}/games/{game_id}/resign",
+        headers={"Authorization": f"Bearer {first_token}"},
+        json={},
+        timeout=10,
+    )
+    assert resigned.status_code == 201, resigned.text
+    wait(
+        browser,
+        lambda d: d.find_element(By.ID, "tournament-state").text == "Finished.",
+        "the page did not hear the end",
+    )
+    rows = [
+        [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+        for row in browser.find_elements(By.CSS_SELECTOR, "#tournament-standings tbody tr")
+    ]
+    # A resignation on the first move: both scores are the same, a margin of 0.
+    winner, loser = pairing["second"]["name"], pairing["first"]["name"]
+    assert rows == [["1", winner, "1", "0", "0", "0"], ["2", loser, "0", "1", "0", "0"]]
+    assert f"{names} · {winner} won by 0" in browser.find_element(By.ID, "tournament-rounds-list").text
+    assert not _shown(browser, "tournament-my-game") and not _shown(browser, "tournament-withdraw")
     assert console_errors(browser) == [] and console_errors(second_browser) == []
 
 
