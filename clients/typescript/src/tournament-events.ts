@@ -20,11 +20,13 @@ const LAST_EVENTS: ReadonlySet<string> = new Set<TournamentEventType>(["finished
 
 /**
  * The tournament as it is (`tournament`, unless resuming with `after`), then
- * its events as they come, each once, until `finished` or
- * `cancelled` (the last one yielded), a 204 (over before the events asked
- * for), or `signal` aborts. A refusal other than 503 or 429 (404: no such
- * tournament) is thrown as a ProblemError. Events of types this client does
- * not know are skipped.
+ * its events as they come, each once, until `finished` or `cancelled` (the
+ * last one yielded), a 204, or `signal` aborts. A `tournament` snapshot comes
+ * again after a reconnect the service cannot resume (the events since are no
+ * longer kept, or none had come yet: a snapshot has no id of its own until
+ * then): it is the whole tournament as it is, nothing between is missed. A
+ * refusal other than 503 or 429 (404: no such tournament) is thrown as a
+ * ProblemError. Events of types this client does not know are skipped.
  */
 export async function* followTournament(
   client: PatchworkClient,

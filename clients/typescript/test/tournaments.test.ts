@@ -183,19 +183,28 @@ describe("tournaments", () => {
     }
   });
 
-  test("the list of upcoming ones in pages: each once, soonest to start first", async () => {
+  test("the list of upcoming ones in pages (50 a page): each once, soonest to start first", async () => {
     const { token } = await client.createPlayer("Org");
+    // More than a page, made in the reverse of the order they start in (ten seconds apart).
     const made: string[] = [];
-    // Made in the reverse of the order they start in.
-    for (const [name, inS] of [["Later", 600], ["Soon", 400], ["Sooner", 200]] as const) {
-      made.push((await client.createTournament(token, swissOfOneRound(name, inS))).id);
+    for (let n = 50; n >= 0; n--) {
+      made.push((await client.createTournament(token, swissOfOneRound(`Cup ${n}`, 300 + 10 * n))).id);
     }
-    const listed = await allSummaries("upcoming");
+    const pages: TournamentsPage[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: TournamentsPage = await client.tournaments(cursor === null ? { status: "upcoming" } : { status: "upcoming", cursor });
+      assert.ok(page.tournaments.length <= 50);
+      pages.push(page);
+      cursor = page.next;
+    } while (cursor !== null);
+    assert.ok(pages.length >= 2, "51 upcoming tournaments fill more than a page");
+    const listed = pages.flatMap((page) => page.tournaments);
     const ids = listed.map((t) => t.id);
     assert.equal(new Set(ids).size, ids.length, "no tournament on two pages");
     assert.deepEqual(ids.filter((id) => made.includes(id)), [...made].reverse());
-    const sooner = listed.find((t) => t.id === made[2]);
-    assert.deepEqual([sooner?.name, sooner?.player_count, sooner?.round], ["Sooner", 0, 0]);
+    const soonest = listed.find((t) => t.id === made.at(-1));
+    assert.deepEqual([soonest?.name, soonest?.player_count, soonest?.round, soonest?.status], ["Cup 0", 0, 0, "upcoming"]);
   });
 });
 
