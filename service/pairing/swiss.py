@@ -12,8 +12,9 @@ solve the Dutch system the same way.
 An edge's weight is a large constant minus its cost, and the cost is
 lexicographic, each tier outweighing everything the tiers below it can add
 up to over a whole round (the multipliers in `weights`):
-1. repeats: how often the two have met (only when no round without a repeat
-   exists at all, as in a field too small for its number of rounds);
+1. repeats: how often the two have met (offered only when no round without
+   a repeat exists, as in a field too small for its number of rounds, or
+   when only a second bye would avoid one);
 2. the squared score difference: equal scores cost nothing, so score groups
    pair within themselves first, and a player floats down only when the
    group cannot be paired; squaring prefers two floats of one point to one
@@ -30,13 +31,21 @@ can be, maximising the weight minimises the total cost.
 
 The blossom algorithm is cubic in the field: over every pair of a
 512-player field it takes about 20 s here. Almost none of those edges can be
-in a good round, so only the plausible ones are offered: within a score
-group the pairs whose distance in the ranking is near half the group's size
-(all of a small group's pairs), and between neighbouring groups the bottom
-of one and the top of the next. If those edges hold no perfect matching,
-the round is paired again over a wider window, and at last over every pair. Seats are then given by the
-contract: the player who has started fewer games starts; on a tie the one
-who did not start last; then the higher-ranked.
+in a good round, so two things keep it small. The field is paired in blocks
+of whole score groups, each of at least BLOCK players and an even count, so
+no group needs a partner across a block's edge for want of one. And only the
+plausible edges are offered: within a score group the pairs whose distance
+in the ranking is near half the group's size (all of a small group's
+pairs), and from the foot of a group to the players just below it. A block
+whose edges hold no perfect matching joins the next one; if the last one
+cannot be paired, it joins the blocks above it one by one, and at last the
+whole field is paired at once over wider windows, then over every pair. A field of 512 then pairs in a few tenths of a
+second (benchmarks/pairing.py); what the blocks and windows cost in quality
+is checked against pairing over every pair (tests/pairing/test_swiss.py).
+
+Seats are then given by the contract: the player who has started fewer
+games starts; on a tie the one who did not start last; then the
+higher-ranked.
 """
 
 from __future__ import annotations
@@ -52,10 +61,12 @@ from .records import Outcome, Pairing
 
 # Within a large score group, a player is offered the opponents whose distance in the
 # ranking is within a window of half the group's size; groups of up to 2 * window + 2
-# players are offered every pair. Between neighbouring groups, the lowest `window` of the
-# upper one are offered the highest `window` of the lower one. The windows tried in turn
-# (None: every pair): 6 pairs 512 players in a few tenths of a second (benchmarks/pairing.py).
-WINDOWS: tuple[int | None, ...] = (6, 24, None)
+# players are offered every pair. The lowest `window` of a group are offered the `window`
+# players just below it. The windows tried in turn (None: every pair).
+WINDOWS: tuple[int | None, ...] = (6, 24, 96, None)
+# The blossom algorithm's time grows with the cube of the field: a large field is paired
+# in blocks of whole score groups of at least BLOCK players each (an even count).
+BLOCK = 64
 
 
 def swiss_round(
@@ -66,8 +77,11 @@ def swiss_round(
     `players` are those still in (withdrawn ones left out); `past` is every
     round played so far; `seeds` rank players of equal points (higher first,
     ratings say), then the order of `players` does. With an odd count the
-    bye (last) goes to the lowest-ranked player without one, among those
-    whose absence leaves a field that can be paired without a repeat.
+    bye (last) goes to the lowest-ranked player without one whose absence
+    leaves a field that can be paired without a repeat; when no such
+    absence does, to the lowest-ranked without one all the same, and the
+    round repeats as few pairings as it can. Only once everyone has had a
+    bye does anyone get a second.
     """
     found = histories(past, players)
     ranked = ranking(players, found, seeds or {})
@@ -75,21 +89,22 @@ def swiss_round(
         return [Pairing(player, None) for player in ranked]
     sitting_out: list[Pairing] = []
     if len(ranked) % 2:
-        order = bye_order(ranked, found)
-        for candidate in order:
+        due = bye_due(ranked, found)
+        for candidate in due:
             pairs = paired([p for p in ranked if p != candidate], found, repeats=False)
             if pairs is not None:
                 break
         else:
-            # No bye leaves a round without a repeat: the first in line sits out all the same.
-            candidate = order[0]
+            # Whoever of them sits out, the others must repeat a pairing: a second bye (a
+            # second free point) would be the worse wrong, so the first in line sits out.
+            candidate = due[0]
             pairs = paired([p for p in ranked if p != candidate], found, repeats=True)
         sitting_out.append(Pairing(candidate, None))
     else:
         pairs = paired(ranked, found, repeats=False) or paired(ranked, found, repeats=True)
     # With repeats allowed every pair is an edge: an even field always has a perfect matching.
     assert pairs is not None
-    return [seated(a, b, found) for a, b in pairs] + sitting_out
+    return [Pairing(*seats(a, b, found)) for a, b in pairs] + sitting_out
 
 
 def ranking(players: Sequence[str], found: Mapping[str, History], seeds: Mapping[str, float]) -> list[str]:
@@ -99,23 +114,25 @@ def ranking(players: Sequence[str], found: Mapping[str, History], seeds: Mapping
     return [field[i] for i in order]
 
 
-def bye_order(ranked: Sequence[str], found: Mapping[str, History]) -> list[str]:
-    """Who should sit out, in order: fewest byes first (none, while anyone has none), lowest-ranked first."""
-    return sorted(reversed(ranked), key=lambda player: found[player].byes)
+def bye_due(ranked: Sequence[str], found: Mapping[str, History]) -> list[str]:
+    """Who may sit out, in order: those without a bye (the fewest byes once everyone has had
+    one), lowest-ranked first."""
+    fewest = min(found[player].byes for player in ranked)
+    return [player for player in reversed(ranked) if found[player].byes == fewest]
 
 
-def seated(a: str, b: str, found: Mapping[str, History]) -> Pairing:
-    """The pairing of `a` and `b` (`a` ranked higher) with the contract's seats.
+def seats(a: str, b: str, found: Mapping[str, History]) -> tuple[str, str]:
+    """`a` and `b` (`a` ranked higher) in the contract's seats: the one moving first first.
 
     The player who has started fewer games starts; on a tie the one who did
     not start last; on a tie still the higher-ranked.
     """
     first, second = found[a], found[b]
     if first.starts != second.starts:
-        return Pairing(a, b) if first.starts < second.starts else Pairing(b, a)
+        return (a, b) if first.starts < second.starts else (b, a)
     if bool(first.started_last) != bool(second.started_last):
-        return Pairing(b, a) if first.started_last else Pairing(a, b)
-    return Pairing(a, b)
+        return (b, a) if first.started_last else (a, b)
+    return (a, b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,13 +165,62 @@ def paired(
     found: Mapping[str, History],
     repeats: bool,
     windows: Sequence[int | None] = WINDOWS,
+    block: int | None = BLOCK,
 ) -> list[tuple[str, str]] | None:
     """Every player of `ranked` (an even count) paired, each pair higher-ranked first, the best board
     first; None when no such round exists (without a repeat unless `repeats`).
 
-    The edges offered widen window by window (None: every pair) until they hold a perfect matching.
+    The field is paired in blocks of whole score groups (see BLOCK; None: one block), each
+    block over the windows' edges. A block that cannot be paired so joins the next one; if
+    the last cannot, the whole field is paired at once, window by window (None: every pair).
     """
     where = places(ranked, found)
+    if block is not None:
+        narrow = [window for window in windows if window is not None]
+        # (where a block starts, its pairs), top to bottom.
+        solved: list[tuple[int, list[tuple[str, str]]]] = []
+        start = 0
+        for end in block_ends(where, block):
+            pairs = first_matching(ranked[start:end], where[start:end], found, narrow, repeats)
+            if pairs is not None:
+                solved.append((start, pairs))
+                start = end
+        # The foot of the field could not be paired alone: it joins the blocks above, one by one.
+        while start < len(ranked) and solved:
+            start, _ = solved.pop()
+            pairs = first_matching(ranked[start:], where[start:], found, narrow, repeats)
+            if pairs is not None:
+                solved.append((start, pairs))
+                start = len(ranked)
+        if start == len(ranked):
+            return [pair for _, pairs in solved for pair in pairs]
+    return first_matching(ranked, where, found, windows, repeats)
+
+
+def block_ends(where: Sequence[Place], block: int) -> list[int]:
+    """Where the blocks end: at the end of a score group once a block holds at least `block`
+    players, an even count (so no group floats into the next block for want of a partner)."""
+    ends = []
+    start = 0
+    for i in range(1, len(where) + 1):
+        at_group_end = i == len(where) or where[i].group != where[i - 1].group
+        if at_group_end and i - start >= block and (i - start) % 2 == 0:
+            ends.append(i)
+            start = i
+    # The players left after the last full block join it.
+    if start < len(where):
+        ends[-1:] = [len(where)]
+    return ends
+
+
+def first_matching(
+    ranked: Sequence[str],
+    where: Sequence[Place],
+    found: Mapping[str, History],
+    windows: Sequence[int | None],
+    repeats: bool,
+) -> list[tuple[str, str]] | None:
+    """The cheapest perfect matching of `ranked` over the first window's edges that hold one."""
     for window in windows:
         candidates = combinations(range(len(ranked)), 2) if window is None else plausible_pairs(where, window)
         pairs = best_matching(ranked, where, found, candidates, repeats)
@@ -175,10 +241,10 @@ def plausible_pairs(where: Sequence[Place], window: int) -> list[tuple[int, int]
         else:
             low, high = max(i + 1, i + half - window), min(group_end, i + half + window + 1)
             pairs.extend((i, j) for j in range(low, high))
-        # Down to the next group: the bottom of this one meets the top of that one.
-        if here.size - here.position <= window and group_end < len(where):
-            below = where[group_end].size
-            pairs.extend((i, j) for j in range(group_end, group_end + min(window, below)))
+        # Down: the bottom of this group meets the next players below it, in however many
+        # groups (a group of one or two at the foot of the field may have met the next group whole).
+        if here.size - here.position <= window:
+            pairs.extend((i, j) for j in range(group_end, min(len(where), group_end + window)))
     return pairs
 
 
@@ -213,8 +279,7 @@ Cost = tuple[int, int, int, int]
 def cost(a: str, b: str, here: Place, there: Place, met: int, found: Mapping[str, History]) -> Cost:
     """What pairing `a` with `b` (ranked below it) costs, tier by tier: see the module's docstring."""
     score = (here.points - there.points) ** 2
-    pairing = seated(a, b, found)
-    first, second = found[pairing.first], found[pairing.second or ""]
+    first, second = (found[player] for player in seats(a, b, found))
     # How far past one either player's starts and seconds would then differ.
     drift = max(0, abs(first.starts + 1 - first.seconds) - 1) + max(
         0, abs(second.seconds + 1 - second.starts) - 1

@@ -25,13 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from service import pairing
 from service.games.clock import rfc3339_ms
 from service.games.jsontext import compact, parse
 from service.games.records import new_game_id
 from service.games.refusals import Refusal
 from service.languages import Text
-from service.pairing import Outcome, Pairing, round_robin, standings
+from service.pairing import Outcome, Pairing, round_robin, standings, swiss_round
 
 TOURNAMENT_FORMAT = 1
 SWISS, ROUND_ROBIN = "swiss", "round_robin"
@@ -523,12 +522,10 @@ def _boards(tournament: Tournament, number: int) -> list[Board] | None:
     active = [p for p in tournament.players if not p.withdrawn]
     if len(active) < 2:
         return None
-    try:
-        pairings: Sequence[Pairing] = pairing.swiss_round(
-            [p.id for p in active], tournament.outcomes(), {p.id: float(p.rating) for p in active}
-        )
-    except ValueError:  # no pairing without a repeat is left: the tournament ends here
-        return None
+    # Repeats come only when the field is too small for its rounds (swiss_round keeps them few).
+    pairings: Sequence[Pairing] = swiss_round(
+        [p.id for p in active], tournament.outcomes(), {p.id: float(p.rating) for p in active}
+    )
     return [
         Board(
             p.first,

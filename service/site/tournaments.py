@@ -318,10 +318,13 @@ class Tournaments(GameListener):
             if change is None:
                 return before
             after = change.after
-            if after.next_round_ms is not None:
-                # The hint before the write: the timekeepers pair the next round when it is due.
-                self.book.due.schedule(after.id, after.next_round_ms)
             ended = after.status in (FINISHED, CANCELLED)
+            # The hints before the write: the timekeepers pair the next round when it is due, and
+            # look at an ended tournament at once (to list it where it now belongs, and forget it).
+            if after.next_round_ms is not None:
+                self.book.due.schedule(after.id, after.next_round_ms)
+            elif ended and after.ended_ms is not None:
+                self.book.due.schedule(after.id, after.ended_ms)
             swapped = self.book.swap(
                 after.id,
                 stored.version,

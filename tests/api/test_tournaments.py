@@ -13,7 +13,10 @@ from datetime import UTC, datetime
 from flask.testing import FlaskClient
 
 from service.api.contract.spec import load_spec
+from service.config import RateLimit
 from tests.support.sse import compile_stream_item, event_faults, parse_blocks
+
+from .conftest import client_with
 
 BLITZ = {"initial_s": 300, "increment_s": 3}
 
@@ -347,3 +350,18 @@ def test_a_round_robin_of_two_played_out_with_its_events(app, client):
     shown = again.rest()
     assert [e.kind for e in shown] == ["tournament"] and shown[0].id == finished.id
     assert shown[0].json()["status"] == "finished"
+
+
+def test_tournaments_count_among_the_games_a_client_makes_and_joins_among_its_joins(backend, contract):
+    one = RateLimit(limit=1, window_seconds=60)
+    with client_with(backend, contract, rate_limit_games=RateLimit(limit=2, window_seconds=60)) as client:
+        _ann_id, ann = _player(client, "Ann")
+        made = [client.post("/tournaments", json=_swiss(), headers=_auth(ann)) for _ in range(3)]
+        assert [resp.status_code for resp in made] == [201, 201, 429]
+        assert made[2].get_json()["code"] == "rate_limited" and "Retry-After" in made[2].headers
+    with client_with(backend, contract, rate_limit_joins=one) as client:
+        _ann_id, ann = _player(client, "Ann")
+        _bob_id, bob = _player(client, "Bob")
+        path = f"/tournaments/{_create(client, ann, _swiss())['id']}"
+        assert client.post(f"{path}/join", headers=_auth(ann)).status_code == 200
+        assert _code(client.post(f"{path}/join", headers=_auth(bob))) == (429, "rate_limited")

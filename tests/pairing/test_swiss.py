@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from service.pairing import Outcome, Pairing, swiss_round
 from service.pairing.history import histories
-from service.pairing.swiss import paired
+from service.pairing.swiss import WINDOWS, block_ends, paired, places
 
 
 def won(first: str, second: str, winner: str) -> Outcome:
@@ -164,6 +164,27 @@ def test_a_field_where_every_pair_has_met_repeats_as_few_and_as_close_in_score_a
     assert swiss_round(["p1", "p2", "p3", "p4"], past) == [Pairing("p2", "p1"), Pairing("p4", "p3")]
 
 
+def test_a_second_bye_is_never_given_while_someone_has_none_even_at_the_price_of_a_repeat():
+    seven = [f"p{i}" for i in range(1, 8)]
+    past = [
+        [won("p1", "p4", "p4"), won("p2", "p5", "p2"), won("p3", "p6", "p6"), bye("p7")],
+        [won("p6", "p2", "p6"), won("p4", "p7", "p4"), won("p1", "p3", "p1"), bye("p5")],
+        [won("p4", "p6", "p4"), won("p5", "p1", "p1"), won("p7", "p2", "p2"), bye("p3")],
+        [won("p2", "p4", "p2"), won("p7", "p1", "p1"), won("p3", "p5", "p3"), bye("p6")],
+        [won("p6", "p1", "p6"), won("p2", "p3", "p2"), won("p5", "p7", "p5"), bye("p4")],
+    ]
+    # Only p1 and p2 have had no bye, and each has met everyone but the other: whichever sits
+    # out, the other must repeat a pairing (sitting p7 out again would avoid it: p1-p2, p3-p4,
+    # p5-p6). Points: p2 p4 p6 4, p1 3, p3 p5 2, p7 1, so p1 is the lowest-ranked without a bye.
+    # p2's one repeat is the only one: p2-p4 leaves p6-p5, p3-p7, and p2-p6 leaves p4-p5, p3-p7.
+    pairings = swiss_round(seven, past)
+    assert pairings[-1] == Pairing("p1", None)
+    met = {frozenset((o.first, o.second)) for round_ in past for o in round_ if o.second}
+    repeated = [p for p in pairings[:-1] if frozenset((p.first, p.second)) in met]
+    assert len(repeated) == 1
+    assert "p2" in (repeated[0].first, repeated[0].second)
+
+
 # --- the property test ----------------------------------------------------------------
 
 
@@ -253,26 +274,66 @@ def test_random_results_never_bring_a_repeat_a_second_bye_or_a_wrong_seat(count,
         )
 
 
-def test_the_offered_edges_of_a_large_field_pair_it_as_well_as_every_pair_would():
-    # 96 players after 5 random rounds: score groups larger than the narrowest window.
-    # Pairing over the windows' edges costs no more, tier by tier above the ranks' order,
-    # than pairing over every pair.
+def test_blocks_and_windows_pair_a_large_field_as_close_in_score_as_every_pair_would():
+    # 128 players after 6 random rounds, paired in blocks of at least 32 over the narrow
+    # windows' edges (score groups of up to 40 players: wider than the narrowest window):
+    # no repeat, and the same least sum of squared score differences as over every pair.
     chance = random.Random(39)
-    players = [f"p{i}" for i in range(96)]
+    players = [f"p{i}" for i in range(128)]
     past: list[list[Outcome]] = []
-    for _ in range(5):
+    for _ in range(6):
         pairings = swiss_round(players, past)
         past.append(
             [won(p.first, p.second or "", chance.choice((p.first, p.second or ""))) for p in pairings]
         )
     found = histories(past, players)
     ranked = sorted(players, key=lambda p: (-found[p].points, players.index(p)))
+    assert max(Counter(found[p].points for p in players).values()) > 2 * WINDOWS[0] + 2
+    assert len(block_ends(places(ranked, found), 32)) > 1
 
     def score_cost(pairs: list[tuple[str, str]] | None) -> int:
         assert pairs is not None
+        assert sorted(p for pair in pairs for p in pair) == sorted(players)
         assert not any(b in found[a].opponents for a, b in pairs)
         return sum((found[a].points - found[b].points) ** 2 for a, b in pairs)
 
-    assert score_cost(paired(ranked, found, repeats=False)) == score_cost(
-        paired(ranked, found, repeats=False, windows=(None,))
+    in_blocks = paired(ranked, found, repeats=False, block=32)
+    assert score_cost(in_blocks) == score_cost(
+        paired(ranked, found, repeats=False, windows=(None,), block=None)
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(min_value=2, max_value=9), seed=st.integers(min_value=0, max_value=10**6))
+def test_a_field_too_small_for_its_rounds_is_still_paired_whole_with_byes_shared_out(count, seed):
+    # 15 rounds (the most a Swiss may have) for 2 to 9 players: repeats become unavoidable,
+    # yet every round seats everyone once, nobody gets a second bye while someone has none,
+    # and the seats follow the contract.
+    chance = random.Random(seed)
+    players = [f"p{i}" for i in range(1, count + 1)]
+    past: list[list[Outcome]] = []
+    byes: Counter[str] = Counter()
+    starts: Counter[str] = Counter()
+    last_started: dict[str, bool] = {}
+    for _ in range(15):
+        pairings = swiss_round(players, past)
+        seated = [p.first for p in pairings] + [p.second for p in pairings if p.second]
+        assert sorted(seated) == sorted(players)
+        for p in pairings:
+            if p.second is None:
+                assert byes[p.first] == min(byes[q] for q in players)
+                byes[p.first] += 1
+                continue
+            assert starts[p.first] <= starts[p.second]
+            if starts[p.first] == starts[p.second]:
+                assert not last_started.get(p.first) or last_started.get(p.second)
+            starts[p.first] += 1
+            last_started[p.first], last_started[p.second] = True, False
+        past.append(
+            [
+                bye(p.first)
+                if p.second is None
+                else won(p.first, p.second, chance.choice((p.first, p.second)))
+                for p in pairings
+            ]
+        )
