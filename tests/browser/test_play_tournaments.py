@@ -217,3 +217,27 @@ def test_the_tournament_page_in_another_language(browser, play_backend):
     headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#tournament-standings thead th")]
     assert headers == ["Rang", "Joueur", "Points", "Buchholz", "Sonneborn-Berger", "Écart"]
     assert browser.find_element(By.ID, "tournament-rounds-list").text == "Aucune ronde pour l'instant."
+
+    # Spanish and Portuguese: the page's words, and the counts in each language's plural.
+    for code, summary, state, join in [
+        (
+            "es",
+            "Todos contra todos, cada pareja dos veces · 2 días por jugada",
+            "0 jugadores (máximo 6).",
+            "Unirme",
+        ),
+        (
+            "pt",
+            "Todos contra todos, cada dupla duas vezes · 2 dias por jogada",
+            "0 jogador (no máximo 6).",
+            "Entrar",
+        ),
+    ]:
+        Select(browser.find_element(By.ID, "language")).select_by_value(code)
+        wait(
+            browser,
+            lambda d, summary=summary: d.find_element(By.ID, "tournament-summary").text.startswith(summary),
+            f"the tournament's summary is not in {code}",
+        )
+        assert browser.find_element(By.ID, "tournament-state").text.endswith(state)
+        assert browser.find_element(By.ID, "tournament-join").text == join
