@@ -241,3 +241,63 @@ def test_the_tournament_page_in_another_language(browser, play_backend):
         )
         assert browser.find_element(By.ID, "tournament-state").text.endswith(state)
         assert browser.find_element(By.ID, "tournament-join").text == join
+
+
+def test_a_round_robin_of_three_shows_the_bye_and_a_withdrawal(browser, play_backend):
+    base = play_backend.web.url
+    ann = become_player(browser, base, "Ann")
+    others = [
+        requests.post(f"{base}/players", json={"name": name}, timeout=10).json() for name in ("Bea", "Cid")
+    ]
+    tokens = [ann["token"], *(other["token"] for other in others)]
+    headers = [{"Authorization": f"Bearer {token}"} for token in tokens]
+    starts = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    body = {
+        "name": "Trio",
+        "system": "round_robin",
+        "clock": {"days_per_move": 2},
+        "starts_at": starts,
+        "max_players": 3,
+    }
+    made = requests.post(f"{base}/tournaments", headers=headers[0], json=body, timeout=10)
+    assert made.status_code == 201, made.text
+    tournament_id = made.json()["tournament"]["id"]
+    for each in headers:
+        assert (
+            requests.post(f"{base}/tournaments/{tournament_id}/join", headers=each, timeout=10).status_code
+            == 200
+        )
+    started = requests.post(f"{base}/tournaments/{tournament_id}/start", headers=headers[0], timeout=10)
+    assert started.status_code == 200, started.text
+    # Three players: every round one game and one bye, three rounds.
+    tournament = started.json()["tournament"]
+    assert tournament["rounds"] == 3
+    [round_one] = tournament["round_pairings"]
+    [bye] = [p for p in round_one["pairings"] if p["second"] is None]
+    [game] = [p for p in round_one["pairings"] if p["second"] is not None]
+
+    browser.get(f"{base}/play#tournament={tournament_id}")
+    wait(
+        browser,
+        lambda d: "Round 1 (being played)" in d.find_element(By.ID, "tournament-rounds-list").text,
+        "no round 1",
+    )
+    rounds = browser.find_element(By.ID, "tournament-rounds-list").text
+    assert f"{bye['first']['name']}: a bye" in rounds
+    assert f"{game['first']['name']} v {game['second']['name']} · being played" in rounds
+    mine = browser.find_element(By.ID, "tournament-my-game").text
+    if bye["first"]["id"] == ann["id"]:
+        assert mine == "You have a bye this round (a win)."
+    else:
+        assert mine == f"Your game: {game['first']['name']} v {game['second']['name']}"
+
+    # Ann withdraws, after saying yes to the question: she is shown withdrawn, and may not withdraw again.
+    browser.find_element(By.ID, "tournament-withdraw").click()
+    alert = wait(browser, lambda d: d.switch_to.alert, "no question before withdrawing")
+    assert alert.text == "Withdraw from this tournament? You will be paired no more."
+    alert.accept()
+    wait(browser, lambda d: not _shown(d, "tournament-withdraw"), "the Withdraw button stayed")
+    assert "Ann (1500) · withdrawn" in browser.find_element(By.ID, "tournament-players").text
+    players = requests.get(f"{base}/tournaments/{tournament_id}", timeout=10).json()["tournament"]["players"]
+    assert [p["withdrawn"] for p in players if p["id"] == ann["id"]] == [True]
+    assert console_errors(browser) == []
