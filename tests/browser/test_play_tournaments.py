@@ -53,7 +53,6 @@ def test_organised_joined_started_and_each_player_one_click_from_their_game(
 ):
     base = play_backend.web.url
     ann = become_player(browser, base, "Ann")
-    bea = become_player(second_browser, base, "Bea")
 
     # Ann organises a one-round Swiss from the form, then joins it herself (the organiser plays only if it joins).
     browser.get(f"{base}/play#tournaments")
@@ -87,6 +86,12 @@ def test_organised_joined_started_and_each_player_one_click_from_their_game(
     )
     assert not _shown(browser, "tournament-join") and _shown(browser, "tournament-withdraw")
     assert _shown(browser, "tournament-start") and _shown(browser, "tournament-cancel")
+
+    # Bea, not a player yet, sees it and is told how to join; she becomes one in the lobby.
+    second_browser.get(f"{base}/play#tournament={tournament_id}")
+    wait(second_browser, lambda d: _shown(d, "tournament-view-become"), "no word on how to join")
+    assert not _shown(second_browser, "tournament-join")
+    bea = become_player(second_browser, base, "Bea")
 
     # Bea finds it among the upcoming ones and joins it with the keyboard.
     second_browser.get(f"{base}/play#tournaments")

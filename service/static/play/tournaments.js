@@ -255,6 +255,7 @@ function renderActions(tournament, me, showMessage) {
   const playing = me !== null && isIn(tournament, me.id);
   const organiser = me !== null && tournament.organiser.id === me.id;
   $("tournament-join").hidden = me === null || playing || !upcoming;
+  $("tournament-view-become").hidden = me !== null || !upcoming;
   $("tournament-withdraw").hidden = !playing || !["upcoming", "running"].includes(tournament.status);
   $("tournament-start").hidden = !organiser || !upcoming;
   $("tournament-cancel").hidden = !organiser || !upcoming;
