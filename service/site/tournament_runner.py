@@ -26,12 +26,10 @@ from service.games.refusals import Refusal
 from service.storage import DueGame, StorageError
 
 from .tournament_records import RUNNING, UPCOMING, Tournament, TournamentNotFound
-from .tournaments import Tournaments
+from .tournaments import REPAIR_MS, Tournaments
 
 log = logging.getLogger(__name__)
 
-# How often a round being played is looked at for games that ended unheard (a repair, rarely needed).
-REPAIR_MS = 5_000
 TAKE_LIMIT = 50
 
 

@@ -78,6 +78,9 @@ LATEST_START_MS = 30 * 24 * 3600 * 1000
 MAX_ROUND_ROBIN_PLAYERS = 20
 # Seconds between a round's end and the next one's pairing, unless asked otherwise.
 DEFAULT_PAUSE_S = 30
+# How often a round being played is looked at for games missing or ended unheard (a repair,
+# rarely needed: tournament_runner.py).
+REPAIR_MS = 5_000
 # How long an ended tournament stays readable, as long as a game is kept by default.
 KEEP_MS = 30 * 24 * 3600 * 1000
 # An upcoming list's score: soonest first, read highest first as the lists are (listing.py).
@@ -314,7 +317,8 @@ class Tournaments(GameListener):
         stored = self._load(tournament_id)
         for _round in range(MOST_ROUNDS):
             before = Tournament.decode(stored.text)
-            change = judge(before, self.play.now_ms())
+            now_ms = self.play.now_ms()
+            change = judge(before, now_ms)
             if change is None:
                 return before
             after = change.after
@@ -325,6 +329,10 @@ class Tournaments(GameListener):
                 self.book.due.schedule(after.id, after.next_round_ms)
             elif ended and after.ended_ms is not None:
                 self.book.due.schedule(after.id, after.ended_ms)
+            elif after.round > before.round:
+                # A round paired (an organiser's early start among them): its first repair look,
+                # should the process die before it has made the round's games.
+                self.book.due.schedule(after.id, now_ms + REPAIR_MS)
             swapped = self.book.swap(
                 after.id,
                 stored.version,

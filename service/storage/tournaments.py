@@ -37,6 +37,8 @@ from .wakeups import Wakeups
 
 # Events kept per tournament: a 512-player Swiss round's game ends, and some more.
 MAX_EVENTS = 2000
+# Finished (and cancelled) tournaments listed, the newest.
+MAX_FINISHED = 1000
 # Shards of the due index: tournaments are few next to games.
 DUE_SHARDS = 2
 
@@ -158,8 +160,12 @@ class TournamentBook:
         return f"{self._lists}{status}"
 
     def index(self, tournament_id: str, status: str, score_ms: int) -> None:
-        """List the tournament under `status`, scored `score_ms` (hints: a listing checks each)."""
-        self._link.command("tournaments_index", "ZADD", self.list_key(status), score_ms, tournament_id)
+        """List the tournament under `status`, scored `score_ms` (hints: a listing checks each); the
+        finished list keeps its newest MAX_FINISHED."""
+        key = self.list_key(status)
+        self._link.command("tournaments_index", "ZADD", key, score_ms, tournament_id)
+        if status == "finished":
+            self._link.command("tournaments_trim", "ZREMRANGEBYRANK", key, 0, -MAX_FINISHED - 1)
 
     def unindex(self, tournament_id: str, status: str) -> None:
         self._link.command("tournaments_unindex", "ZREM", self.list_key(status), tournament_id)

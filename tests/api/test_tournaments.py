@@ -365,3 +365,21 @@ def test_tournaments_count_among_the_games_a_client_makes_and_joins_among_its_jo
         path = f"/tournaments/{_create(client, ann, _swiss())['id']}"
         assert client.post(f"{path}/join", headers=_auth(ann)).status_code == 200
         assert _code(client.post(f"{path}/join", headers=_auth(bob))) == (429, "rate_limited")
+
+
+def test_the_stream_of_a_cancelled_tournament_says_so_and_ends(app, client):
+    _ann_id, ann = _player(client, "Ann")
+    path = f"/tournaments/{_create(client, ann, _swiss())['id']}"
+    stream = Stream(app, f"{path}/events")
+    try:
+        assert stream.next().kind == "tournament"
+        assert client.post(f"{path}/cancel", headers=_auth(ann)).status_code == 200
+        cancelled = stream.next()
+        assert (cancelled.kind, cancelled.json()) == ("cancelled", {})
+        assert stream.rest() == []
+    finally:
+        stream.close()
+    # An id that names no event kept (garbage, or one from before): a snapshot, never a 400.
+    for last in ("garbage", "1-0"):
+        shown = Stream(app, f"{path}/events", headers={"Last-Event-ID": last}).rest()
+        assert [e.kind for e in shown] == ["tournament"] and shown[0].json()["status"] == "cancelled"

@@ -16,6 +16,7 @@ by the next pass.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -28,9 +29,9 @@ from service.games.refusals import GameNotFound
 from service.site.core import SiteCore, site_core
 from service.site.lobby import Players
 from service.site.players import PlayerRecord
-from service.site.tournament_records import FINISHED, RUNNING, Tournament, begun
-from service.site.tournament_runner import REPAIR_MS, TournamentRunner
-from service.site.tournaments import TournamentRequest
+from service.site.tournament_records import FINISHED, RUNNING, Tournament, TournamentFull, begun
+from service.site.tournament_runner import TournamentRunner
+from service.site.tournaments import REPAIR_MS, TournamentRequest
 from service.storage import Storage, open_storage
 from tests.support.backends import Backend
 
@@ -288,3 +289,63 @@ def test_the_timekeepers_tick_starts_a_tournament_that_is_due(core: SiteCore, st
     clock = core.play.load(board.game).record.clock_now
     assert clock is not None and clock.deadline_ms is not None
     assert 60_000 <= clock.deadline_ms - started.played[0].started_ms <= 61_000
+
+
+def test_an_early_start_is_looked_at_again_soon_not_at_starts_at(core: SiteCore, storage: Storage):
+    entrants = _players(storage, ("Ann", "Bob"))
+    organiser, _token = Players(storage.players).create("Org")
+    a_day = 24 * 3600 * 1000
+    made = core.tournaments.create(organiser, _request(starts_ms=core.play.now_ms() + a_day))
+    for record, _token in entrants.values():
+        core.tournaments.join(made["id"], record)
+    assert storage.tournaments.due.indexed(made["id"]) > core.play.now_ms() + a_day - 1000
+    before = core.play.now_ms()
+    core.tournaments.start(made["id"], organiser)
+    # Had the organiser's request died before making the games, this look would make them.
+    assert before <= storage.tournaments.due.indexed(made["id"]) <= core.play.now_ms() + REPAIR_MS
+
+
+def test_racing_joins_fill_the_places_exactly(core: SiteCore, storage: Storage):
+    entrants = _players(storage, [f"P{n}" for n in range(8)])
+    organiser, _token = Players(storage.players).create("Org")
+    made = core.tournaments.create(organiser, _request(starts_ms=core.play.now_ms() + 60_000, max_players=5))
+    others = [site_core(storage, KeptCopies(0)).tournaments for _ in range(4)]  # four more processes
+    answers: list[str] = []
+
+    def join(n: int, record: PlayerRecord) -> None:
+        try:
+            others[n % 4].join(made["id"], record)
+            answers.append("joined")
+        except TournamentFull:
+            answers.append("full")
+
+    threads = [threading.Thread(target=join, args=(n, r)) for n, (r, _t) in enumerate(entrants.values())]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == ["full"] * 3 + ["joined"] * 5
+    assert len(core.tournaments.load(made["id"]).players) == 5
+
+
+def test_a_round_whose_games_end_together_ends_once(core: SiteCore, storage: Storage):
+    entrants = _players(storage, [f"P{n}" for n in range(8)])
+    tournament_id = _organised(core, entrants, system="swiss", rounds=2)
+    TournamentRunner(core.tournaments).tick()
+    first = core.tournaments.load(tournament_id)
+    tokens = {record.id: token for record, token in entrants.values()}
+    # Each game given up by its second player, each in a process of its own, all at once.
+    plays = [site_core(storage, KeptCopies(0)).play for _ in first.played[0].boards]
+    threads = [
+        threading.Thread(target=play.play, args=(board.game, Resign(seat=1), tokens[board.second]))
+        for play, board in zip(plays, first.played[0].boards, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    after = core.tournaments.load(tournament_id)
+    assert [b.winner for b in after.played[0].boards] == ["first"] * 4
+    assert after.next_round_ms is not None
+    kinds = [e.kind for e in storage.tournaments.events_after(tournament_id, None, 100)]
+    assert kinds == ["round_start"] + ["game_end"] * 4 + ["standings"]
