@@ -164,3 +164,16 @@ export async function guideFollowLoop(): Promise<void> {
     }
   }
 }
+
+// "Tournaments", from the TypeScript client: the guide's lines, as they are there.
+export async function guideTournament(client: PatchworkClient, annToken: string, bobToken: string): Promise<void> {
+  const tournament = await client.createTournament(annToken, {
+    name: "Friday Swiss", system: "swiss", rounds: 5, clock: { initial_s: 600, increment_s: 5 },
+    rated: true, starts_at: "2026-12-04T18:00:00Z", max_players: 64,
+  });
+  await client.joinTournament(tournament.id, bobToken);
+  for await (const event of client.followTournament(tournament.id)) {
+    if (event.type === "round_start") console.log(`round ${event.data.round}`, event.data.pairings);
+    if (event.type === "finished") console.log(event.data.standings);
+  }
+}

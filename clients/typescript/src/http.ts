@@ -8,14 +8,16 @@
 // A repeated POST /games makes at most a game nobody uses. A request whose
 // repetition would be answered as an error though the first one was applied
 // (declining a challenge, withdrawing one, answering an offer, accepting a
-// takeback), or would do it twice (a challenge made), is not sent again
-// after a network error: the caller reads what became of it.
+// takeback, an early start of a tournament), or would do it twice (a
+// challenge made, a tournament organised), is not sent again after a
+// network error: the caller reads what became of it.
 import type {
   Bot,
   Challenge,
   CreateChallengeRequest,
   CreateGameRequest,
   CreatePlayerRequest,
+  CreateTournamentRequest,
   DeclineChallengeRequest,
   Game,
   GameCreated,
@@ -34,10 +36,14 @@ import type {
   PlayerProfile,
   Rematch,
   Seat,
+  Tournament,
+  TournamentEvent,
+  TournamentsPage,
 } from "./types.js";
 import { ProblemError, problemOf, retryAfterMs, sleep } from "./answers.js";
 import { follow, type FollowOptions, type GameEvent, type GameNotice } from "./follow.js";
 import { followPlayer, type FollowPlayerOptions } from "./player-events.js";
+import { followTournament, type FollowTournamentOptions } from "./tournament-events.js";
 
 interface Answer<T> {
   status: number;
@@ -55,6 +61,14 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest wait before a retry, whatever Retry-After says (default 30 000 ms). */
   maxRetryDelayMs?: number;
+}
+
+/** Which page of the list of tournaments (`tournaments`): those of one status, newest first. */
+export interface TournamentsQuery {
+  /** `finished` holds the cancelled ones too. */
+  status: "upcoming" | "running" | "finished";
+  /** The `next` of the page before; none for the first page. */
+  cursor?: string;
 }
 
 /** Which page of a list of games, and which games (`listGames`). */
@@ -298,6 +312,68 @@ export class PatchworkClient {
     return answer.body.offer;
   }
 
+  // ---- Tournaments (issue 39) ----
+
+  /**
+   * POST /tournaments with the organiser's player token: the tournament, `upcoming`.
+   * Not sent again after a network error (it would make a second one).
+   */
+  async createTournament(playerToken: string, request: CreateTournamentRequest): Promise<Tournament> {
+    const answer = await this.send<{ tournament: Tournament }>("POST", "/tournaments", { body: request, token: playerToken, once: true });
+    return answer.body.tournament;
+  }
+
+  /** GET /tournaments/{id}: players, standings, rounds with their pairings and results (public). */
+  async tournament(tournamentId: string): Promise<Tournament> {
+    return (await this.send<{ tournament: Tournament }>("GET", tournamentPath(tournamentId))).body.tournament;
+  }
+
+  /**
+   * GET /tournaments?status=: one page (at most 50) of the listed tournaments of that status, as summaries,
+   * `next` the cursor of the next (null: the last). Upcoming ones soonest first, the others newest first.
+   */
+  async tournaments(query: TournamentsQuery): Promise<TournamentsPage> {
+    return (await this.send<TournamentsPage>("GET", `/tournaments${searchOf({ ...query })}`)).body;
+  }
+
+  /** POST /tournaments/{id}/join with the player's token, before the start: the tournament with the player in it. */
+  async joinTournament(tournamentId: string, playerToken: string): Promise<Tournament> {
+    return this.tournamentAction(tournamentId, "join", playerToken);
+  }
+
+  /**
+   * POST /tournaments/{id}/withdraw: before the start the player leaves; after it,
+   * is paired no more (swiss) or loses every game left (round robin).
+   */
+  async withdrawFromTournament(tournamentId: string, playerToken: string): Promise<Tournament> {
+    return this.tournamentAction(tournamentId, "withdraw", playerToken);
+  }
+
+  /**
+   * POST /tournaments/{id}/start with the organiser's token: round 1 now, before `starts_at`.
+   * Not sent again after a network error (a second start is refused: `tournament_started`).
+   */
+  async startTournament(tournamentId: string, playerToken: string): Promise<Tournament> {
+    return this.tournamentAction(tournamentId, "start", playerToken, true);
+  }
+
+  /** POST /tournaments/{id}/cancel with the organiser's token, before the start. */
+  async cancelTournament(tournamentId: string, playerToken: string): Promise<Tournament> {
+    return this.tournamentAction(tournamentId, "cancel", playerToken);
+  }
+
+  /** The tournament, then its events (`round_start`, `game_end`, `standings`, `finished`, `cancelled`), across reconnects: see tournament-events.ts. */
+  followTournament(tournamentId: string, options: FollowTournamentOptions = {}): AsyncGenerator<TournamentEvent, void, undefined> {
+    return followTournament(this, tournamentId, options);
+  }
+
+  // Joining, withdrawing and cancelling twice is doing it once: those are sent again after a network error.
+  private async tournamentAction(tournamentId: string, action: string, playerToken: string, once = false): Promise<Tournament> {
+    const path = `${tournamentPath(tournamentId)}/${action}`;
+    const answer = await this.send<{ tournament: Tournament }>("POST", path, { body: {}, token: playerToken, once });
+    return answer.body.tournament;
+  }
+
   private sendKeyed<T>(path: string, token: string, body: object, options: MoveOptions): Promise<Answer<T>> {
     const headers: Record<string, string> = { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() };
     if (options.ifMatch !== undefined) headers["If-Match"] = `"${options.ifMatch}"`;
@@ -358,6 +434,7 @@ export class PatchworkClient {
 
 const gamePath = (gameId: string) => `/games/${encodeURIComponent(gameId)}`;
 const challengePath = (challengeId: string) => `/challenges/${encodeURIComponent(challengeId)}`;
+const tournamentPath = (tournamentId: string) => `/tournaments/${encodeURIComponent(tournamentId)}`;
 
 /** `?a=1&b=2` of the values given (none: ""). */
 function searchOf(values: Record<string, string | number | boolean | undefined>): string {

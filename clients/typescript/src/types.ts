@@ -62,3 +62,23 @@ export type PlayerEvent =
   | { type: "rematch_offer"; id: string; data: { game: string; seat: Seat; expires_at: string } }
   | { type: "challenge"; id: string; data: { challenge: Challenge } }
   | { type: "challenge_declined"; id: string; data: { challenge: Challenge } };
+
+// Issue 39: tournaments.
+export type CreateTournamentRequest = Schemas["CreateTournamentRequest"];
+export type Tournament = Schemas["Tournament"];
+export type TournamentSummary = Schemas["TournamentSummary"];
+export type TournamentsPage = Schemas["TournamentsPage"];
+export type TournamentPlayer = Schemas["TournamentPlayer"];
+export type TournamentStanding = Schemas["TournamentStanding"];
+export type TournamentRound = Schemas["TournamentRound"];
+export type TournamentPairing = Schemas["TournamentPairing"];
+
+// A tournament's stream (`GET /tournaments/{id}/events`): each event's `data`, as the operation describes it.
+export type TournamentEventType = Schemas["TournamentStreamEvent"]["event"];
+export type TournamentEvent =
+  | { type: "tournament"; id: string; data: Tournament }
+  | { type: "round_start"; id: string; data: { round: number; pairings: TournamentPairing[] } }
+  | { type: "game_end"; id: string; data: { round: number; game: string; winner: "first" | "second"; margin: number } }
+  | { type: "standings"; id: string; data: { standings: TournamentStanding[] } }
+  | { type: "finished"; id: string; data: { standings: TournamentStanding[] } }
+  | { type: "cancelled"; id: string; data: Record<string, never> };

@@ -4,42 +4,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { PatchworkClient, ProblemError, type GameEvent, type GameNotice, type PlayerEvent } from "../src/index.js";
+import { PatchworkClient, type GameEvent, type GameNotice, type PlayerEvent } from "../src/index.js";
+import { assertProblem, someone as somebody } from "./helpers.js";
 import { Proxy } from "./proxy.js";
 
 const client = new PatchworkClient(process.env["PATCHWORK_URL"] ?? "");
 const CLOCK = { initial_s: 600, increment_s: 5 };
 
-interface Someone {
-  id: string;
-  token: string;
-  /** The player's stream from its start; `next(type)` waits for the next event of that type. */
-  next: <T extends PlayerEvent["type"]>(type: T) => Promise<Extract<PlayerEvent, { type: T }>>;
-  stop: () => void;
-}
-
 /** A new player, following its own stream from now on. */
-async function someone(name: string): Promise<Someone> {
-  const { player, token } = await client.createPlayer(name);
-  const abort = new AbortController();
-  // From the stream's first event ("0-0"): none is missed however soon it comes.
-  const events = client.followPlayer(token, { after: "0-0", signal: abort.signal });
-  const next = async <T extends PlayerEvent["type"]>(type: T) => {
-    for (;;) {
-      const { value, done } = await events.next();
-      if (done) throw new Error(`${name}'s stream ended before a ${type}`);
-      if (value.type === type) return value as Extract<PlayerEvent, { type: T }>;
-    }
-  };
-  return { id: player.id, token, next, stop: () => abort.abort() };
-}
-
-function assertProblem(error: unknown, status: number, code: string): true {
-  assert.ok(error instanceof ProblemError, String(error));
-  assert.equal(error.status, status);
-  assert.equal(error.problem?.code, code);
-  return true;
-}
+const someone = (name: string) => somebody(client, name);
 
 describe("challenges", () => {
   test("made, told, listed on both sides, accepted: one game, the challenger told of it", async () => {

@@ -20,7 +20,7 @@ export interface Seen {
 
 export class Proxy {
   readonly seen: Seen[] = [];
-  /** Cut each of the next event streams after this many events (a game's game or move, any of a player's) have gone through. */
+  /** Cut each of the next event streams after this many events (a game's game or move, any of a player's or a tournament's) have gone through. */
   cutStreamsAfter: number[] = [];
   /** Send resumes without Last-Event-ID (the service then sends a snapshot). */
   dropLastEventId = false;
@@ -58,7 +58,7 @@ export class Proxy {
       (answer) => {
         record.status = answer.statusCode ?? 0;
         record.answer = answer.headers;
-        if (path.includes("/events") && answer.statusCode === 200) return this.stream(answer, response);
+        if (path.includes("/events") && answer.statusCode === 200) return this.stream(answer, response, path.startsWith("/tournaments/"));
         if (request.method === "POST" && path.endsWith("/moves") && answer.statusCode === 201) {
           return void this.move(answer, response);
         }
@@ -70,7 +70,7 @@ export class Proxy {
     request.pipe(upstream);
   }
 
-  private stream(answer: http.IncomingMessage, response: http.ServerResponse): void {
+  private stream(answer: http.IncomingMessage, response: http.ServerResponse, tournament: boolean): void {
     response.writeHead(200, answer.headers);
     response.flushHeaders();
     const cutAfter = this.cutStreamsAfter.shift();
@@ -89,8 +89,8 @@ export class Proxy {
           events++;
           this.sawVersion(Number(id[1]));
         }
-        // A player stream's event (id `<ms>-<n>`) counts too.
-        if (/^id: \d+-\d+$/m.test(block)) events++;
+        // A player stream's event (id `<ms>-<n>`) counts too, and any of a tournament's.
+        if (/^id: \d+-\d+$/m.test(block) || (tournament && /^event: /m.test(block))) events++;
         if (cutAfter !== undefined && events >= cutAfter) {
           // The connection breaks off mid-stream, after what was written has gone out.
           answer.destroy();

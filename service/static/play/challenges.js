@@ -244,6 +244,12 @@ export async function showGamePeople(game, mySeat) {
     }
     parts.push(" ");
   }
+  if (game.tournament) {
+    parts.push("· ", Object.assign(document.createElement("a"), {
+      href: `#tournament=${encodeURIComponent(game.tournament.id)}`,
+      textContent: t("Tournament game, round {round}", { round: game.tournament.round }),
+    }));
+  }
   people.replaceChildren(...parts);
 }
 
@@ -258,19 +264,23 @@ function onStreamEvent(type, data, showMessage) {
     const reason = DECLINE_REASONS[challenge.decline_reason]?.() ?? challenge.decline_reason;
     notify(t("{name} declined your challenge: “{reason}”.", { name: challenge.to?.name ?? "", reason }));
   } else if (type === "game_start") {
-    startedGame(data.game);
+    startedGame(data.game, data.tournament ?? null);
   } else {
     return;
   }
   if (!$("lobby").hidden) listChallenges(showMessage);
 }
 
-/** A game started for the player (a challenge accepted, a rematch, a pairing): open it unless one is being played here. */
-function startedGame(gameId) {
-  const shown = new URLSearchParams(location.hash.slice(1)).get("game");
-  if (shown === gameId) return;
+/**
+ * A game started for the player (a challenge accepted, a rematch, a pairing): open it unless one is being
+ * played here, or the page shows the tournament the game is of (its pairings, the game one click away).
+ */
+function startedGame(gameId, tournament) {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get("game") === gameId) return;
   const playing = !$("game").hidden && ["mine", "theirs"].includes(document.body.dataset.state);
-  if (playing) notify(t("A new game of yours has started."), `#${gameFragment(gameId)}`, t("Open it"));
+  const onItsTournament = tournament !== null && fragment.get("tournament") === tournament.id;
+  if (playing || onItsTournament) notify(t("A new game of yours has started."), `#${gameFragment(gameId)}`, t("Open it"));
   else location.hash = gameFragment(gameId);
 }
 

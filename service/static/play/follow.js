@@ -11,12 +11,16 @@
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30000;
 
+const GAME_EVENTS = { types: ["game", "move", "end", "offer", "watchers"], last: ["end"] };
+
 /**
  * Calls onEvent(type, data) for each `game` (a snapshot), `move` ({move, game}),
  * `end` (the result), `offer` (a rematch or takeback asked or answered) and
  * `watchers` ({count}) event of the game. Returns a function that stops.
+ * Another stream of the service (a tournament's) names its event `types`,
+ * and the `last` ones after which nothing more comes.
  */
-export function follow(url, onEvent, onConnection = () => {}) {
+export function follow(url, onEvent, onConnection = () => {}, { types, last } = GAME_EVENTS) {
   let source = null;
   let lastId = null;
   let delay = FIRST_DELAY_MS;
@@ -27,13 +31,13 @@ export function follow(url, onEvent, onConnection = () => {}) {
   function open() {
     source = new EventSource(url(lastId));
     source.onopen = () => onConnection(true);
-    for (const type of ["game", "move", "end", "offer", "watchers"]) {
+    for (const type of types) {
       source.addEventListener(type, (event) => {
         lastId = event.lastEventId;
         delay = FIRST_DELAY_MS; // a working stream resets the backoff
         const data = JSON.parse(event.data);
         over ||= (type === "game" ? data : data.game)?.status === "finished";
-        if (type === "end") stop(); // the game is over: nothing more will come
+        if (last.includes(type)) stop(); // the game (or tournament) is over: nothing more will come
         onEvent(type, data);
       });
     }

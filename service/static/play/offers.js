@@ -102,8 +102,9 @@ function setOffer(offer) {
 
 const other = () => (view.seat === null ? null : view.game?.players[1 - view.seat]);
 
+// A tournament's games refuse takebacks, as rated ones do (and rematches: see below).
 function takebackPossible(game) {
-  return game.status === "active" && !game.rated && view.seat !== null;
+  return game.status === "active" && !game.rated && !game.tournament && view.seat !== null;
 }
 
 /** The seat that made the position shown: after a takeback to version k, the one whose move made k. */
@@ -140,7 +141,8 @@ function render() {
   const theirs = offer !== null && view.seat !== null && offer.by !== view.seat;
   const finished = game.status === "finished";
   // Asking: a rematch once the game is over, a takeback of our own last turn in a casual game.
-  $("rematch").hidden = !finished || view.seat === null || game.next_game != null || offer?.kind === "rematch";
+  // A tournament's game has no rematch: the next round pairs the players.
+  $("rematch").hidden = !finished || view.seat === null || game.next_game != null || offer?.kind === "rematch" || Boolean(game.tournament);
   $("takeback").hidden = !takebackPossible(game) || offer !== null || game.moves_played === 0 || lastActor() !== view.seat;
   $("rematch").disabled = $("takeback").disabled = view.busy;
   const box = $("offer");

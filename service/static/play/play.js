@@ -18,7 +18,8 @@ import { renderAnalysis, wireAnalysis } from "./analysis.js";
 import { showGamePeople, wireChallenges } from "./challenges.js";
 import { offersRecord, offersShow, onOffer, openOffers, wireOffers } from "./offers.js";
 import { followPlayer } from "./player-stream.js";
-import { hideViews, showView } from "./views.js";
+import { wireTournaments } from "./tournaments.js";
+import { hideViews, showView, translateView } from "./views.js";
 import { clearWatchers, showWatchers } from "./watching.js";
 
 const $ = (id) => document.getElementById(id);
@@ -511,6 +512,7 @@ wireLobby(showMessage);
 wireAnalysis();
 wireChallenges(showMessage);
 wireOffers(showMessage);
+wireTournaments(showMessage);
 $("advance").addEventListener("click", () => submit(() => api.move(page.gameId, page.token, { action: "advance" })));
 $("resign").addEventListener("click", () => {
   if (confirm(t("Resign this game?"))) submit(() => api.resign(page.gameId, page.token));
@@ -546,6 +548,7 @@ async function switchLanguage(next, remember) {
   translateLog();
   if (page.game !== null) render();
   if (!$("setup").hidden) await showSetup();
+  await translateView(showMessage);
 }
 
 for (const code of LANGUAGES) $("language").append(new Option(LANGUAGE_NAMES[code], code));

@@ -85,6 +85,19 @@ export const playerApi = {
   finishedGames: (playerId, cursor = null) =>
     request("GET", `/games${query({ status: "finished", player: playerId, cursor })}`, { token: null }),
 
+  // ---- Tournaments ----
+  /** `{tournament}`: made by this player, its organiser (`body` as POST /tournaments takes it). */
+  createTournament: (body) => request("POST", "/tournaments", { body }),
+  /** `{tournament}`: anyone may read one. */
+  tournament: (tournamentId) => request("GET", `/tournaments/${id(tournamentId)}`, { token: null }),
+  /** `{tournaments, next}`: a page of the tournaments of `status` (upcoming, running, finished). */
+  tournaments: (status, cursor = null) => request("GET", `/tournaments${query({ status, cursor })}`, { token: null }),
+  /** `{tournament}` after the player's `action`: join, withdraw, or the organiser's start and cancel. */
+  tournamentAction: (tournamentId, action) => request("POST", `/tournaments/${id(tournamentId)}/${action}`, { body: {} }),
+  /** The tournament's event stream, resumed after `lastId` when given (EventSource sends no header). */
+  tournamentEventsUrl: (tournamentId, lastId = null) =>
+    `/tournaments/${id(tournamentId)}/events${query({ last_event_id: lastId })}`,
+
   /** `{ticket}`: a one-use ticket for the player's stream (EventSource sends no header). */
   streamTicket: () => request("POST", "/players/me/stream-tickets"),
 };
