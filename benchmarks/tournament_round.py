@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import requests
 
-from service.site.tournament_records import Tournament
+from service.site.tournament_records import Board, Tournament
 from service.storage import open_storage
 from tests.support.patchwork_service import PatchworkService, descendants, program
 from tests.support.redis_servers import ThrowawayRedis
@@ -139,9 +139,11 @@ class Field:
         games = [board.game for board in tournament.played[number - 1].boards if board.game]
         return all(self.storage.games.load_game(game_id) is not None for game_id in games)
 
-    def resign(self, game_id: str, board) -> None:
+    def resign(self, board: Board) -> None:
+        """A random seat of the board's game resigns."""
+        assert board.game is not None
         loser = board.first if board.second is None or self.chance.random() < 0.5 else board.second
-        post(self.url, f"/games/{game_id}/resign", self.tokens[loser], status=201)
+        post(self.url, f"/games/{board.game}/resign", self.tokens[loser], status=201)
 
     def heard(self, tournament_id: str, number: int, results: int) -> None:
         """Wait until round `number` has `results` decided boards (the game's end reaches its tournament)."""
@@ -161,18 +163,25 @@ def play_round(
     boards = [board for board in field.tournament(tournament_id).played[number - 1].boards if board.game]
     *early, last = boards
     with ThreadPoolExecutor(CLIENTS) as pool:
-        list(pool.map(lambda board: field.resign(board.game, board), early))
+        list(pool.map(lambda board: field.resign(board), early))
     field.heard(tournament_id, number, len(early))
     time.sleep(0.5)  # the timekeeper's repair look after those results settles first
     before = {name: cpu_seconds(pid) for name, pid in pids.items()}
     start = time.perf_counter()
-    field.resign(last.game, last)
+    field.resign(last)
     if number == field.tournament(tournament_id).rounds:
         return None
     while not field.games_exist(tournament_id, number + 1):
         time.sleep(POLL_S)
     waited = time.perf_counter() - start
     return waited, {name: cpu_seconds(pid) - before[name] for name, pid in pids.items()}
+
+
+def watched_processes(service: PatchworkService, redis: ThrowawayRedis) -> dict[str, int]:
+    """The processes whose CPU a round change is charged: the service's timekeeper and the Redis."""
+    assert service.process is not None and redis.pid is not None
+    timekeeper = next(pid for pid in descendants(service.process.pid) if program(pid) == TIMEKEEPER)
+    return {"the timekeeper": timekeeper, "redis-server": redis.pid}
 
 
 def main() -> None:
@@ -191,14 +200,12 @@ def main() -> None:
                 work_dir / "service", work_dir / "service.log", redis_url=redis.url, env=env
             ) as service:
                 storage = open_storage(redis.url, max_connections=4)
-                timekeeper = next(
-                    pid for pid in descendants(service.process.pid) if program(pid) == TIMEKEEPER
-                )
-                pids = {"the timekeeper": timekeeper, "redis-server": redis.pid}
+                pids = watched_processes(service, redis)
                 started = time.perf_counter()
                 field = Field(service.url, storage, args.players)
                 print(f"{args.players} players made in {time.perf_counter() - started:.1f} s")
-                waits, cpu = [], {name: [] for name in pids}
+                waits: list[float] = []
+                cpu: dict[str, list[float]] = {name: [] for name in pids}
                 for _ in range(args.tournaments):
                     tournament_id = field.organise(args.rounds)
                     for number in range(1, args.rounds + 1):
