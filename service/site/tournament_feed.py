@@ -13,36 +13,18 @@ Last-Event-ID).
 
 from __future__ import annotations
 
-import re
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from functools import partial
 
 from service.games.jsontext import compact
 from service.storage import EventWatch, TournamentBook
 
+from .stream_feed import FeedEvent, StreamFeed
 from .tournament_records import Tournament
 
-READ_BATCH = 100
-# The events after which nothing more comes.
+# The events after which nothing more comes, and the statuses they bring.
 LAST_KINDS = ("finished", "cancelled")
 LAST_STATUSES = ("finished", "cancelled")
-_EVENT_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}\Z")
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentFeedEvent:
-    event_id: str | None
-    kind: str
-    data: str
-
-
-def event_id_or_none(text: str | None) -> str | None:
-    """A Last-Event-ID that could name a tournament's event, else None (a snapshot)."""
-    if text is None:
-        return None
-    text = text.strip()
-    return text if _EVENT_ID.match(text) else None
 
 
 def _before(left: str, right: str) -> bool:
@@ -52,8 +34,8 @@ def _before(left: str, right: str) -> bool:
     return (int(a), int(b)) < (int(c), int(d))
 
 
-class TournamentFeed:
-    """One follower of one tournament. Iterate it: events, and None when idle `idle_seconds` (a keep-alive)."""
+class TournamentFeed(StreamFeed):
+    """One follower of one tournament: its snapshot when it needs one, then the events (stream_feed.py)."""
 
     def __init__(
         self,
@@ -61,18 +43,13 @@ class TournamentFeed:
         tournament_id: str,
         watch: EventWatch,
         after: str,
-        snapshot: TournamentFeedEvent | None,
+        snapshot: FeedEvent | None,
         idle_seconds: float,
         ended: bool,
     ):
-        self._book = book
-        self._id = tournament_id
-        self._watch = watch
-        self._last = after
+        super().__init__(partial(book.events_after, tournament_id), watch, after, idle_seconds, LAST_KINDS)
         self._snapshot = snapshot
-        self._idle = idle_seconds
         self._ended = ended
-        self._hung_up = False
 
     @classmethod
     def open(
@@ -98,7 +75,7 @@ class TournamentFeed:
             ):
                 # Every event after it is kept: those alone (none more once it has ended).
                 return cls(book, tournament_id, watch, after, None, idle_seconds, ended and after == last)
-            snapshot = TournamentFeedEvent(last or None, "tournament", compact(tournament.view()))
+            snapshot = FeedEvent(last or None, "tournament", compact(tournament.view()))
             return cls(book, tournament_id, watch, last or "0-0", snapshot, idle_seconds, ended)
         except BaseException:
             watch.close()
@@ -109,31 +86,8 @@ class TournamentFeed:
         """Whether the client has every event of an ended tournament already (it resumed after the last)."""
         return self._ended and self._snapshot is None
 
-    def __iter__(self) -> Iterator[TournamentFeedEvent | None]:
+    def __iter__(self) -> Iterator[FeedEvent | None]:
         if self._snapshot is not None:
             yield self._snapshot
-        sent_at = time.monotonic()
-        woken = True
-        while not (self._ended or self._watch.closing or self._hung_up):
-            if woken:
-                events = self._book.events_after(self._id, self._last, READ_BATCH)
-                for event in events:
-                    yield TournamentFeedEvent(event.id, event.kind, event.data)
-                    self._last = event.id
-                    if event.kind in LAST_KINDS:
-                        return
-                if events:
-                    sent_at = time.monotonic()
-                    if len(events) == READ_BATCH:
-                        continue
-            woken = self._watch.wait(max(0.0, sent_at + self._idle - time.monotonic()))
-            if not woken:
-                yield None
-                sent_at = time.monotonic()
-
-    def hang_up(self) -> None:
-        self._hung_up = True
-        self._watch.wake()
-
-    def close(self) -> None:
-        self._watch.close()
+        if not self._ended:
+            yield from super().__iter__()

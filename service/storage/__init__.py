@@ -5,6 +5,7 @@ from .backend import Storage, open_storage, open_store, storage_from_settings
 from .bot_jobs import BotJob, BotJobs
 from .challenges import Blocks, ChallengeBook, StoredChallenge
 from .deadlines import Deadlines, DueGame
+from .event_streams import StreamEvent
 from .game_lists import GameList, GameLists
 from .lobby import LobbyIndex
 from .players import PlayerStore
@@ -36,7 +37,7 @@ from .store import (
     StoredGame,
     StoredView,
 )
-from .tournaments import StoredTournament, TournamentBook, TournamentEvent
+from .tournaments import StoredTournament, TournamentBook
 from .watchers import StreamWatchers
 
 __all__ = [
@@ -82,9 +83,9 @@ __all__ = [
     "StoredSeek",
     "StoredTournament",
     "StoredView",
+    "StreamEvent",
     "StreamWatchers",
     "TournamentBook",
-    "TournamentEvent",
     "open_storage",
     "open_store",
     "storage_from_settings",

@@ -23,9 +23,8 @@ the games, the events a week after the last.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .connections import RedisLink
+from .event_streams import StreamEvent, events_after
 from .store import EventWatch
 from .wakeups import Wakeups
 
@@ -35,15 +34,6 @@ MAX_EVENTS = 100
 # one event costs about 4.7 KB: Redis allocates its first node whole).
 EVENTS_TTL_MS = 7 * 24 * 3600 * 1000
 TICKET_TTL_SECONDS = 60
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerEvent:
-    """One event of a player's stream: its id (`<ms>-<n>`), kind and the caller's JSON text."""
-
-    id: str
-    kind: str
-    data: str
 
 
 def _wake_name(player_id: str) -> str:
@@ -98,17 +88,9 @@ class PlayerStore:
         )
         return found
 
-    def events_after(self, player_id: str, after: str | None, count: int) -> list[PlayerEvent]:
+    def events_after(self, player_id: str, after: str | None, count: int) -> list[StreamEvent]:
         """Up to `count` events after the one with id `after` (None: the oldest kept on), oldest first."""
-        start = "-" if after is None else f"({after}"
-        found = self._link.command(
-            "player_events", "XRANGE", self.key(player_id) + ":events", start, "+", "COUNT", count
-        )
-        events = []
-        for entry_id, fields in found:
-            values = dict(zip(fields[::2], fields[1::2])) if isinstance(fields, list) else fields
-            events.append(PlayerEvent(entry_id, values["kind"], values["data"]))
-        return events
+        return events_after(self._link, "player_events", self.key(player_id) + ":events", after, count)
 
     def apply_rating(
         self, player_id: str, game_id: str, after: tuple[float, float, float], diff: float

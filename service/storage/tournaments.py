@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from .connections import RedisLink
 from .deadlines import Deadlines
+from .event_streams import StreamEvent, events_after
 from .store import EventWatch
 from .wakeups import Wakeups
 
@@ -51,15 +52,6 @@ class StoredTournament:
     version: int
     text: str
     last_event: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentEvent:
-    """One event of a tournament's stream: its id (`<ms>-<n>`), kind and JSON text."""
-
-    id: str
-    kind: str
-    data: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,17 +121,11 @@ class TournamentBook:
             return Swapped(False, None)
         return Swapped(False, StoredTournament(int(found[1]), found[2]))
 
-    def events_after(self, tournament_id: str, after: str | None, count: int) -> list[TournamentEvent]:
+    def events_after(self, tournament_id: str, after: str | None, count: int) -> list[StreamEvent]:
         """Up to `count` events after the one with id `after` (None: the oldest kept on), oldest first."""
-        start = "-" if after is None else f"({after}"
-        found = self._link.command(
-            "tournament_events", "XRANGE", self._key(tournament_id) + ":events", start, "+", "COUNT", count
+        return events_after(
+            self._link, "tournament_events", self._key(tournament_id) + ":events", after, count
         )
-        events = []
-        for entry_id, fields in found:
-            values = dict(zip(fields[::2], fields[1::2])) if isinstance(fields, list) else fields
-            events.append(TournamentEvent(entry_id, values["kind"], values["data"]))
-        return events
 
     def oldest_event_id(self, tournament_id: str) -> str | None:
         """The id of the oldest event kept, or None when none is."""

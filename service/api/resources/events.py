@@ -56,7 +56,7 @@ def _last_event_id() -> int | None:
 
 
 class Event(Protocol):
-    """What a feed yields: a game's events (games/events.py) or a player's (site/player_feed.py)."""
+    """What a feed yields: a game's events (games/events.py) or a player's or a tournament's (site/stream_feed.py)."""
 
     @property
     def event_id(self) -> str | None: ...

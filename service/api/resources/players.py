@@ -9,7 +9,7 @@ from service.api.incoming import bearer_token, check_body, check_headers, read_j
 from service.api.responses import json_response
 from service.api.schemas import load_name
 from service.games.jsontext import compact
-from service.site.player_feed import event_id_or_none
+from service.site.stream_feed import event_id_or_none
 from service.storage.players import TICKET_TTL_SECONDS
 
 from .events import event_stream

@@ -20,7 +20,8 @@ from service.api.responses import json_response
 from service.api.schemas import load_tournament
 from service.games.jsontext import compact
 from service.languages import Text
-from service.site.tournament_feed import TournamentFeed, event_id_or_none
+from service.site.stream_feed import event_id_or_none
+from service.site.tournament_feed import TournamentFeed
 from service.site.tournament_records import TournamentNotFound
 from service.site.tournaments import check_request
 
