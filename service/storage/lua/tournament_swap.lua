@@ -1,3 +1,4 @@
+-- include: record_version
 -- KEYS: one tournament's hash (version, text, status, last_event), its event
 -- stream. ARGV: the version the caller judged its change on (0: the
 -- tournament must not exist yet), the new text, the new status, the epoch ms
@@ -7,13 +8,9 @@
 -- the record and its events change together or not at all. Returns {'ok',
 -- new version, last event id or ''}; {'moved', version, text} when it is no
 -- longer at that version; {'absent'} when a change names none.
-local found = redis.call('HMGET', KEYS[1], 'version', 'text')
-local version = tonumber(found[1] or '0')
-if version ~= tonumber(ARGV[1]) then
-    if not found[1] then
-        return {'absent'}
-    end
-    return {'moved', version, found[2]}
+local version, _, answer = record_version(ARGV[1])
+if answer then
+    return answer
 end
 -- HSET first: the write that grows memory (scripts.py, "Out of memory").
 redis.call('HSET', KEYS[1], 'version', version + 1, 'text', ARGV[2], 'status', ARGV[3])
