@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import requests
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -16,6 +17,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 # Generous: a busy 2-core machine, a bot's move within its think_ms plus a second.
 STEP_BOUND = 30
+# Where /play keeps the player token (service/static/play/lobby.js).
+TOKEN_KEY = "patchwork.playerToken"
 
 
 def body(driver, name: str) -> str | None:
@@ -88,3 +91,18 @@ def setup_form(driver):
     """The opponent list, once the page has filled it from GET /bots and shown the form."""
     wait(driver, lambda d: d.find_element(By.ID, "setup").is_displayed(), "no setup form")
     return driver.find_element(By.ID, "opponent")
+
+
+def become_player(driver, base: str, name: str) -> dict:
+    """Become a player in the lobby of `driver`'s /play, as a person does: the player's profile and token."""
+    driver.get(f"{base}/play#lobby")
+    wait(driver, lambda d: d.find_element(By.ID, "become").is_displayed(), "no lobby")
+    field = driver.find_element(By.ID, "player-name")
+    field.clear()
+    field.send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "#become button").click()
+    wait(driver, lambda d: f"You play as {name}" in d.find_element(By.ID, "who").text, "not a player")
+    token = driver.execute_script(f"return localStorage.getItem('{TOKEN_KEY}')")
+    me = requests.get(f"{base}/players/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert me.status_code == 200, me.text
+    return {**me.json(), "token": token}

@@ -17,24 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from .browser import console_errors
-from .player import body, play_one_move, version, wait, wait_for_version
-
-TOKEN_KEY = "patchwork.playerToken"
-
-
-def become_player(driver, base: str, name: str) -> dict:
-    """Become a player in the lobby of `driver`'s /play, as a person does: the player's profile and token."""
-    driver.get(f"{base}/play#lobby")
-    wait(driver, lambda d: d.find_element(By.ID, "become").is_displayed(), "no lobby")
-    field = driver.find_element(By.ID, "player-name")
-    field.clear()
-    field.send_keys(name)
-    driver.find_element(By.CSS_SELECTOR, "#become button").click()
-    wait(driver, lambda d: f"You play as {name}" in d.find_element(By.ID, "who").text, "not a player")
-    token = driver.execute_script(f"return localStorage.getItem('{TOKEN_KEY}')")
-    me = requests.get(f"{base}/players/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
-    assert me.status_code == 200, me.text
-    return {**me.json(), "token": token}
+from .player import become_player, body, play_one_move, version, wait, wait_for_version
 
 
 def shown_game(driver) -> str:

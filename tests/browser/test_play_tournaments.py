@@ -18,8 +18,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from .browser import console_errors
-from .player import body, wait
-from .test_play_consent import become_player
+from .player import become_player, body, wait
 
 
 def _fill(driver, element_id: str, value: str) -> None:
