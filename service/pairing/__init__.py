@@ -8,6 +8,6 @@ here who plays whom and who stands where.
 from .records import Outcome, Pairing, Standing
 from .round_robin import round_robin
 from .standings import standings
-from .swiss import swiss_round
+from .swiss import swiss_round, within_the_rules
 
-__all__ = ["Outcome", "Pairing", "Standing", "round_robin", "standings", "swiss_round"]
+__all__ = ["Outcome", "Pairing", "Standing", "round_robin", "standings", "swiss_round", "within_the_rules"]

@@ -107,6 +107,24 @@ def swiss_round(
     return [Pairing(*seats(a, b, found)) for a, b in pairs] + sitting_out
 
 
+def within_the_rules(pairings: Iterable[Pairing], past: Sequence[Sequence[Outcome]]) -> bool:
+    """Whether a round pairs no two players who have met and gives no one a second bye.
+
+    swiss_round breaks one of these only when no round keeps both (a field
+    too small for its rounds); a tournament ends there instead of playing it.
+    """
+    found = histories(past)
+    for pairing in pairings:
+        history = found.get(pairing.first)
+        if history is None:
+            continue
+        if pairing.second is None and history.byes:
+            return False
+        if pairing.second is not None and pairing.second in history.opponents:
+            return False
+    return True
+
+
 def ranking(players: Sequence[str], found: Mapping[str, History], seeds: Mapping[str, float]) -> list[str]:
     """`players` best first: by points, then seed (higher first), then the order given."""
     field = list(dict.fromkeys(players))

@@ -30,7 +30,7 @@ from service.games.jsontext import compact, parse
 from service.games.records import new_game_id
 from service.games.refusals import Refusal
 from service.languages import Text
-from service.pairing import Outcome, Pairing, round_robin, standings, swiss_round
+from service.pairing import Outcome, Pairing, round_robin, standings, swiss_round, within_the_rules
 
 TOURNAMENT_FORMAT = 1
 SWISS, ROUND_ROBIN = "swiss", "round_robin"
@@ -522,10 +522,14 @@ def _boards(tournament: Tournament, number: int) -> list[Board] | None:
     active = [p for p in tournament.players if not p.withdrawn]
     if len(active) < 2:
         return None
-    # Repeats come only when the field is too small for its rounds (swiss_round keeps them few).
+    past = tournament.outcomes()
     pairings: Sequence[Pairing] = swiss_round(
-        [p.id for p in active], tournament.outcomes(), {p.id: float(p.rating) for p in active}
+        [p.id for p in active], past, {p.id: float(p.rating) for p in active}
     )
+    if not within_the_rules(pairings, past):
+        # The field is too small for its rounds: every round left would pair two players again or
+        # give someone a second bye, which the contract never does, so the tournament ends here.
+        return None
     return [
         Board(
             p.first,

@@ -19,7 +19,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.pairing import Outcome, Pairing, swiss_round
+from service.pairing import Outcome, Pairing, swiss_round, within_the_rules
 from service.pairing.history import histories
 from service.pairing.swiss import WINDOWS, block_ends, paired, places
 
@@ -337,3 +337,25 @@ def test_a_field_too_small_for_its_rounds_is_still_paired_whole_with_byes_shared
                 for p in pairings
             ]
         )
+
+
+def test_a_round_is_within_the_rules_unless_it_pairs_two_again_or_gives_a_second_bye():
+    # After a-b (a won) and c's bye: a-c, b's bye is a fresh round; b-a repeats; c's bye again is a
+    # second one; a player who has played nothing (d) may have a bye.
+    past = [[won("a", "b", "a"), bye("c")]]
+    assert within_the_rules([Pairing("a", "c"), Pairing("b", None)], past)
+    assert within_the_rules([Pairing("a", "c"), Pairing("d", None)], past)
+    assert not within_the_rules([Pairing("b", "a"), Pairing("c", None)], past)
+    assert not within_the_rules([Pairing("a", "b"), Pairing("d", "e"), Pairing("c", None)], past)
+    assert within_the_rules([Pairing("a", "c"), Pairing("b", "d")], past)
+
+
+def test_three_players_have_three_rounds_within_the_rules_and_no_fourth():
+    # Each pair meets once and each player sits out once: three rounds, after which any round
+    # pairs two again and gives someone a second bye.
+    past: list[list[Outcome]] = []
+    for _round in range(3):
+        pairings = swiss_round(["p1", "p2", "p3"], past)
+        assert within_the_rules(pairings, past)
+        past.append([won(p.first, p.second, p.first) if p.second else bye(p.first) for p in pairings])
+    assert not within_the_rules(swiss_round(["p1", "p2", "p3"], past), past)

@@ -147,6 +147,30 @@ def test_a_round_robin_of_three_plays_three_rounds_each_with_a_bye():
     assert sum(s["points"] for s in state.standings_view()) == 6.0
 
 
+@pytest.mark.parametrize(("field", "rounds_played"), [([ANN, BOB], 1), ([ANN, BOB, CY], 3)])
+def test_a_swiss_too_small_for_its_rounds_ends_when_no_round_is_left_without_a_repeat(field, rounds_played):
+    # Five rounds asked. Two players can meet once; three play each pair once, each sitting out
+    # once (a bye), in three rounds. The next round would pair two again (and give a second
+    # bye), which the contract never does: the tournament finishes at its pairing instead.
+    started = begun(tournament("swiss", players=field, rounds=5), None, START_MS)
+    assert started is not None
+    state = started.after
+    now = START_MS
+    for number in range(1, rounds_played + 1):
+        assert state.round == number
+        (game,) = [b for b in state.played[-1].boards if b.second is not None]
+        now += 100_000
+        change = result_recorded(state, number, game.game, "first", 5, now)
+        assert change is not None and state.status == RUNNING
+        paired = next_paired(change.after, now + 30_000)
+        assert paired is not None
+        state = paired.after
+    assert (state.status, state.round) == (FINISHED, rounds_played)
+    assert state.ended_ms == now + 30_000
+    pairs = [frozenset((b.first, b.second)) for r in state.played for b in r.boards if b.second is not None]
+    assert len(pairs) == len(set(pairs)) == rounds_played
+
+
 def test_a_result_of_another_round_or_game_is_none_of_the_rounds():
     started = begun(tournament(players=[ANN, BOB]), None, START_MS)
     assert started is not None
