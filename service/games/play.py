@@ -182,6 +182,7 @@ class GamePlay:
                 player_id=holder.id,
                 player_hash=holder.token_hash,
                 open=empty,
+                bot_account=holder.bot,
             )
             for name, bot, holder, empty, token_hash in zip(
                 names, bots, seating.holders, seating.open_seats, hashes, strict=True

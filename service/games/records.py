@@ -26,6 +26,7 @@ DEFAULT_NAMES = ("Player 1", "Player 2")
 NO_BOTS: tuple[None, None] = (None, None)
 NO_PLAYERS: tuple[None, None] = (None, None)
 NO_OPEN_SEATS = (False, False)
+NO_BOT_ACCOUNTS = (False, False)
 
 
 GAME_ID_BYTES = 16
@@ -72,6 +73,9 @@ class Seat:
     player_hash: str | None = None
     # A seat nobody holds yet, taken by the first joiner (site/lobby.py).
     open: bool = False
+    # Held by a bot account (an outside engine that moves through the API); `bot` stays None:
+    # the service's own workers never play it.
+    bot_account: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +260,11 @@ class GameRecord:
                     else {}
                 ),
                 **(
+                    {"bot_accounts": [first.bot_account, second.bot_account]}
+                    if first.bot_account or second.bot_account
+                    else {}
+                ),
+                **(
                     {
                         "open_seats": [first.open, second.open],
                         "listed": self.listed,
@@ -289,6 +298,7 @@ class GameRecord:
                 doc.get("player_ids", NO_PLAYERS),
                 doc.get("player_hashes", NO_PLAYERS),
                 doc.get("open_seats", NO_OPEN_SEATS),
+                doc.get("bot_accounts", NO_BOT_ACCOUNTS),
                 strict=True,
             )
         )

@@ -34,6 +34,7 @@ class Holder:
     id: str
     name: str
     token_hash: str
+    bot: bool = False  # a bot account's (an outside engine's), which the service does not play
 
 
 @dataclass(frozen=True, slots=True)

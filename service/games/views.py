@@ -94,7 +94,8 @@ def _player_view(record: GameRecord, state: GameState, seat: int) -> dict[str, A
     held = record.seats[seat]
     return {
         "name": held.name,
-        "bot": held.bot,
+        # A level's id (the service plays the seat), true for a bot account (an outside engine), null for a person.
+        "bot": held.bot if held.bot is not None else (True if held.bot_account else None),
         "open": held.open,
         "player_id": held.player_id,
         "buttons": player.buttons,

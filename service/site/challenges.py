@@ -104,7 +104,7 @@ class Side:
 
     @classmethod
     def of(cls, player: PlayerRecord) -> Side:
-        return cls(player.id, player.name, round(player.rating.rating))
+        return cls(player.id, player.name, round(player.rating.rating), player.bot)
 
     def to_json(self) -> dict[str, Any]:
         return {"player_id": self.player_id, "name": self.name, "rating": self.rating, "bot": self.bot}

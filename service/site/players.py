@@ -39,6 +39,8 @@ class PlayerRecord:
     created_at: str
     rating: Rating = field(default_factory=Rating)
     rated_games: int = 0
+    # A bot account: an outside engine playing through the API (docs/engine-protocol.md).
+    bot: bool = False
 
     def owns(self, token: str) -> bool:
         """Whether `token` is this player's, compared in constant time."""
@@ -46,7 +48,7 @@ class PlayerRecord:
 
     def holder(self) -> Holder:
         """The player as the game-play core knows a seat's holder."""
-        return Holder(self.id, self.name, self.token_hash)
+        return Holder(self.id, self.name, self.token_hash, self.bot)
 
     def rated(self, rating: Rating) -> PlayerRecord:
         """The record after one more rated game, ending at `rating`."""
@@ -61,6 +63,7 @@ class PlayerRecord:
             "rd": round(self.rating.rd),
             "games": self.rated_games,
             "created_at": self.created_at,
+            "bot": self.bot,
         }
 
     def encode(self) -> str:
@@ -73,6 +76,8 @@ class PlayerRecord:
                 "created_at": self.created_at,
                 "rating": self.rating.to_json(),
                 "rated_games": self.rated_games,
+                # Left out of a person's record: records written before bot accounts read the same.
+                **({"bot": True} if self.bot else {}),
             }
         )
 
@@ -88,15 +93,16 @@ class PlayerRecord:
             created_at=doc["created_at"],
             rating=Rating.from_json(doc["rating"]),
             rated_games=int(doc["rated_games"]),
+            bot=bool(doc.get("bot", False)),
         )
 
 
-def new_player(name: str) -> tuple[PlayerRecord, str]:
-    """A fresh player and its token (never stored)."""
+def new_player(name: str, bot: bool = False) -> tuple[PlayerRecord, str]:
+    """A fresh player (a bot account when `bot`) and its token (never stored)."""
     player_id = new_game_id()  # the same form: 128 random bits, URL-safe
     token = f"{player_id}.{secrets.token_urlsafe(32)}"
     return PlayerRecord(
-        id=player_id, name=name, token_hash=token_hash(token), created_at=now_rfc3339()
+        id=player_id, name=name, token_hash=token_hash(token), created_at=now_rfc3339(), bot=bot
     ), token
 
 

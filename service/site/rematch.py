@@ -97,4 +97,4 @@ def _holder(seat: Seat) -> Holder | None:
     """The player holding `seat`, as a new game's seating names it; None for a seat no player holds."""
     if seat.player_id is None or seat.player_hash is None:
         return None
-    return Holder(seat.player_id, seat.name, seat.player_hash)
+    return Holder(seat.player_id, seat.name, seat.player_hash, seat.bot_account)
