@@ -6,7 +6,7 @@ import pytest
 
 from service.engine import new_game, seeded_patch_order
 from service.engine_protocol import Go, IllegalMove, Position, ProtocolError, game_state, parse_command
-from service.engine_protocol.commands import Handshake, IsReady, NewGame, Quit, Stop, split_tokens
+from service.engine_protocol.commands import Word, split_tokens
 
 CIRCLE = seeded_patch_order(1)
 IDS = ",".join(map(str, CIRCLE))
@@ -15,11 +15,7 @@ IDS = ",".join(map(str, CIRCLE))
 @pytest.mark.parametrize(
     "command",
     [
-        Handshake(),
-        IsReady(),
-        NewGame(),
-        Stop(),
-        Quit(),
+        *Word,
         Position(CIRCLE, 0, "revised"),
         Position(CIRCLE, 1, "original", (".", "LHAA", "hBBA")),
         Go(),

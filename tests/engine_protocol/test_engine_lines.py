@@ -154,18 +154,21 @@ def test_stop_during_a_long_go_answers_at_once_with_a_legal_move_and_isready_is_
         assert among_legal_moves(state_after(game, played), engine.until("bestmove")[0].split()[1])
 
 
-def test_quit_exits_at_once_even_while_thinking_and_the_end_of_input_does_too():
+def test_quit_exits_at_once_even_while_thinking_and_the_end_of_input_after_the_answer():
     engine = RawEngine("deep")
     engine.send(START, "go movetime 30000")
     engine.line()  # thinking
     started = time.monotonic()
     assert engine.close() == 0
     assert time.monotonic() - started < 2.0
-    quiet = RawEngine("greedy")
-    assert quiet.process.stdin is not None
-    quiet.process.stdin.close()  # end of input
-    assert quiet.process.wait(5) == 0
-    quiet.close()
+    # The end of the input answers the search in progress, then exits.
+    piped = RawEngine("search-quick")
+    assert piped.process.stdin is not None
+    piped.send(START, "go movetime 300")
+    piped.process.stdin.close()
+    assert piped.until("bestmove")[0].startswith("bestmove ")
+    assert piped.process.wait(5) == 0
+    piped.close()
 
 
 @pytest.mark.parametrize("level", ["random", "greedy", "search-quick"])
