@@ -88,17 +88,17 @@ class ProtocolEngine:
 
     def _go(self, go: Go) -> None:
         position, state = self._position, self._state
-        if position is None or state is None:
-            self.write("error go: no position (send position first)")
-            return
-        if state.turn is None:
-            self.write("error go: the game of this position is finished")
-            return
-        budget = think_ms(go, self.level, state.turn)
         with self._think_lock:
             if self._thinking is not None:
                 self.write("error go: already thinking (send stop first)")
                 return
+            if position is None or state is None:
+                self.write("error go: no position (send position first)")
+                return
+            if state.turn is None:
+                self.write("error go: the game of this position is finished")
+                return
+            budget = think_ms(go, self.level, state.turn)
             self._stopped = threading.Event()
             self._thinking = threading.Thread(
                 target=self._think, args=(state, position, budget, self._stopped), daemon=True
