@@ -13,6 +13,7 @@ the rules' business (positions.py replays them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from service.engine import PATCHES, TIME_BOARDS, NotationError, parse_move
 from service.engine.notation import ADVANCE_TOKEN
@@ -28,44 +29,22 @@ class ProtocolError(ValueError):
         self.text = text
 
 
-@dataclass(frozen=True, slots=True)
-class Handshake:
-    """`patchwork`: who are you? (answered with `id` lines and `patchworkok`)."""
+class Word(StrEnum):
+    """The commands that are one word and nothing else."""
+
+    # Who are you? (answered with `id` lines and `patchworkok`, at any time)
+    HANDSHAKE = "patchwork"
+    # Answered with `readyok`, at once, even while thinking.
+    IS_READY = "isready"
+    # The next position is of another game (a hint; no answer).
+    NEW_GAME = "newgame"
+    # Answer `bestmove` now with the best move found so far.
+    STOP = "stop"
+    # Exit at once.
+    QUIT = "quit"
 
     def line(self) -> str:
-        return "patchwork"
-
-
-@dataclass(frozen=True, slots=True)
-class IsReady:
-    """`isready`: answered with `readyok`, at once, even while thinking."""
-
-    def line(self) -> str:
-        return "isready"
-
-
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """`newgame`: the next position is of another game (a hint; no answer)."""
-
-    def line(self) -> str:
-        return "newgame"
-
-
-@dataclass(frozen=True, slots=True)
-class Stop:
-    """`stop`: answer `bestmove` now with the best move found so far."""
-
-    def line(self) -> str:
-        return "stop"
-
-
-@dataclass(frozen=True, slots=True)
-class Quit:
-    """`quit`: exit at once."""
-
-    def line(self) -> str:
-        return "quit"
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +95,8 @@ class Go:
         return " ".join(words)
 
 
-Command = Handshake | IsReady | NewGame | Stop | Quit | Position | Go
+Command = Word | Position | Go
 
-_WITHOUT_ARGUMENTS: dict[str, Command] = {
-    command.line(): command for command in (Handshake(), IsReady(), NewGame(), Stop(), Quit())
-}
 _POSITION_FORM = "position circle <33 ids, commas between> first <0|1> board <original|revised> [moves ...]"
 _GO_KEYS = ("time0", "time1", "inc0", "inc1", "movetime")
 
@@ -131,15 +107,17 @@ def parse_command(line: str) -> Command | None:
     if not words:
         return None
     name = words[0]
-    if name in _WITHOUT_ARGUMENTS:
-        if len(words) > 1:
-            raise ProtocolError(f"{name} takes no arguments, got {' '.join(words[1:])!r}", line)
-        return _WITHOUT_ARGUMENTS[name]
     if name == "position":
         return _position(words, line)
     if name == "go":
         return _go(words[1:], line)
-    raise ProtocolError(f"unknown command {name!r}", name)
+    try:
+        word = Word(name)
+    except ValueError:
+        raise ProtocolError(f"unknown command {name!r}", name) from None
+    if len(words) > 1:
+        raise ProtocolError(f"{name} takes no arguments, got {' '.join(words[1:])!r}", line)
+    return word
 
 
 def split_tokens(word: str) -> list[str]:

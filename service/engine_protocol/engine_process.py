@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import IO
 
-from .commands import Go, Handshake, IsReady, Position, Quit, Stop
+from .commands import Go, Position, Word
 
 # How long after `stop` an engine may take to answer `bestmove` (the protocol says at once).
 STOP_GRACE_S = 1.0
@@ -97,7 +97,7 @@ class EngineProcess:
                 log.info("%s: %s", self.name, line.rstrip("\r\n"))
 
     def _handshake(self, timeout_s: float) -> None:
-        self._send(Handshake().line())
+        self._send(Word.HANDSHAKE.line())
         deadline = time.monotonic() + timeout_s
         while (words := self._next_words(deadline)) != ["patchworkok"]:
             if words is None:
@@ -109,7 +109,7 @@ class EngineProcess:
 
     def is_ready(self, timeout_s: float = 10.0) -> bool:
         """True when the engine answers `readyok` within timeout_s, False when it does not (EngineError if it died)."""
-        self._send(IsReady().line())
+        self._send(Word.IS_READY.line())
         deadline = time.monotonic() + timeout_s
         while (words := self._next_words(deadline)) != ["readyok"]:
             if words is None:
@@ -128,7 +128,7 @@ class EngineProcess:
         self._send(go.line())
         move = self._await_bestmove(time.monotonic() + timeout_s)
         if move is None:
-            self._send(Stop().line())
+            self._send(Word.STOP.line())
             move = self._await_bestmove(time.monotonic() + STOP_GRACE_S)
         if move is None:
             self._out_of_step = True
@@ -182,7 +182,7 @@ class EngineProcess:
         """Send `quit`, wait briefly, then kill the engine if it is still there."""
         if self._process.poll() is None:
             try:
-                self._send(Quit().line())
+                self._send(Word.QUIT.line())
             except EngineError:
                 pass
             try:

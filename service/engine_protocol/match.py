@@ -61,14 +61,20 @@ def play_game(seats: tuple[Seat, Seat], circle: tuple[int, ...], movetime_ms: in
     while (turn := state.turn) is not None:
         seat = seats[turn]
         position = Position(circle=circle, first_player=0, time_board=state.time_board, moves=tuple(tokens))
+        fault = ""
         try:
             token = seat.engine.best_move(position, go, timeout_s=movetime_ms / 1000 + GRACE_S)
-            state = apply_move(state, parse_move(token))
-        except (EngineError, RuleError, ValueError) as err:
-            # ValueError: parse_move's NotationError for a token that is no move at all.
+        except EngineError as err:
+            fault = str(err)
+        else:
+            try:
+                state = apply_move(state, parse_move(token))
+            except (RuleError, ValueError) as err:  # ValueError: parse_move's, for no move at all
+                fault = f"its move {token!r} is refused: {err}"
+        if fault:
             seat.restart()
             scores = (state.score(0), state.score(1))
-            return GameResult(scores, 1 - turn, len(tokens), f"{seat.command!r} forfeits: {err}")
+            return GameResult(scores, 1 - turn, len(tokens), f"{seat.command!r} forfeits: {fault}")
         tokens.append(token)
     outcome = state.result
     assert outcome is not None and outcome.winner is not None  # played out: a winner, whatever the scores
@@ -118,7 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("engine_a", help="engine A's command line, e.g. 'patchwork-engine deep'")
     parser.add_argument("engine_b", help="engine B's command line")
-    parser.add_argument("--games", type=int, default=2, help="games to play (default 2: one circle, both ways)")
+    parser.add_argument(
+        "--games", type=int, default=2, help="games to play (default 2: one circle, both ways)"
+    )
     parser.add_argument("--movetime", type=int, default=250, metavar="MS", help="ms per move (default 250)")
     parser.add_argument("--seed", type=int, default=1, help="the first circle's seed (default 1)")
     args = parser.parse_args(argv)

@@ -23,7 +23,7 @@ from service.bots.calibration import measure_nodes_per_ms
 from service.bots.levels import SEARCHING
 from service.engine import GameState, format_move
 
-from .commands import Go, Handshake, IsReady, NewGame, Position, ProtocolError, Quit, Stop, parse_command
+from .commands import Go, Position, ProtocolError, Word, parse_command
 from .positions import game_state
 from .thinking import best_move, think_ms
 
@@ -58,22 +58,22 @@ class ProtocolEngine:
                 self._position = self._state = None
             self.write(f"error {err}")
             return True
-        if isinstance(command, Quit):
+        if command is Word.QUIT:
             self._stopped.set()
             return False
-        if isinstance(command, Handshake):
+        if command is Word.HANDSHAKE:
             self.write(f"id name patchwork-engine {self.level.id}")
             self.write(f"id author {AUTHOR}")
             self.write("patchworkok")
-        elif isinstance(command, IsReady):
+        elif command is Word.IS_READY:
             self.write("readyok")
-        elif isinstance(command, NewGame):
+        elif command is Word.NEW_GAME:
             self._position = self._state = None
         elif isinstance(command, Position):
             self._set_position(command)
         elif isinstance(command, Go):
             self._go(command)
-        elif isinstance(command, Stop):
+        elif command is Word.STOP:
             self.stop()
         return True
 
@@ -88,17 +88,17 @@ class ProtocolEngine:
 
     def _go(self, go: Go) -> None:
         position, state = self._position, self._state
-        if position is None or state is None:
-            self.write("error go: no position (send position first)")
-            return
-        if state.turn is None:
-            self.write("error go: the game of this position is finished")
-            return
-        budget = think_ms(go, self.level, state.turn)
         with self._think_lock:
             if self._thinking is not None:
                 self.write("error go: already thinking (send stop first)")
                 return
+            if position is None or state is None:
+                self.write("error go: no position (send position first)")
+                return
+            if state.turn is None:
+                self.write("error go: the game of this position is finished")
+                return
+            budget = think_ms(go, self.level, state.turn)
             self._stopped = threading.Event()
             self._thinking = threading.Thread(
                 target=self._think, args=(state, position, budget, self._stopped), daemon=True
@@ -126,6 +126,13 @@ class ProtocolEngine:
         with self._think_lock:
             thinking = self._thinking
             self._stopped.set()
+        if thinking is not None:
+            thinking.join()
+
+    def finish(self) -> None:
+        """Wait for the search in progress, if any, to answer in its own time."""
+        with self._think_lock:
+            thinking = self._thinking
         if thinking is not None:
             thinking.join()
 
@@ -179,10 +186,13 @@ def main(argv: list[str] | None = None) -> int:
         # readline, not iteration: each command is answered as soon as its line arrives.
         for line in iter(lines.readline, ""):
             if not engine.handle(line):
-                break
+                # quit means at once: a search still running is a daemon thread, ended by the exit.
+                return 0
+        # The end of the input is no quit: the search in progress is answered, so that
+        # `printf 'position ...\ngo\n' | patchwork-engine` prints its move.
+        engine.finish()
     except BrokenPipeError:
         pass  # the host went away: nobody is left to answer
-    # A search still running is a daemon thread: exiting ends it (quit means at once).
     return 0
 
 
