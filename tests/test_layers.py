@@ -19,6 +19,8 @@ ALLOWED = {
     # The catalogues and Accept-Language: below everything that writes text for people.
     "languages": {"languages"},
     "bots": {"bots", "engine"},
+    # The engine protocol: a bot level as an engine process, and the host's side; no web, no store.
+    "engine_protocol": {"engine_protocol", "bots", "engine"},
     "pictures": {"pictures", "engine", "languages"},
     # The store times its calls (service/telemetry/metrics.py, which imports no web code);
     # it knows nothing of the processes that run it (run/) or of HTTP (api/).
@@ -62,6 +64,7 @@ WEB = {"flask", "werkzeug", "marshmallow", "gunicorn"}
 WITHOUT_WEB = {
     "engine",
     "bots",
+    "engine_protocol",
     "pictures",
     "storage",
     "games",

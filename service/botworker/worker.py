@@ -50,6 +50,7 @@ import logging
 import time
 
 from service.bots import NODES_PER_MS, choose_move, level, seed_for
+from service.bots.time_budget import clock_budget_ms
 from service.games import GameCopy, GameNotFound, GamePlay, GameRecord, Refusal
 from service.games.analysis import GameAnalyses
 from service.storage import BotJob, BotJobs, StorageError
@@ -83,15 +84,6 @@ _FIRST_BACKOFF_SECONDS = 0.2
 _MAX_BACKOFF_SECONDS = 2.0
 
 
-# A bot on a clock keeps this much of its bank in hand for what follows its
-# thinking (the commit, a process descheduled on a busy machine); the wait
-# for a worker and the reading of the game are already charged (think_budget_ms).
-CLOCK_RESERVE_MS = 1_500
-# ... and spends at most this share of the rest on one move: a game is
-# some 20 to 30 moves a seat, and the increment comes back after each.
-CLOCK_SHARE = 1 / 20
-
-
 def think_budget_ms(
     record: GameRecord, level_id: str, override_ms: int | None, now_ms: int | None = None
 ) -> int | None:
@@ -101,7 +93,7 @@ def think_budget_ms(
     turn), a bot budgets from its bank as of `now_ms` (the store's time when
     it starts thinking: its job's wait in the queue is spent; None: as of
     the version): the reserve, then a share of the rest, plus the increment
-    it gets back. Never below 1 ms (the search then plays its first idea).
+    it gets back (`service.bots.time_budget`, shared with `patchwork-engine`).
     """
     budget = level(level_id).think_ms if override_ms is None else override_ms
     clock, settings, seat = record.clock_now, record.clock, record.state.turn
@@ -111,9 +103,7 @@ def think_budget_ms(
     if now_ms is not None and clock.deadline_ms is not None:
         # The running bank falls at the deadline (before the first move: the game is aborted then).
         left = min(left, clock.deadline_ms - now_ms)
-    spare = left - CLOCK_RESERVE_MS
-    allowed = int(spare * CLOCK_SHARE) + settings.increment_ms // 2 if spare > 0 else 1
-    return max(1, min(budget, allowed))
+    return clock_budget_ms(budget, left, settings.increment_ms)
 
 
 def _join_awaited(game: GameCopy, job: BotJob) -> bool:
