@@ -27,8 +27,9 @@ Elements that tests and frontends can find: `g.quilt[data-seat]` holding one
 `path.piece[data-patch-id]` per piece, `rect.space[data-space]` for the 54
 track spaces, `circle.token[data-seat][data-position]`,
 `rect.leather[data-space]`, `g.market-patch` and `g.circle-patch` in circle
-order, `g.bonus[data-holder]`, `text.name`, `text.status` while active and
-`text.result[data-winner]` when finished.
+order, `g.bonus[data-holder]`, `text.name` (with `tspan.bot-mark` in it for a
+bot account, whose name carries " [BOT]" in every picture), `text.status`
+while active and `text.result[data-winner]` when finished.
 """
 
 from .analysis_chart import analysis_svg

@@ -24,6 +24,7 @@ from .icons import OUTLINE_COLOUR, button_svg, hourglass_svg
 from .patch_picture import price_svg, price_width, printed_cells
 from .pieces import EMPTY_COLOUR, LEATHER_COLOUR, PIECE_STROKE, normalized, piece_svg, quilt_pieces
 from .safe_text import clipped, displayable, svg_text
+from .seat_names import bot_mark, marked
 from .status import signed, status_line, time_left
 from .svg_document import TEXT_COLOUR, svg_document
 from .track_layout import SPACE_CELLS, TRACK_COLUMNS
@@ -60,17 +61,23 @@ STATUS_NAME_EMS = 23
 def board_svg(game: Mapping, language: str = DEFAULT_LANGUAGE) -> str:
     """The game (a `Game` view as docs/api-guide.md#resources defines it) drawn as a standalone SVG document, labelled in `language`."""
     shown = [displayable(player["name"]) for player in game["players"]]
+    marks = [bot_mark(player, language) for player in game["players"]]
     result = game.get("result")
-    body = [
-        _STATIC,
-        _title_bar(game, [clipped(name, STATUS_NAME_EMS, em_width) for name in shown], result, language),
+    in_status = [
+        marked(name, mark, STATUS_NAME_EMS, em_width) for name, mark in zip(shown, marks, strict=True)
     ]
+    body = [_STATIC, _title_bar(game, in_status, result, language)]
     for seat in (0, 1):
-        body.append(_player(game, seat, clipped(shown[seat], NAME_EMS, em_width), result, language))
+        name = clipped(shown[seat], NAME_EMS - em_width(marks[seat]), em_width)
+        body.append(_player(game, seat, name, marks[seat], result, language))
     body.append(_track(game, language))
     body.append(_circle(game["circle"], len(game["market"]), language))
     body.append(_legend_text(game["bonus_owner"] is None, language))
-    names = {"first": svg_text(shown[0]), "second": svg_text(shown[1]), "move": int(game["moves_played"])}
+    names = {
+        "first": svg_text(shown[0] + marks[0]),
+        "second": svg_text(shown[1] + marks[1]),
+        "move": int(game["moves_played"]),
+    }
     title = Text("Patchwork: {first} against {second}, move {move}", names).in_language(language)
     return svg_document(WIDTH, HEIGHT, title, "".join(body))
 
@@ -128,7 +135,9 @@ def _fitted(ems: float, room: float, size: float) -> tuple[float, str]:
 # --- players -----------------------------------------------------------------
 
 
-def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None, language: str) -> str:
+def _player(
+    game: Mapping, seat: int, shown_name: str, mark: str, result: Mapping | None, language: str
+) -> str:
     player = game["players"][seat]
     say = _say(language)
     x = QUILT_X[seat]
@@ -143,7 +152,7 @@ def _player(game: Mapping, seat: int, shown_name: str, result: Mapping | None, l
     parts = [
         f'<circle cx="{x + 8}" cy="78" r="8" fill="{SEAT_COLOURS[seat]}" '
         f'stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/>',
-        _name_text(x + 24, 84, shown_name, name_room),
+        _name_text(x + 24, 84, shown_name, mark, name_room),
         f'<g fill="{TEXT_COLOUR}" font-size="14">',
         _STATS_BUTTONS[seat],
         f'<text x="{x + 20}" y="109"><tspan font-weight="bold">{int(player["buttons"])}</tspan>'
@@ -189,12 +198,15 @@ def _time_left(clock: Mapping, seat: int, right: int) -> str:
     )
 
 
-def _name_text(x: int, y: int, shown: str, room: float) -> str:
-    """The name in bold, smaller (and at worst squeezed) when it would not fit in `room` px."""
-    size, fit = _fitted(em_width(shown), room, 19.0)
+def _name_text(x: int, y: int, shown: str, mark: str, room: float) -> str:
+    """The name in bold, a bot account's mark after it, smaller (and at worst squeezed) when they would not
+    fit in `room` px."""
+    size, fit = _fitted(em_width(shown + mark), room, 19.0)
+    # The mark in the same run of text, so it follows the name wherever the name ends.
+    after = f'<tspan class="bot-mark" fill="{MUTED}">{svg_text(mark)}</tspan>' if mark else ""
     return (
         f'<text class="name" x="{x}" y="{y}" font-size="{size:.3g}" font-weight="bold" '
-        f'fill="{TEXT_COLOUR}"{fit}>{svg_text(shown)}</text>'
+        f'fill="{TEXT_COLOUR}"{fit}>{svg_text(shown)}{after}</text>'
     )
 
 

@@ -14,7 +14,8 @@ from functools import cache
 from service.engine import LEATHER_PATCH_ID, PATCHES, TRACK_END
 from service.languages import DEFAULT_LANGUAGE, N_, Text, translate
 
-from .safe_text import clipped, display_width, displayable
+from .safe_text import display_width, displayable
+from .seat_names import bot_mark, marked
 from .status import clock_line, status_line
 
 SEAT_LETTERS = ("A", "B")
@@ -27,8 +28,9 @@ LINE_WIDTH = 78
 def board_text(game: Mapping, language: str = DEFAULT_LANGUAGE) -> str:
     """The game (a `Game` view as docs/api-guide.md#resources defines it) as lines of UTF-8 text in `language`, ending in a newline."""
     players = game["players"]
-    names = [displayable(p["name"]) for p in players]
-    clipped = [_clip(name) for name in names]
+    shown = [(displayable(p["name"]), bot_mark(p, language)) for p in players]
+    names = [name + mark for name, mark in shown]
+    clipped = [_clip(name, mark) for name, mark in shown]
     lines = [f"Patchwork: {status_line(game, names, language=language)}"]
     clock = clock_line(game, names, language)
     if clock is not None:
@@ -58,9 +60,10 @@ def board_text(game: Mapping, language: str = DEFAULT_LANGUAGE) -> str:
 N_BONUS = N_("7x7 bonus")
 
 
-def _clip(name: str) -> str:
-    """`name` cut to NAME_COLUMNS terminal columns, padded to exactly that many."""
-    name = clipped(name, NAME_COLUMNS)
+def _clip(name: str, mark: str) -> str:
+    """`name` and its bot `mark` cut to NAME_COLUMNS terminal columns (the mark kept whole), padded to exactly
+    that many."""
+    name = marked(name, mark, NAME_COLUMNS)
     return name + " " * (NAME_COLUMNS - display_width(name))
 
 

@@ -61,6 +61,7 @@ _SAME_IN_EVERY_LANGUAGE = {
     "score",
     "score {score}",
     "bot {bot}",
+    "BOT",
     "Buchholz",
     "Sonneborn-Berger",
     "Points",

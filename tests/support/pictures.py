@@ -18,10 +18,11 @@ SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("Ada", "Grace")
 
 
-def view_of(state: GameState, names=NAMES) -> dict:
+def view_of(state: GameState, names=NAMES, seats: tuple[Seat, Seat] | None = None) -> dict:
+    """The Game view of `state`, its seats two people named `names` unless `seats` are given."""
     record = GameRecord(
         id="pictures",
-        seats=(Seat(names[0], "0" * 64), Seat(names[1], "1" * 64)),
+        seats=seats or (Seat(names[0], "0" * 64), Seat(names[1], "1" * 64)),
         created_at="2024-01-01T00:00:00Z",
         updated_at="2024-01-01T00:00:00Z",
         state=state,

@@ -18,6 +18,9 @@ export type Game = Schemas["Game"];
 export type GameCreated = Schemas["GameCreated"];
 export type GameResult = Schemas["GameResult"];
 export type Player = Schemas["Player"];
+// Who plays a seat when no person does: the level id of the service's own bot, `true` for a bot account
+// (an outside engine that moves through the API, as a person would), null for a person.
+export type SeatBot = Player["bot"];
 export type MoveRecord = Schemas["MoveRecord"];
 export type MoveEvent = Schemas["MoveEvent"];
 export type LegalMoves = Schemas["LegalMoves"];

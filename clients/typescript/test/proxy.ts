@@ -8,6 +8,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 
+import type { SeatBot } from "../src/index.js";
+
 export interface Seen {
   method: string;
   path: string;
@@ -114,8 +116,9 @@ export class Proxy {
     }
     if (this.holdMovesForTheStream) {
       const text = (answer.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(body) : body).toString("utf8");
-      const game = JSON.parse(text) as { version: number; status: string; turn: number | null; players: Array<{ bot: string | null }> };
-      const botNext = game.status === "active" && game.turn !== null && game.players[game.turn]?.bot != null;
+      const game = JSON.parse(text) as { version: number; status: string; turn: number | null; players: Array<{ bot: SeatBot }> };
+      // A level's seat next: the service moves it at once. A bot account's engine moves when it likes.
+      const botNext = game.status === "active" && game.turn !== null && typeof game.players[game.turn]?.bot === "string";
       const shown = await this.waitForVersion(botNext ? game.version + 1 : game.version, 10_000);
       if (shown) this.heldMoves++;
     }

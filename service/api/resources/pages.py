@@ -69,6 +69,7 @@ _ASSET_TYPES = {
         "player-stream.js": _JS,
         "views.js": _JS,
         "watching.js": _JS,
+        "names.js": _JS,
         "tournaments.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",

@@ -5,8 +5,9 @@
 // reason) and outgoing (withdraw); the player's stream keeps that list live.
 
 import { clockRequest, describeClock } from "./clocks.js";
-import { t } from "./i18n.js";
+import { t, withNodes } from "./i18n.js";
 import { playerToken } from "./lobby.js";
+import { botBadge, isBotAccount, named } from "./names.js";
 import { notify } from "./notices.js";
 import { playerApi } from "./player-api.js";
 import { followPlayer, onPlayerEvent } from "./player-stream.js";
@@ -50,6 +51,10 @@ function terms(challenge) {
 }
 
 const nameOf = (side) => (side.rating === null || side.rating === undefined ? side.name : `${side.name} (${side.rating})`);
+
+/** "Ada (1500) challenges you: 3 min + 2 s a move, rated.", a bot account's name badged: parts to append. */
+const challengedBy = (challenge) =>
+  withNodes(t("{name} challenges you: {terms}.", { terms: terms(challenge) }), { name: named(challenge.from, nameOf(challenge.from)) });
 
 // ---- The challenge form (a dialog) ----
 
@@ -117,7 +122,7 @@ function incomingItem(challenge, showMessage) {
   const item = document.createElement("li");
   item.className = "incoming";
   item.dataset.challenge = challenge.id;
-  item.append(t("{name} challenges you: {terms}.", { name: nameOf(challenge.from), terms: terms(challenge) }), " ");
+  item.append(...challengedBy(challenge), " ");
   const accept = button(t("Accept"), "accept", () => acceptChallenge(challenge.id, showMessage));
   const reason = document.createElement("select");
   reason.className = "reason";
@@ -137,7 +142,8 @@ function outgoingItem(challenge, showMessage) {
     item.append(t("Your challenge by link: {terms}.", { terms: terms(challenge) }), " ");
     item.append(Object.assign(document.createElement("a"), { href: challengeLink(challenge.id), textContent: t("the link") }), " ");
   } else {
-    item.append(t("You challenge {name}: {terms}.", { name: nameOf(challenge.to), terms: terms(challenge) }), " ");
+    const words = t("You challenge {name}: {terms}.", { terms: terms(challenge) });
+    item.append(...withNodes(words, { name: named(challenge.to, nameOf(challenge.to)) }), " ");
   }
   item.append(button(t("Withdraw"), "withdraw", () => playerApi.withdrawChallenge(challenge.id)
     .then(() => listChallenges(showMessage)).catch(showMessage)));
@@ -171,12 +177,12 @@ export async function showOpenChallenge(challengeId, showMessage) {
   const forMe = challenge.to === null || (mine !== null && challenge.to.player_id === mine.id);
   // A rated game is between two players; an unrated one may take a guest by name.
   const asGuest = mine === null && !challenge.rated;
-  const texts = [t("{name} challenges you: {terms}.", { name: nameOf(challenge.from), terms: terms(challenge) })];
+  const texts = [];
   if (challenge.status !== "pending") texts.push(statusText(challenge.status));
   else if (fromMe) texts.push(t("This is your own challenge: send its link to whoever you want to play."));
   else if (!forMe) texts.push(t("This challenge is for {name}.", { name: challenge.to.name }));
   else if (mine === null && !asGuest) texts.push(t("A rated game is between players: become one in the lobby to accept it."));
-  $("challenge-text").textContent = texts.join(" ");
+  $("challenge-text").replaceChildren(...challengedBy(challenge), ...texts.map((text) => ` ${text}`));
   form.hidden = challenge.status !== "pending" || fromMe || !forMe || (mine === null && !asGuest);
   $("challenge-guest-label").hidden = !asGuest;
   form.onsubmit = async (event) => {
@@ -208,7 +214,7 @@ function statusText(status) {
 
 export async function showProfile(playerId, showMessage) {
   const [profile, mine] = await Promise.all([playerApi.profile(playerId), myProfile().catch(() => null)]);
-  $("profile-name").textContent = profile.name;
+  $("profile-name").replaceChildren(named(profile));
   $("profile-stats").textContent = t("Rating {rating} · rated games: {games}", profile);
   const other = mine !== null && mine.id !== profile.id;
   const blocked = other && (await playerApi.blocks()).players.includes(profile.id);
@@ -238,6 +244,7 @@ export async function showGamePeople(game, mySeat) {
       href: `#player=${encodeURIComponent(player.player_id)}`, textContent: player.name,
     });
     parts.push(link);
+    if (isBotAccount(player)) parts.push(" ", botBadge());
     if (mine !== null && player.player_id !== mine.id && player.seat !== mySeat) {
       const profile = { id: player.player_id, name: player.name };
       parts.push(" ", button(t("Challenge"), "challenge", () => openChallengeDialog(profile)));
@@ -257,8 +264,7 @@ export async function showGamePeople(game, mySeat) {
 
 function onStreamEvent(type, data, showMessage) {
   if (type === "challenge") {
-    notify(t("{name} challenges you: {terms}.", { name: nameOf(data.challenge.from), terms: terms(data.challenge) }),
-      "#lobby", t("Answer in the lobby"));
+    notify(challengedBy(data.challenge), "#lobby", t("Answer in the lobby"));
   } else if (type === "challenge_declined") {
     const { challenge } = data;
     const reason = DECLINE_REASONS[challenge.decline_reason]?.() ?? challenge.decline_reason;

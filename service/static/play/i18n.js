@@ -53,6 +53,16 @@ export function tn(singular, plural, count, values = {}) {
   return filled(forms ? (one ? forms.one : forms.other) : one ? singular : plural, values);
 }
 
+/**
+ * A translated `text` with the placeholders t left in it (those it was given no value for) filled with
+ * `nodes`, elements such as a name with its badge: the parts to append, in the translation's order.
+ */
+export function withNodes(text, nodes) {
+  return text.split(/(\{\w+\})/)
+    .map((part, index) => (index % 2 === 1 && part.slice(1, -1) in nodes ? nodes[part.slice(1, -1)] : part))
+    .filter((part) => part !== "");
+}
+
 const filled = (text, values) =>
   text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? shown(values[name]) : whole));
 

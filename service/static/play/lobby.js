@@ -7,8 +7,9 @@
 
 import { ApiError } from "./api.js";
 import { clockRequest, describeClock } from "./clocks.js";
-import { language, t, tn } from "./i18n.js";
+import { language, t, tn, withNodes } from "./i18n.js";
 import { listChallenges } from "./challenges.js";
+import { named } from "./names.js";
 
 const KEY = "patchwork.playerToken";
 const $ = (id) => document.getElementById(id);
@@ -76,8 +77,8 @@ async function listMyGames() {
   list.replaceChildren();
   for (const { game, my_turn: myTurn } of games) {
     const link = Object.assign(document.createElement("a"), { href: `#game=${encodeURIComponent(game.id)}&as=player` });
-    const names = { first: game.players[0].name, second: game.players[1].name };
-    link.textContent = myTurn ? t("{first} v {second}: your move", names) : t("{first} v {second}", names);
+    const names = { first: named(game.players[0]), second: named(game.players[1]) };
+    link.append(...withNodes(myTurn ? t("{first} v {second}: your move") : t("{first} v {second}"), names));
     const item = document.createElement("li");
     item.append(link);
     list.append(item);

@@ -7,11 +7,11 @@ import { t } from "./i18n.js";
 const SHOWN_MS = 60_000;
 const MOST = 5;
 
-/** Show `text`, with a link to `href` labelled `linkText` when given. */
+/** Show `text` (or parts: texts and nodes), with a link to `href` labelled `linkText` when given. */
 export function notify(text, href = null, linkText = null) {
   const list = document.getElementById("notices");
   const item = document.createElement("li");
-  item.append(text);
+  item.append(...[text].flat());
   if (href !== null) {
     const link = Object.assign(document.createElement("a"), { href, textContent: linkText ?? t("Open") });
     item.append(" ", link);

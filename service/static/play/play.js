@@ -13,10 +13,11 @@ import { follow } from "./follow.js";
 import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } from "./draw.js";
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, showLobby, wireLobby } from "./lobby.js";
-import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, tn, useLanguage } from "./i18n.js";
+import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, tn, useLanguage, withNodes } from "./i18n.js";
 import { renderAnalysis, wireAnalysis } from "./analysis.js";
 import { showGamePeople, wireChallenges } from "./challenges.js";
 import { offersRecord, offersShow, onOffer, openOffers, wireOffers } from "./offers.js";
+import { named } from "./names.js";
 import { followPlayer } from "./player-stream.js";
 import { wireTournaments } from "./tournaments.js";
 import { hideViews, showView, translateView } from "./views.js";
@@ -209,7 +210,7 @@ function render() {
   document.body.dataset.phase = game.phase ?? "";
   // The invite is for a game still to be played.
   if (game.status === "finished") $("invite").hidden = true;
-  $("status").textContent = statusText(game);
+  $("status").replaceChildren(...[statusText(game)].flat());
   renderResult(game);
   $("rematch").hidden = game.status !== "finished" || page.token === null;
   renderQuilts(game);
@@ -221,12 +222,15 @@ function render() {
   showGamePeople(game, page.seat);
 }
 
+/** The turn line: a text, or parts to append when it names a player (a bot account's name with its badge). */
 function statusText(game) {
   if (game.status === "finished") return t("Game over.");
   if (game.players.some((player) => player.open)) return t("Waiting for an opponent to join…");
   const mover = game.players[game.turn];
-  if (mover.bot !== null) return t("{name} is thinking…", { name: mover.name });
-  if (!myTurn()) return page.seat === null ? t("{name} to move.", { name: mover.name }) : t("Waiting for {name}…", { name: mover.name });
+  const name = { name: named(mover) };
+  // A level's seat (the service's workers play it) or a bot account's (its engine plays it through the API).
+  if (mover.bot) return withNodes(t("{name} is thinking…"), name);
+  if (!myTurn()) return withNodes(page.seat === null ? t("{name} to move.") : t("Waiting for {name}…"), name);
   if (game.phase === "place_leather") return t("You won a leather patch: click an empty cell of your quilt to place it.");
   if (page.choice) return t("Click a highlighted cell to put the patch there (its top-left corner); rotate or flip it first if you like.");
   return t("Your turn: choose a patch from the first three, or advance.");
@@ -241,18 +245,21 @@ function renderResult(game) {
     box.textContent = t("Aborted: the first move did not come in time.");
     return;
   }
-  // The winner's score first, as the result is said: "Ada wins 27 to 16".
-  const values = { name: game.players[winner].name, score: scores[winner], other: scores[1 - winner] };
+  // The winner's score first, as the result is said: "Ada wins 27 to 16". The name is put in last, with
+  // a bot account's badge.
+  const values = { score: scores[winner], other: scores[1 - winner] };
   const mine = winner === page.seat;
+  let text;
   if (reason === "resigned") {
-    box.textContent = mine ? t("You win: {score} to {other} (by resignation).", values)
+    text = mine ? t("You win: {score} to {other} (by resignation).", values)
       : t("{name} wins: {score} to {other} (by resignation).", values);
   } else if (reason === "timeout") {
-    box.textContent = mine ? t("You win: {score} to {other} (on time).", values)
+    text = mine ? t("You win: {score} to {other} (on time).", values)
       : t("{name} wins: {score} to {other} (on time).", values);
   } else {
-    box.textContent = mine ? t("You win: {score} to {other}.", values) : t("{name} wins: {score} to {other}.", values);
+    text = mine ? t("You win: {score} to {other}.", values) : t("{name} wins: {score} to {other}.", values);
   }
+  box.replaceChildren(...withNodes(text, { name: named(game.players[winner]) }));
 }
 
 function renderQuilts(game) {
@@ -260,8 +267,9 @@ function renderQuilts(game) {
     const panel = document.createElement("div");
     panel.className = `player seat-${seat}${game.turn === seat ? " in-turn" : ""}`;
     const title = document.createElement("h3");
-    title.textContent = player.name + (seat === page.seat ? " " + t("(you)") : "") +
-      (player.bot ? " · " + t("bot {bot}", { bot: player.bot }) : "");
+    title.append(named(player), seat === page.seat ? " " + t("(you)") : "",
+      // A level's id: the service's own bot plays the seat (a bot account's `true` is its badge).
+      typeof player.bot === "string" ? " · " + t("bot {bot}", { bot: player.bot }) : "");
     const stats = document.createElement("p");
     stats.className = "stats";
     const numbers = {

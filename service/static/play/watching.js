@@ -3,7 +3,8 @@
 // profile; and on a game, how many are watching it.
 
 import { describeClock } from "./clocks.js";
-import { t } from "./i18n.js";
+import { t, withNodes } from "./i18n.js";
+import { named } from "./names.js";
 import { playerApi } from "./player-api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,11 +16,9 @@ const who = (player) => (player.rating === null || player.rating === undefined
 function gameItem(entry) {
   const item = document.createElement("li");
   item.dataset.game = entry.id;
-  const names = { first: who(entry.players[0]), second: who(entry.players[1]) };
-  const link = Object.assign(document.createElement("a"), {
-    href: `#game=${encodeURIComponent(entry.id)}`,
-    textContent: t("{first} v {second}", names),
-  });
+  const [first, second] = entry.players;
+  const link = Object.assign(document.createElement("a"), { href: `#game=${encodeURIComponent(entry.id)}` });
+  link.append(...withNodes(t("{first} v {second}"), { first: named(first, who(first)), second: named(second, who(second)) }));
   const details = [describeClock(entry.clock), entry.rated ? t("rated") : t("casual")];
   if (entry.result) details.push(t("{first} to {second}", { first: entry.result.scores[0], second: entry.result.scores[1] }));
   item.append(link, ` · ${details.join(", ")}`);
