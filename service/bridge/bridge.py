@@ -37,15 +37,21 @@ class Bridge:
         try:
             self.me = self.client.json("GET", "/players/me")
             if not self.me.get("bot"):
-                log.warning("%s is not a bot account: create one with POST /players {\"bot\": true}", self.me["name"])
+                log.warning(
+                    '%s is not a bot account: create one with POST /players {"bot": true}', self.me["name"]
+                )
             log.info("connected to %s as %s (%s)", self.config.url, self.me["name"], self.me["id"])
             self._follow()
         except Stopped:
             pass
         finally:
+            # The runners are daemon threads, gone with the process; their engines are told
+            # to quit here. A move in flight is safe to cut: a restarted bridge sends it again
+            # with the same Idempotency-Key, or finds it landed.
+            self.stop.set()
             log.info("stopping: %d games in play", len(self.in_play()))
             for runner in self.runners.values():
-                runner.join(timeout=5)
+                runner.close_engine()
             self.client.close()
 
     def _follow(self) -> None:
@@ -79,7 +85,9 @@ class Bridge:
         elif kind == "rematch_offer":
             self.answer_rematch(data["game"])
         elif kind == "challenge_declined":
-            log.info("challenge %s declined: %s", data["challenge"]["id"], data["challenge"]["decline_reason"])
+            log.info(
+                "challenge %s declined: %s", data["challenge"]["id"], data["challenge"]["decline_reason"]
+            )
 
     def in_play(self) -> list[str]:
         return [game_id for game_id, runner in self.runners.items() if runner.is_alive()]
@@ -106,7 +114,9 @@ class Bridge:
                 self.play(accepted["game"]["id"], accepted["seat"])
                 return
             if answer.status_code != 429:
-                log.info("challenge %s not accepted: %d %s", challenge["id"], answer.status_code, answer.text[:200])
+                log.info(
+                    "challenge %s not accepted: %d %s", challenge["id"], answer.status_code, answer.text[:200]
+                )
                 return
             reason = "later"  # a cap the service keeps (bot against bot games per day): not now
         log.info("declining challenge %s from %s: %s", challenge["id"], challenge["from"]["name"], reason)

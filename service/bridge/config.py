@@ -63,7 +63,9 @@ def load(path: Path | None, overrides: dict[str, Any], environ: dict[str, str]) 
                 raise ConfigError(f"{path}: {error}") from None
         unknown = sorted(set(settings) - known)
         if unknown:
-            raise ConfigError(f"{path}: unknown settings {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+            raise ConfigError(
+                f"{path}: unknown settings {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
     if environ.get(TOKEN_VARIABLE):
         settings.setdefault("token", environ[TOKEN_VARIABLE])
     settings.update({name: value for name, value in overrides.items() if value is not None})

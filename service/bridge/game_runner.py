@@ -48,18 +48,30 @@ class GameRunner(threading.Thread):
     def run(self) -> None:
         client = ServiceClient(self.config.url, self.config.token, self.stop)
         try:
+            self.engine = self.start_engine()  # now, so that its start is not charged to the first move
             self._play(client)
         except Stopped:
             pass
         except Exception:
             log.exception("game %s: the bridge stopped playing it", self.game_id)
         finally:
-            if self.engine is not None:
-                self.engine.close()
+            self.close_engine()
             client.close()
 
+    def start_engine(self) -> EngineProcess | None:
+        try:
+            return EngineProcess(self.config.engine)
+        except EngineError as error:
+            log.error("game %s: the engine did not start (%s)", self.game_id, error)
+            return None
+
+    def close_engine(self) -> None:
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            engine.close()
+
     def _play(self, client: ServiceClient) -> None:
-        start = client.json("GET", f"/games/{self.game_id}?version=0")
+        start = client.json("GET", f"/games/{self.game_id}?version=1")
         last_id: str | None = None
         backoff = FIRST_BACKOFF_S
         while True:
@@ -83,15 +95,18 @@ class GameRunner(threading.Thread):
                 return
             self.on_game(client, start, game, time.monotonic())
 
-    def on_game(self, client: ServiceClient, start: dict[str, Any], game: dict[str, Any], seen: float) -> None:
+    def on_game(
+        self, client: ServiceClient, start: dict[str, Any], game: dict[str, Any], seen: float
+    ) -> None:
         """Play every turn of the bot's that `game` (a Game body, received at `seen`) and its sequels hand it."""
-        while game is not None and game["version"] > self.handled_version:
-            self.handled_version = game["version"]
-            if game["status"] != "active" or game["turn"] != self.seat:
+        current: dict[str, Any] | None = game
+        while current is not None and current["version"] > self.handled_version:
+            self.handled_version = current["version"]
+            if current["status"] != "active" or current["turn"] != self.seat:
                 return
-            if any(player.get("open") for player in game["players"]):
+            if any(player.get("open") for player in current["players"]):
                 return  # no move is made before every seat is held
-            game = self.play_turn(client, start, game, seen)
+            current = self.play_turn(client, start, current, seen)
             seen = time.monotonic()
 
     def play_turn(
@@ -110,13 +125,21 @@ class GameRunner(threading.Thread):
             body = None if token is None else checked_move_body(position, token)
             if body is not None:
                 return self.send(client, version, body, token or "", engine_ms, seen)
-            log.warning("game %s version %d: the engine's move %r is not legal here", self.game_id, version, token)
+            log.warning(
+                "game %s version %d: the engine's move %r is not legal here", self.game_id, version, token
+            )
         log.error("game %s: the engine found no legal move; resigning", self.game_id)
         answer = client.call("POST", f"/games/{self.game_id}/resign")
         return answer.json() if answer.status_code == 201 else None
 
     def send(
-        self, client: ServiceClient, version: int, body: dict[str, Any], token: str, engine_ms: float, seen: float
+        self,
+        client: ServiceClient,
+        version: int,
+        body: dict[str, Any],
+        token: str,
+        engine_ms: float,
+        seen: float,
     ) -> dict[str, Any] | None:
         headers = {"If-Match": f'"{version}"', "Idempotency-Key": f"patchwork-bot-{self.game_id}-{version}"}
         answer = client.call("POST", f"/games/{self.game_id}/moves", body, headers)
@@ -133,7 +156,14 @@ class GameRunner(threading.Thread):
             return answer.json()
         # Stale (412, 409: the game moved on or ended; 422 with the key: an earlier
         # bridge played this turn already): the stream brings what happened.
-        log.info("game %s version %d: move %s not taken: %d %s", self.game_id, version, token, answer.status_code, answer.text[:200])
+        log.info(
+            "game %s version %d: move %s not taken: %d %s",
+            self.game_id,
+            version,
+            token,
+            answer.status_code,
+            answer.text[:200],
+        )
         return None
 
     def go_for(self, game: dict[str, Any], seen: float) -> tuple[Go, float]:
@@ -157,15 +187,15 @@ class GameRunner(threading.Thread):
 
     def ask_engine(self, position: Position, go: Go, limit_s: float) -> str | None:
         """The engine's move, or None when it failed (it is started afresh for the next question)."""
+        if self.engine is None:
+            self.engine = self.start_engine()
+        if self.engine is None:
+            return None
         try:
-            if self.engine is None:
-                self.engine = EngineProcess(self.config.engine)
             return self.engine.best_move(position, go, timeout_s=limit_s)
         except EngineError as error:
             log.error("game %s: the engine failed (%s); starting it again", self.game_id, error)
-            if self.engine is not None:
-                self.engine.close()
-            self.engine = None
+            self.close_engine()
             return None
 
 

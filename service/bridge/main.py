@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .bridge import Bridge
 from .config import TOKEN_VARIABLE, ConfigError, load
+from .service_client import Stopped
 
 
 def parser() -> argparse.ArgumentParser:
@@ -25,16 +26,29 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--token", help="the bot account's player token")
     p.add_argument("--engine", help="the engine's command line (default: patchwork-engine deep)")
     p.add_argument("--games-at-once", type=int, help="games played at once (default 2); more are declined")
-    p.add_argument("--rated", action=argparse.BooleanOptionalAction, default=None, help="accept rated challenges")
-    p.add_argument("--casual", action=argparse.BooleanOptionalAction, default=None, help="accept unrated challenges")
+    p.add_argument(
+        "--rated", action=argparse.BooleanOptionalAction, default=None, help="accept rated challenges"
+    )
+    p.add_argument(
+        "--casual", action=argparse.BooleanOptionalAction, default=None, help="accept unrated challenges"
+    )
     p.add_argument("--min-initial-s", type=int, help="the shortest bank accepted, seconds (default 60)")
     p.add_argument("--max-initial-s", type=int, help="the longest bank accepted, seconds (default 10800)")
-    p.add_argument("--max-increment-s", type=int, help="the largest increment accepted, seconds (default 180)")
-    p.add_argument("--untimed", action=argparse.BooleanOptionalAction, default=None, help="accept games with no clock")
     p.add_argument(
-        "--correspondence", action=argparse.BooleanOptionalAction, default=None, help="accept days-per-move clocks"
+        "--max-increment-s", type=int, help="the largest increment accepted, seconds (default 180)"
     )
-    p.add_argument("--rematch", action=argparse.BooleanOptionalAction, default=None, help="accept rematch offers")
+    p.add_argument(
+        "--untimed", action=argparse.BooleanOptionalAction, default=None, help="accept games with no clock"
+    )
+    p.add_argument(
+        "--correspondence",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="accept days-per-move clocks",
+    )
+    p.add_argument(
+        "--rematch", action=argparse.BooleanOptionalAction, default=None, help="accept rematch offers"
+    )
     p.add_argument("--max-think-s", type=float, help="an engine's cut-off on no clock, seconds (default 30)")
     p.add_argument("--log-level", default="INFO", help="DEBUG, INFO (default), WARNING")
     return p
@@ -42,9 +56,13 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
+    )
     overrides = {
-        name: value for name, value in vars(args).items() if name not in ("config", "log_level") and value is not None
+        name: value
+        for name, value in vars(args).items()
+        if name not in ("config", "log_level") and value is not None
     }
     try:
         config = load(args.config, overrides, dict(os.environ))
@@ -52,8 +70,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"patchwork-bot: {error}", file=sys.stderr)
         return 2
     stop = threading.Event()
+
+    def stopping(_signum: int, _frame: object) -> None:
+        # Raised in the main thread, it also cuts short a read of the player stream
+        # that would otherwise wait for the next event.
+        stop.set()
+        raise Stopped()
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+        signal.signal(signum, stopping)
     Bridge(config, stop).run()
     return 0
 

@@ -1,7 +1,7 @@
 """A game of the API as the engine protocol names it: the starting circle, the first player, the board, the moves.
 
-The starting circle is the game's `circle` at version 0 (`GET
-/games/{id}?version=0`): a game's own `circle` moves as patches are bought.
+The starting circle is the game's `circle` as created (`GET
+/games/{id}?version=1`): a game's own `circle` moves as patches are bought.
 The moves come from the history (`GET /games/{id}/moves`), where a takeback
 entry puts the game back to an earlier version's moves.
 """
@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.engine import GameState, apply_move, format_move, move_from_json, new_game, parse_move
+from service.engine import apply_move, format_move, move_from_json, parse_move
 from service.engine_protocol.commands import Position
+from service.engine_protocol.positions import game_state
 
 PLAYED = ("advance", "buy", "place_leather")
 
 
 def position_of(start: dict[str, Any], history: list[dict[str, Any]]) -> Position:
-    """The protocol's position of a game: `start` its Game body at version 0, `history` its MoveRecords."""
-    moves_at: list[tuple[str, ...]] = [()]  # the moves as of each version
+    """The protocol's position of a game: `start` its Game body as created (version 1), `history` its MoveRecords."""
+    moves_at: list[tuple[str, ...]] = [()]  # the moves as of each version, version 1 (as created) first
     for entry in history:
         if entry["action"] == "takeback":
-            moves_at.append(moves_at[entry["to_version"]])
+            moves_at.append(moves_at[entry["to_version"] - 1])
         elif entry["action"] in PLAYED:
             moves_at.append((*moves_at[-1], format_move(move_from_json(entry))))
         else:
@@ -34,21 +35,11 @@ def position_of(start: dict[str, Any], history: list[dict[str, Any]]) -> Positio
     )
 
 
-def replayed(position: Position) -> GameState:
-    """The engine's state after the position's moves (a RuleError or NotationError if one is wrong)."""
-    state = new_game(
-        patch_order=position.circle, first_player=position.first_player, time_board=position.time_board
-    )
-    for token in position.moves:
-        state = apply_move(state, parse_move(token))
-    return state
-
-
 def checked_move_body(position: Position, token: str) -> dict[str, Any] | None:
     """The request body of the engine's move `token`, or None when it is no legal move here."""
     try:
         move = parse_move(token)
-        apply_move(replayed(position), move)  # the rules' own check: a RuleError names what is wrong
+        apply_move(game_state(position), move)  # the rules' own check: a RuleError names what is wrong
     except ValueError:
         return None
     return move.to_json()

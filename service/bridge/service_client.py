@@ -150,10 +150,8 @@ def retry_after(answer: requests.Response) -> float | None:
 
 def parse_events(chunks: Iterator[bytes]) -> Iterator[StreamEvent]:
     """Server-Sent Events out of a byte stream (the HTML standard's reading, for the fields the service sends)."""
-    import json
-
     buffer = b""
-    kind, event_id, data = "message", None, []
+    kind, event_id, data = "message", None, list[str]()
     for chunk in chunks:
         buffer += chunk
         *lines, buffer = buffer.split(b"\n")
@@ -162,7 +160,7 @@ def parse_events(chunks: Iterator[bytes]) -> Iterator[StreamEvent]:
             if line == "":
                 if data:
                     yield StreamEvent(kind, event_id, json.loads("\n".join(data)))
-                kind, event_id, data = "message", None, []
+                kind, event_id, data = "message", None, list[str]()
                 continue
             if line.startswith(":"):
                 continue  # a keep-alive comment
