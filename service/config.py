@@ -77,6 +77,11 @@ DEFAULT_RATE_LIMIT_GAMES = 300
 # holds at once, and seeks one player keeps waiting at once (issue 36).
 DEFAULT_OPEN_GAMES_PER_PLAYER = 10
 DEFAULT_SEEKS_PER_PLAYER = 3
+# Games one bot account plays against other bot accounts in any 24 hours
+# (issue 40): two engines left to challenge each other would otherwise play
+# without end, at the cost of the store and of every person's share of it.
+# Games against people are not counted.
+DEFAULT_BOT_GAMES_PER_DAY = 100
 # New games, players and seeks are refused (503 store_nearly_full) once Redis
 # uses more than 100 - this percent of its maxmemory, so that the games in
 # progress keep this much room to be played to their end (a game played
@@ -200,6 +205,7 @@ class Settings:
     rate_limit_games: RateLimit = RateLimit(DEFAULT_RATE_LIMIT_GAMES, DEFAULT_RATE_LIMIT_BOT_WINDOW_SECONDS)
     open_games_per_player: int = DEFAULT_OPEN_GAMES_PER_PLAYER
     seeks_per_player: int = DEFAULT_SEEKS_PER_PLAYER
+    bot_games_per_day: int = DEFAULT_BOT_GAMES_PER_DAY
     store_reserve_percent: int = DEFAULT_STORE_RESERVE_PERCENT
     # How long a process trusts its last reading of Redis's memory (the store reserve's INFO).
     store_reserve_check_seconds: float = 1.0
@@ -284,6 +290,7 @@ class Settings:
                 env, "OPEN_GAMES_PER_PLAYER", DEFAULT_OPEN_GAMES_PER_PLAYER, minimum=1
             ),
             seeks_per_player=_int(env, "SEEKS_PER_PLAYER", DEFAULT_SEEKS_PER_PLAYER, minimum=1),
+            bot_games_per_day=_int(env, "BOT_GAMES_PER_DAY", DEFAULT_BOT_GAMES_PER_DAY, minimum=1),
             store_reserve_percent=_int(env, "STORE_RESERVE_PERCENT", DEFAULT_STORE_RESERVE_PERCENT),
             store_reserve_check_seconds=_float(env, "STORE_RESERVE_CHECK_SECONDS", 1.0),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),

@@ -38,7 +38,11 @@ API_MD_OPERATIONS = {
     ("get", "/patches"): ("listPatches", {"200"}),
     # 401 (extension, issue 20): a bearer token that is not a player's.
     # 422 (extension, issue 38): a rated lobby game that cannot be rated.
-    ("post", "/games"): ("createGame", {"201", "400", "401", "409", "413", "415", "422", "429", "503"}),
+    # 403 (extension, issue 40): a bot account's token.
+    ("post", "/games"): (
+        "createGame",
+        {"201", "400", "401", "403", "409", "413", "415", "422", "429", "503"},
+    ),
     ("get", "/games/{game_id}"): ("getGame", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves"): ("listMoves", {"200", "304", "400", "404", "503"}),
     ("get", "/games/{game_id}/moves/{number}"): ("getMove", {"200", "304", "400", "404", "503"}),
@@ -86,7 +90,7 @@ EXTENSION_OPERATIONS = {
     ("get", "/games"): ("listGames", {"200", "400", "401", "404"}),
     ("post", "/games/{game_id}/rematch"): (
         "rematchGame",
-        {"200", "201", "202", "400", "401", "404", "409", "413", "415"},
+        {"200", "201", "202", "400", "401", "404", "409", "413", "415", "429"},
     ),
     # Offers (issue 38).
     ("delete", "/games/{game_id}/rematch"): ("dismissRematch", {"200", "400", "401", "404"}),
@@ -96,7 +100,7 @@ EXTENSION_OPERATIONS = {
     ),
     ("delete", "/games/{game_id}/takeback"): ("dismissTakeback", {"200", "400", "401", "404"}),
     ("get", "/leaderboard"): ("getLeaderboard", {"200", "400"}),
-    ("post", "/seeks"): ("createSeek", {"201", "400", "401", "409", "413", "415", "429"}),
+    ("post", "/seeks"): ("createSeek", {"201", "400", "401", "403", "409", "413", "415", "429"}),
     ("get", "/seeks/{seek_id}"): ("getSeek", {"200", "400", "401", "404"}),
     ("delete", "/seeks/{seek_id}"): ("cancelSeek", {"200", "400", "401", "404"}),
     ("post", "/games/{game_id}/join"): (

@@ -23,6 +23,7 @@ from service.games import KeptCopies
 from service.games.analysis import GameAnalyses
 from service.instance import shared_copies, stream_counts
 from service.site.blocks import PlayerBlocks
+from service.site.bot_accounts import BotGameCap
 from service.site.challenges import CHALLENGES_PER_PLAYER, Challenges
 from service.site.core import site_core
 from service.site.lobby import Lobby, Players
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     play = core.play
     players = Players(storage.players)
     blocks = PlayerBlocks(storage.blocks, players)
+    bot_games = BotGameCap(storage.players, settings.bot_games_per_day)
     app.extensions[EXTENSION_KEY] = Services(
         settings=settings,
         store=storage.games,
@@ -72,7 +74,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         lobby=Lobby(play, players, storage.lobby, settings.lobby_ttl_seconds, settings.open_games_per_player),
         seeks=Seeks(storage.seeks, players, play, settings.seek_ttl_seconds, settings.seeks_per_player),
         watching=Watching(play, players, core.lists),
-        offers=Offers(play, core.notices, settings.offer_ttl_seconds),
+        offers=Offers(play, core.notices, settings.offer_ttl_seconds, bot_games),
         blocks=blocks,
         challenges=Challenges(
             storage.challenges,
@@ -80,6 +82,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
             players,
             play,
             core.notices,
+            bot_games,
             ttl_seconds=settings.challenge_ttl_seconds,
             most_pending=CHALLENGES_PER_PLAYER,
         ),

@@ -152,8 +152,9 @@ def invalid_request(detail: str | Text, errors: list[dict]) -> ApiProblem:
 def from_refusal(refusal: Refusal | RuleError) -> ApiProblem:
     """The API's answer to a request the game-play core (or the engine) refused."""
     entry = entry_of(refusal)
-    detail = refusal.text if isinstance(refusal, Refusal) else explained(refusal)
-    return ApiProblem(entry.status, entry.code, detail)
+    if isinstance(refusal, Refusal):
+        return ApiProblem(entry.status, entry.code, refusal.text, headers=refusal.headers)
+    return ApiProblem(entry.status, entry.code, explained(refusal))
 
 
 def storage_unavailable() -> ApiProblem:

@@ -92,13 +92,30 @@ def load_create_game(body: dict) -> dict:
 
 
 class _NameSchema(_Loader):
-    """POST /players and POST /games/{id}/seat: a name, required."""
+    """POST /games/{id}/seat: a name, required."""
 
     name = fields.String(required=True)
 
     @post_load
     def _to_name(self, data: dict, **_kwargs) -> str:
         return data["name"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """POST /players: the name, and whether the player is a bot account."""
+
+    name: str
+    bot: bool
+
+
+class _NewPlayerSchema(_Loader):
+    name = fields.String(required=True)
+    bot = fields.Boolean(allow_none=True)
+
+    @post_load
+    def _to_player(self, data: dict, **_kwargs) -> NewPlayer:
+        return NewPlayer(data["name"], bool(data.get("bot")))
 
 
 class _JoinSchema(_Loader):
@@ -205,6 +222,7 @@ class _TournamentSchema(_Loader):
 
 
 _NAME = _NameSchema()
+_NEW_PLAYER = _NewPlayerSchema()
 _JOIN = _JoinSchema()
 _SEEK = _SeekSchema()
 _CHALLENGE = _ChallengeSchema()
@@ -213,8 +231,13 @@ _TOURNAMENT = _TournamentSchema()
 
 
 def load_name(body: dict) -> str:
-    """The name of a validated POST /players or POST /games/{id}/seat body."""
+    """The name of a validated POST /games/{id}/seat body."""
     return _NAME.load(body)
+
+
+def load_new_player(body: dict) -> NewPlayer:
+    """The player a validated POST /players body asks for."""
+    return _NEW_PLAYER.load(body)
 
 
 def load_join(body: dict) -> str | None:

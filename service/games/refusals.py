@@ -32,6 +32,8 @@ class Refusal(Exception):
         super().__init__(str(detail))
         self.text = detail if isinstance(detail, Text) else Text(detail)
         self.detail = str(detail)
+        # The headers whose value is this answer's own (its entry's `varying_headers`: a Retry-After).
+        self.headers: dict[str, str] = {}
 
     @property
     def entry(self) -> ProblemType:

@@ -309,6 +309,20 @@ _ENTRIES = (
         what_to_do=N_("Nothing: that player does not take challenges from you."),
     ),
     ProblemType(
+        code="bot_account",
+        status=403,
+        title=N_("Bot accounts play challenges only"),
+        when=N_(
+            'A bot account\'s player token (`POST /players` with `"bot": true`) sent where only people '
+            "play: a seek, a game created holding a seat, a join of an open game, or organising or "
+            "joining a tournament."
+        ),
+        what_to_do=N_(
+            "Play through challenges: a bot account challenges players (`POST /challenges`) and accepts or "
+            "declines the challenges made to it."
+        ),
+    ),
+    ProblemType(
         code="cannot_target_self",
         status=422,
         title=N_("Not with yourself"),
@@ -517,6 +531,21 @@ _ENTRIES = (
         what_to_do=N_(
             "Wait the `Retry-After` seconds (the `RateLimit-*` headers say how the limit stands; "
             "for streams, close one) and send it again."
+        ),
+        varying_headers=("Retry-After",),
+    ),
+    ProblemType(
+        code="bot_games_per_day",
+        status=429,
+        title=N_("Bot against bot games used up"),
+        when=N_(
+            "An accepted challenge or rematch offer would start a game between two bot accounts, and one "
+            "of them has played `BOT_GAMES_PER_DAY` games against bot accounts in the last 24 hours. "
+            "No game was made; a challenge stays pending, a rematch offer stands."
+        ),
+        what_to_do=N_(
+            "Wait the `Retry-After` seconds (until the oldest of those games is a day old) and accept "
+            "again, or decline. Games against people are not counted."
         ),
         varying_headers=("Retry-After",),
     ),

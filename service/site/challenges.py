@@ -17,6 +17,9 @@ before the accept). The acceptor creates it at once; should it die first, whoeve
 next (GET /challenges/{id}, the acceptor asking again) finds the game missing and creates it
 (GameExists for whoever comes second). Both players hear `game_start` from the game's creation
 (notices.py); the challenged player hears `challenge`, the challenger `challenge_declined`.
+
+An accept that would start a game between two bot accounts first takes a place in each one's day
+(bot_accounts.py, BOT_GAMES_PER_DAY): refused there, the challenge stays pending and no game is made.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from service.storage import GameExists
 from service.storage.challenges import ChallengeBook, StoredChallenge
 
 from .blocks import PlayerBlocks, TargetsSelf
+from .bot_accounts import BotGameCap, bot_ids
 from .lobby import Players
 from .notices import PlayerNotices
 from .players import PlayerRecord
@@ -258,11 +262,14 @@ class Challenges:
         players: Players,
         play: GamePlay,
         notices: PlayerNotices,
+        bot_games: BotGameCap,
         *,
         ttl_seconds: int,
         most_pending: int,
     ):
         self.book = book
+        # BOT_GAMES_PER_DAY: an accept that would start a game between two bot accounts takes a place first.
+        self.bot_games = bot_games
         self.blocks = blocks
         self.players = players
         self.play = play
@@ -350,9 +357,16 @@ class Challenges:
         guest_name = name or DEFAULT_NAMES[1 - before.challenger_seat]
         acceptor = Side.of(player) if player is not None else Side(None, guest_name)
         seat_token = new_seat_token()
-        after = self._change(
-            stored, lambda challenge, now: accepted(challenge, now, acceptor, token_hash(seat_token))
-        )
+
+        def accept(challenge: Challenge, now_ms: int) -> Challenge:
+            return accepted(challenge, now_ms, acceptor, token_hash(seat_token))
+
+        # Judged once on the challenge as read, so that a refused accept never costs a bot a place.
+        accept(before, self.play.now_ms())
+        with self.bot_games.attempts() as places:
+            places.take(bot_ids(_account(before.challenger), _account(acceptor)))
+            after = self._change(stored, accept)
+            places.made = True
         self._unlist(after)
         return AcceptedGame(after.game, self._start(after), 1 - after.challenger_seat, seat_token)
 
@@ -464,6 +478,11 @@ class Challenges:
         except GameExists:
             return self.play.view(challenge.game).view
         return created.view
+
+
+def _account(side: Side) -> tuple[str | None, bool]:
+    """A side as bot_ids takes it: its player's id, and whether that player is a bot account."""
+    return side.player_id, side.bot
 
 
 def _accepted_by(challenge: Challenge, player: PlayerRecord) -> bool:

@@ -50,6 +50,7 @@ from service.storage import (
     Stored,
 )
 
+from .bot_accounts import CREATE_GAME, JOIN, only_challenges
 from .listing import PAGE_SIZE, NewestRead, Page, newest_page
 from .player_feed import PlayerFeed
 from .players import PlayerRecord, authenticated, check_player_id, new_player
@@ -73,9 +74,9 @@ class Players:
     def __init__(self, store: PlayerStore):
         self.store = store
 
-    def create(self, name: str) -> tuple[PlayerRecord, str]:
-        """A new player and its token (shown once)."""
-        player, token = new_player(name)
+    def create(self, name: str, bot: bool = False) -> tuple[PlayerRecord, str]:
+        """A new player (a bot account when `bot`) and its token (shown once)."""
+        player, token = new_player(name, bot)
         if not self.store.create(player.id, player.encode()):
             raise RuntimeError("a player with a fresh random id already exists")
         return player, token
@@ -190,6 +191,7 @@ class Lobby:
         `rated`: a rated lobby game, whose creator's player holds one seat and whose other seat is open
         for a player to join, on a clock (RatedNotPossible otherwise).
         """
+        only_challenges(owner, CREATE_GAME)
         if rated:
             _check_rated(owner, bots, open_seats, setup.get("clock"))
         opened = self.play.now_ms()  # the store's clock: take_seat.lua judges the seat's time on it
@@ -266,7 +268,7 @@ class Lobby:
         seat taken is recorded: a refusal frees the key, and a retry is
         judged afresh (the seat is taken by then, or the game gone).
         """
-        player = self.players.authenticate(token) if token is not None else None
+        player = self._joiner(token)
         game, existing = self.play.claim_key(game_id, key)
         if existing is not None:
             answer = decode_joined(recorded_answer(existing, key))
@@ -290,8 +292,13 @@ class Lobby:
         (botworker/worker.py), which is then judged again here and queues
         a job of its own.
         """
+        return self._join(game_id, self._joiner(token), name, client, self.play.load(game_id))
+
+    def _joiner(self, token: str | None) -> PlayerRecord | None:
+        """The player joining with `token` (None: a guest under a name); a bot account is refused."""
         player = self.players.authenticate(token) if token is not None else None
-        return self._join(game_id, player, name, client, self.play.load(game_id))
+        only_challenges(player, JOIN)
+        return player
 
     def _join(
         self,

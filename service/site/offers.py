@@ -11,12 +11,17 @@ voids it (GameRecord.advanced leaves it out), which is how a takeback
 racing the next move ends with exactly one of them.
 
 Asking (`ask`, the state machine `judge`): with no offer standing, the
-asker's is written (`202`), unless the other seat is a bot, which accepts
-at once; the asker's own offer standing, the same is answered again; the
+asker's is written (`202`), unless the other seat is a bot level's, which
+accepts at once (a bot account's seat is a player's: it answers through the
+API); the asker's own offer standing, the same is answered again; the
 other seat's standing, asking accepts it. Answering `DELETE` (`dismiss`):
 the offerer withdraws, the other declines. Each change is told on the
 game's stream as `event: offer` (a takeback given is an `event: move`), and
 a rematch offer on the other seat's player stream (`rematch_offer`).
+
+A rematch accepted between two bot accounts first takes a place in each
+one's day (bot_accounts.py, BOT_GAMES_PER_DAY); refused there, the offer
+stands and no game is made.
 
 Takebacks are for casual play: refused in rated games and in tournament
 games, in finished games, before any move, and to a seat that did not act
@@ -46,6 +51,7 @@ from service.games.values import Committed
 from service.games.views import game_view, offer_view
 from service.games.writes import Unchanged, Write
 
+from .bot_accounts import BotGameCap, BotGamePlaces, bot_ids
 from .notices import PlayerNotices
 from .rematch import Rematched, Rematches
 
@@ -102,11 +108,13 @@ def offer_event(offer: Offer, status: str, **more: Any) -> str:
 class Offers:
     """Asking for, accepting, declining and withdrawing a game's rematch and takeback offers."""
 
-    def __init__(self, play: GamePlay, notices: PlayerNotices, ttl_seconds: int):
+    def __init__(self, play: GamePlay, notices: PlayerNotices, ttl_seconds: int, bot_games: BotGameCap):
         self.play = play
         self.notices = notices
         self.rematches = Rematches(play)
         self.ttl_ms = ttl_seconds * 1000
+        # BOT_GAMES_PER_DAY: a rematch accepted between two bot accounts takes a place first.
+        self.bot_games = bot_games
 
     def _offer(self, game: GameCopy, kind: str, seat: int, now_ms: int) -> Write[Offered]:
         """The write of `seat`'s new `kind` offer on `game`, in place of any lapsed one."""
@@ -125,7 +133,13 @@ class Offers:
 
     def rematch(self, game_id: str, token: str | None) -> Offered | Rematched:
         """`POST /games/{id}/rematch`: an offer, the other's accepted (the next game), or the next game made before."""
+        with self.bot_games.attempts() as places:
+            made = self._rematch(game_id, token, places)
+            # Only the claim that won creates the next game: a lost one's rerun answers the winner's.
+            places.made = isinstance(made, Rematched) and made.created
+        return made
 
+    def _rematch(self, game_id: str, token: str | None, places: BotGamePlaces) -> Offered | Rematched:
         def ask(game: GameCopy) -> Write[Offered | Rematched] | Unchanged[Offered | Rematched]:
             record = game.record
             seat = seat_of_token(record, token)
@@ -146,9 +160,11 @@ class Offers:
             if step is Step.PENDING:
                 assert record.offer is not None
                 return Unchanged(Offered(record.offer))
+            # A bot account's seat is a player's (its `bot` is None): it answers offers through the API.
             if step is Step.ACCEPT or record.seats[1 - seat].bot is not None:
                 by = record.offer if step is Step.ACCEPT else Offer(REMATCH, seat, game.version, now_ms)
                 assert by is not None
+                places.take(bot_ids(*((held.player_id, held.bot_account) for held in record.seats)))
                 return self.rematches.claim(
                     game, seat, lambda next_id: offer_event(by, "accepted", next_game=next_id)
                 )

@@ -32,6 +32,7 @@ from service.games.values import Seating
 from service.languages import Plural
 from service.storage import GameExists, SeekPool, StoredSeek
 
+from .bot_accounts import SEEK, only_challenges
 from .lobby import Players
 from .players import PlayerRecord
 
@@ -60,6 +61,7 @@ class Seeks:
         self, player: PlayerRecord, clock: ClockSettings, rated: bool, rating_range: int | None
     ) -> dict[str, Any]:
         """Seek a game: paired at once with a compatible waiting seek (its game started), or left waiting."""
+        only_challenges(player, SEEK)
         seek_id, game_id = new_game_id(), new_game_id()
         pairing = self.pool.post(
             seek_id=seek_id,

@@ -40,6 +40,7 @@ from service.languages import Text
 from service.storage import StorageError
 from service.storage.tournaments import StoredTournament, TournamentBook
 
+from .bot_accounts import TOURNAMENT, only_challenges
 from .listing import Page, newest_page
 from .lobby import Players
 from .players import PlayerRecord
@@ -159,6 +160,7 @@ class Tournaments(GameListener):
     def create(self, organiser: PlayerRecord, wanted: TournamentRequest) -> dict[str, Any]:
         """A new upcoming tournament organised by `organiser`; its Tournament body. The request is judged
         by check_request (the API's, before this is called)."""
+        only_challenges(organiser, TOURNAMENT)
         tournament = Tournament(
             id=new_game_id(),
             name=wanted.name,
@@ -210,6 +212,7 @@ class Tournaments(GameListener):
         return Page(found.games, found.next)
 
     def join(self, tournament_id: str, player: PlayerRecord) -> dict[str, Any]:
+        only_challenges(player, TOURNAMENT)
         entrant = Entrant(player.id, player.name, round(player.rating.rating))
         return self._change(tournament_id, lambda t, _now: joined(t, entrant)).view()
 

@@ -12,6 +12,11 @@ plays (the game-play core never needs a script over both):
 - `player:{<id>}:events`: its event stream (GET /players/me/events), about
   MAX_EVENTS kept, entry ids the events' ids. An append PUBLISHes `p.<id>` on
   the game events' wake-up channel (wakeups.py): a game id never holds a `.`.
+- `player:{<id>}:bot_games`: a bot account's places in games against other
+  bot accounts over the last day, by when each was taken on the store's
+  clock (lua/player_bot_game.lua; site/bot_accounts.py keeps the cap): one
+  script checks and takes a place, so racing accepts on any instances never
+  pass the cap together.
 
 A stream ticket is `ticket:{<hash>}` (its own slot), the player id, for 60 s,
 read and deleted at once (GETDEL). Players themselves do not expire: an
@@ -106,6 +111,18 @@ class PlayerStore:
             [game_id, repr(rating), repr(rd), repr(volatility), repr(diff)],
         )
         return None if found == -1 else bool(found)
+
+    def take_bot_game(self, player_id: str, place_id: str, window_ms: int, most: int) -> int:
+        """Take a place named `place_id` among the bot account's games against bots in the last `window_ms`:
+        0 when taken, else (it holds `most`) the ms until its oldest place leaves the window."""
+        found: int = self._link.script(
+            "player_bot_game", [self.key(player_id) + ":bot_games"], [place_id, window_ms, most]
+        )
+        return int(found)
+
+    def give_back_bot_game(self, player_id: str, place_id: str) -> None:
+        """Give back a place taken for a game that was not made."""
+        self._link.command("player_bot_game_back", "ZREM", self.key(player_id) + ":bot_games", place_id)
 
     def newest_event_id(self, player_id: str) -> str | None:
         """The id of the player's newest event, or None when it has none."""

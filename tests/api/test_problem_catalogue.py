@@ -27,6 +27,7 @@ from service.games import (
     VersionMismatch,
     VersionNotFound,
 )
+from service.site.bot_accounts import BotGamesPerDay
 
 
 def subclasses(cls: type) -> set[type]:
@@ -65,6 +66,9 @@ def test_every_rule_error_of_the_engine_has_an_entry(error):
         (VersionMismatch(3, "If-Match"), 412, {}),
         (GameBusy(), 503, {"Retry-After": "1"}),
         (BotsUnavailable(), 503, {"Retry-After": "5"}),
+        # A Retry-After of the refusal's own: the whole seconds until a place frees, never 0.
+        (BotGamesPerDay(100, 1_500), 429, {"Retry-After": "2"}),
+        (BotGamesPerDay(100, 3), 429, {"Retry-After": "1"}),
     ],
     ids=lambda value: type(value).__name__ if isinstance(value, Refusal) else None,
 )

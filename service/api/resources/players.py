@@ -7,7 +7,7 @@ from flask import Blueprint, request
 from service.api.context import client_address, services
 from service.api.incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from service.api.responses import json_response
-from service.api.schemas import load_name
+from service.api.schemas import load_new_player
 from service.games.jsontext import compact
 from service.site.stream_feed import event_id_or_none
 from service.storage.players import TICKET_TTL_SECONDS
@@ -20,10 +20,11 @@ bp = Blueprint("players", __name__)
 
 @bp.post("/players")
 def create_player():
-    """A new identity: its profile and its token, shown this once."""
+    """A new identity (a person's, or a bot account's): its profile and its token, shown this once."""
     body = read_json_object(required=True)
     check_body("createPlayer", body)
-    player, token = services().players.create(load_name(body))
+    wanted = load_new_player(body)
+    player, token = services().players.create(wanted.name, wanted.bot)
     return json_response(
         compact({"player": player.profile(), "token": token}), 201, location=f"/players/{player.id}"
     )
