@@ -59,7 +59,14 @@ class Bridge:
 
     def played(self) -> list[tuple[str, int, str]]:
         """(game, version, move) of every move a run of the bridge says the service took, in order."""
-        return [(game, int(version), move) for game, version, move, *_ in PLAYED.findall(self.log())]
+        return [(game, version, move) for game, version, move, *_ in self.played_timings()]
+
+    def played_timings(self) -> list[tuple[str, int, str, float, float]]:
+        """... with the engine's think and the bridge's own time for each, in ms, as the bridge logs them."""
+        return [
+            (game, int(version), move, float(engine), float(bridge))
+            for game, version, move, engine, bridge in PLAYED.findall(self.log())
+        ]
 
     def close(self) -> None:
         if self.process is not None and self.process.poll() is None:

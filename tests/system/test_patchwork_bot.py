@@ -114,14 +114,19 @@ def play_as_person(
     raise AssertionError("the game did not end in time")
 
 
-def assert_each_turn_played_once(bridge: Bridge, url: str, game_id: str, seat: int) -> None:
-    """Every move of the bot's seat was logged as taken by exactly one run of the bridge, and no run took two."""
+def assert_each_turn_played_once(bridge: Bridge, url: str, game_id: str, seat: int, kills: int = 0) -> None:
+    """No turn was played twice, and every move of the bot's seat was made by the bridge.
+
+    A run killed with SIGKILL may die between a move's commit and its log
+    line: up to one move per kill is in the history without a line.
+    """
     logged = [version for game, version, _ in bridge.played() if game == game_id]
     assert len(logged) == len(set(logged)), f"a turn was played twice: {sorted(logged)}"
     # A move is logged at the version it was made at; the history's entry n is the move made at version n
     # (version 1 is the game as created).
     in_history = {number for number, action in bot_moves(url, game_id, seat) if action != "resign"}
-    assert set(logged) == in_history
+    assert set(logged) <= in_history
+    assert len(in_history - set(logged)) <= kills
 
 
 def test_a_bot_plays_a_person_to_the_end_through_a_killed_bridge_a_restarted_service_and_dropped_streams(
@@ -155,7 +160,7 @@ def test_a_bot_plays_a_person_to_the_end_through_a_killed_bridge_a_restarted_ser
         assert game["players"][1]["bot"] is True and game["players"][0]["bot"] is None
         assert game["result"]["rated"] is True
         assert bridge.runs == 3
-        assert_each_turn_played_once(bridge, service.url, game_id, 1)
+        assert_each_turn_played_once(bridge, service.url, game_id, 1, kills=2)
         assert bridge.stop() == 0
     finally:
         bridge.close()
