@@ -21,6 +21,8 @@ ALLOWED = {
     "bots": {"bots", "engine"},
     # The engine protocol: a bot level as an engine process, and the host's side; no web, no store.
     "engine_protocol": {"engine_protocol", "bots", "engine"},
+    # patchwork-bot: a client of the service's public HTTP API, never of its store or its app.
+    "bridge": {"bridge", "engine_protocol", "engine"},
     "pictures": {"pictures", "engine", "languages"},
     # The store times its calls (service/telemetry/metrics.py, which imports no web code);
     # it knows nothing of the processes that run it (run/) or of HTTP (api/).
@@ -65,6 +67,7 @@ WITHOUT_WEB = {
     "engine",
     "bots",
     "engine_protocol",
+    "bridge",
     "pictures",
     "storage",
     "games",

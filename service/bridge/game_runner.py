@@ -21,7 +21,7 @@ from service.engine_protocol.engine_process import EngineError, EngineProcess
 
 from .config import BridgeConfig
 from .positions import checked_move_body, position_of
-from .service_client import FIRST_BACKOFF_S, MAX_BACKOFF_S, ServiceClient, Stopped
+from .service_client import FIRST_BACKOFF_S, MAX_BACKOFF_S, ServiceClient, ServiceRefused, Stopped
 
 log = logging.getLogger("patchwork.bot")
 
@@ -47,13 +47,25 @@ class GameRunner(threading.Thread):
 
     def run(self) -> None:
         client = ServiceClient(self.config.url, self.config.token, self.stop)
+        backoff = FIRST_BACKOFF_S
         try:
             self.engine = self.start_engine()  # now, so that its start is not charged to the first move
-            self._play(client)
+            while True:
+                try:
+                    self._play(client)
+                    return
+                except ServiceRefused as error:
+                    if error.status in (401, 403, 404):
+                        log.error("game %s: %s; the bridge gives it up", self.game_id, error)
+                        return
+                    log.warning("game %s: %s; trying again", self.game_id, error)
+                except Exception:
+                    # A game given up would wait for the bot's move until its clock fell.
+                    log.exception("game %s: unexpected failure; trying again", self.game_id)
+                client.wait(backoff)
+                backoff = min(2 * backoff, MAX_BACKOFF_S)
         except Stopped:
             pass
-        except Exception:
-            log.exception("game %s: the bridge stopped playing it", self.game_id)
         finally:
             self.close_engine()
             client.close()
@@ -153,7 +165,8 @@ class GameRunner(threading.Thread):
                 engine_ms,
                 total_ms - engine_ms,
             )
-            return answer.json()
+            after: dict[str, Any] = answer.json()
+            return after
         # Stale (412, 409: the game moved on or ended; 422 with the key: an earlier
         # bridge played this turn already): the stream brings what happened.
         log.info(
@@ -201,8 +214,5 @@ class GameRunner(threading.Thread):
 
 def game_in(kind: str, data: Any) -> dict[str, Any] | None:
     """The Game an event of a game's stream carries: the snapshot's, or a move's; None for the others."""
-    if kind == "game":
-        return data
-    if kind == "move":
-        return data["game"]
-    return None
+    game: dict[str, Any] | None = data if kind == "game" else data["game"] if kind == "move" else None
+    return game

@@ -1,4 +1,4 @@
-"""`patchwork-bot`: the command line of the bridge (see docs/engine-protocol.md#patchwork-bot)."""
+"""`patchwork-bot`: the command line of the bridge (see docs/engine-protocol.md#seat-an-engine-on-a-service-patchwork-bot)."""
 
 from __future__ import annotations
 
