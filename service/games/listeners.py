@@ -33,3 +33,6 @@ class GameListener:
 
     def committed(self, before: GameRecord, after: GameRecord, version: int, result: Any) -> None:
         """A move (a resignation, a timeout) was stored at `version`; `result`: the Game view's result, None while it goes on."""
+
+    def low_time(self, record: GameRecord, seat: int, remaining_ms: int) -> None:
+        """The running seat's time fell under the low-time line (clock.low_time_at), told once per game and seat."""

@@ -4,7 +4,7 @@
 // lists the player's pending challenges, incoming (accept, or decline with a
 // reason) and outgoing (withdraw); the player's stream keeps that list live.
 
-import { clockRequest, describeClock } from "./clocks.js";
+import { clockRequest, describeClock, formatTime } from "./clocks.js";
 import { t, withNodes } from "./i18n.js";
 import { playerToken } from "./lobby.js";
 import { botBadge, isBotAccount, named } from "./names.js";
@@ -271,6 +271,11 @@ function onStreamEvent(type, data, showMessage) {
     notify(t("{name} declined your challenge: “{reason}”.", { name: challenge.to?.name ?? "", reason }));
   } else if (type === "game_start") {
     startedGame(data.game, data.tournament ?? null);
+  } else if (type === "low_time") {
+    // Told once per game and seat (docs/api-guide.md, "Clocks"): the time left when the line was crossed.
+    notify(t("Your time is running low: {time} left in a game.", { time: formatTime(data.remaining_ms) }),
+      `#${gameFragment(data.game)}`, t("Open it"));
+    return;
   } else {
     return;
   }
