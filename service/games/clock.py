@@ -245,8 +245,12 @@ def _up_to_the_minute(minute: int) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:", time.gmtime(minute * 60))
 
 
-def view_of(settings: ClockSettings, clock: ClockState) -> dict[str, Any]:
-    """Game.clock: the settings, each seat's time left as of the version, whose time runs, and its deadline."""
+def view_of(settings: ClockSettings, clock: ClockState, paused_until_ms: int | None = None) -> dict[str, Any]:
+    """Game.clock: the settings, each seat's time left as of the version, whose time runs, and its deadline.
+
+    `paused_until_ms`: the running correspondence seat's clock is paused for its player's vacation
+    until then (`paused_until`, shown only then).
+    """
     deadline = clock.deadline_ms
     # A copy of the settings' own template, its three changing keys then set:
     # cheaper than merging the settings into a new dict on every move.
@@ -254,4 +258,6 @@ def view_of(settings: ClockSettings, clock: ClockState) -> dict[str, Any]:
     view["remaining_ms"] = list(clock.remaining_ms)
     view["running"] = clock.running
     view["deadline"] = None if deadline is None else rfc3339_ms(deadline)
+    if paused_until_ms is not None:
+        view["paused_until"] = rfc3339_ms(paused_until_ms)
     return view

@@ -36,3 +36,11 @@ class GameListener:
 
     def low_time(self, record: GameRecord, seat: int, remaining_ms: int) -> None:
         """The running seat's time fell under the low-time line (clock.low_time_at), told once per game and seat."""
+
+    def pause_of(self, record: GameRecord) -> tuple[str, int, int] | None:
+        """A pause the running seat's clock is owed and the record lacks: (player id, since, until) in ms; None for none.
+
+        Asked before a correspondence game is lost on time (GamePlay.expire), so
+        a vacation whose pausing of the game was cut short still holds.
+        """
+        return None

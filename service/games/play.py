@@ -66,7 +66,7 @@ from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .listeners import GameListener
 from .low_time import next_look_ms, owed_at, told_at_commit
-from .records import NO_BOTS, GameRecord, Seat, could_be_game_id, create_record
+from .records import NO_BOTS, GameRecord, Pause, Seat, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
     BotsUnavailable,
@@ -544,6 +544,12 @@ class GamePlay:
                 if now_ms < owed:
                     return Unchanged(Expiry(next_look_ms=owed))
                 return self._low_time_write(game, now_ms)
+            for listener in self.listeners:
+                # A vacation the game missed (a process died before pausing it): paused now, not lost.
+                held = listener.pause_of(record)
+                paused = None if held is None else _paused(record, *held)
+                if isinstance(paused, GameRecord):
+                    return _pause_write(game, paused, Expiry(next_look_ms=next_look_ms(paused)))
             ending: Move = Abort() if _aborts(record) else Timeout()
             seat = record.state.turn
             assert seat is not None  # not finished
@@ -580,6 +586,30 @@ class GamePlay:
         write = Write.amended(game, record, view, lambda _stored: Expiry(next_look_ms=deadline_ms))
         write.heard = lambda listener: listener.low_time(record, seat, max(0, deadline_ms - now_ms))
         return write
+
+    def pause(self, game_id: str, player_id: str, since_ms: int, until_ms: int) -> bool:
+        """Pause the player's running correspondence clock in the game for its vacation `since_ms`..`until_ms`.
+
+        The deadline moves by the part of the vacation this turn spends in
+        it (from the later of the vacation's start and the turn's), and by no
+        more however often it is asked: the record keeps the pause
+        (GameRecord.pause). Asked again with an earlier `until_ms` (the
+        vacation ended early), the deadline moves back by the difference. A
+        real-time clock, a finished game, or one whose running seat is not
+        the player's is left alone. Whether the game is paused as asked.
+        """
+        try:
+            game = self.load(game_id)
+        except GameNotFound:
+            return False
+
+        def paused(game: GameCopy) -> Write[bool] | Unchanged[bool]:
+            record = _paused(game.record, player_id, since_ms, until_ms)
+            if isinstance(record, bool):
+                return Unchanged(record)
+            return _pause_write(game, record, True)
+
+        return self.amend(game_id, paused, start=game)
 
     def abort_unjoined(self, game_id: str) -> None:
         """Abort a game without a clock whose open seat's lobby time is up (lobby.py), once; nothing otherwise.
@@ -880,6 +910,49 @@ class GamePlay:
         elif record.state.finished and record.has_bot and record.clock is not None and record.clock.realtime:
             # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
             self.bot_jobs.forget_clocked(record.id)
+
+
+def _paused(record: GameRecord, player_id: str, since_ms: int, until_ms: int) -> GameRecord | bool:
+    """The record with the player's running correspondence clock paused for `since_ms`..`until_ms` (GamePlay.pause).
+
+    True: paused so already; False: nothing to pause (no such clock runs for the player).
+    """
+    clock, settings = record.clock_now, record.clock
+    if (
+        settings is None
+        or settings.realtime
+        or clock is None
+        or clock.running is None
+        or clock.deadline_ms is None
+        or record.seats[clock.running].player_id != player_id
+    ):
+        return False
+    seat, earlier = clock.running, record.pause
+    if earlier is not None and (earlier.seat, earlier.since_ms, earlier.until_ms) == (
+        seat,
+        since_ms,
+        until_ms,
+    ):
+        return True
+    # What this vacation gave the turn before (asked again: ended early) is taken back first.
+    given = earlier.shift_ms if earlier is not None and earlier.since_ms == since_ms else 0
+    shift = max(0, until_ms - max(since_ms, clock.since_ms))
+    return replace(
+        record,
+        clock_now=clock._replace(deadline_ms=clock.deadline_ms - given + shift),
+        pause=Pause(seat, since_ms, until_ms, shift),
+    )
+
+
+def _pause_write(game: GameCopy, record: GameRecord, answer: T) -> Write[T]:
+    """The amend that stores `record`, a pause of `game`'s clock: its deadline moved, and indexed at its next look."""
+    clock = record.clock_now
+    assert clock is not None and clock.deadline_ms is not None
+    view = compact(game_view(record, game.version))
+    write = Write.amended(game, record, view, lambda _stored: answer, deadline_ms=clock.deadline_ms)
+    # ZADD LT: only a look sooner lowers the entry, as an early end's does.
+    write.deadline_ms = next_look_ms(record)
+    return write
 
 
 def _heard_with_low_time(

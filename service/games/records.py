@@ -97,6 +97,29 @@ class Offer:
 
 
 @dataclass(frozen=True, slots=True)
+class Pause:
+    """A correspondence seat's clock paused for its player's vacation in the turn it runs (GamePlay.pause).
+
+    `since_ms`..`until_ms` is the vacation (until: its end, or when it was
+    ended early); `shift_ms` is how far it moved this turn's deadline, so a
+    vacation ended early takes back what it gave and no more.
+    """
+
+    seat: int
+    since_ms: int
+    until_ms: int
+    shift_ms: int
+
+    def to_json(self) -> list[int]:
+        return [self.seat, self.since_ms, self.until_ms, self.shift_ms]
+
+    @classmethod
+    def from_json(cls, doc: list[int]) -> Pause:
+        seat, since_ms, until_ms, shift_ms = doc
+        return cls(seat, since_ms, until_ms, shift_ms)
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentTag:
     """The tournament a game was paired in and its round: all the core knows of tournaments.
 
@@ -160,6 +183,8 @@ class GameRecord:
     # Which seats' players were told their time runs low (`low_time`, once per game and seat): set
     # by the compare-and-set that tells them (GamePlay), so no two processes tell one twice.
     low_time_told: tuple[bool, bool] = (False, False)
+    # The running seat's clock paused this turn (a vacation); a move ends the turn, and it (`advanced` leaves it out).
+    pause: Pause | None = None
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -294,6 +319,7 @@ class GameRecord:
                 **({"tournament": self.tournament.to_json()} if self.tournament is not None else {}),
                 **({"first_move_forfeit": True} if self.first_move_forfeit else {}),
                 **({"low_time_told": list(self.low_time_told)} if any(self.low_time_told) else {}),
+                **({"pause": self.pause.to_json()} if self.pause is not None else {}),
             }
         )
 
@@ -335,6 +361,7 @@ class GameRecord:
             tournament=None if doc.get("tournament") is None else TournamentTag.from_json(doc["tournament"]),
             first_move_forfeit=bool(doc.get("first_move_forfeit", False)),
             low_time_told=_told(doc.get("low_time_told")),
+            pause=None if doc.get("pause") is None else Pause.from_json(doc["pause"]),
         )
 
 
