@@ -48,8 +48,8 @@ def get_me():
 @bp.post("/players/me/vacation")
 def start_vacation():
     """Pause the player's correspondence clocks for `days` from its yearly bank (site/vacations.py)."""
-    check_headers("startVacation")
     body = read_json_object(required=True)
+    check_headers("startVacation")
     check_body("startVacation", body)
     player = services().players.authenticate(bearer_token())
     return json_response(compact(services().vacations.start(player, body["days"]).to_json()))

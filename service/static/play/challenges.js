@@ -5,7 +5,7 @@
 // reason) and outgoing (withdraw); the player's stream keeps that list live.
 
 import { clockRequest, describeClock, formatTime } from "./clocks.js";
-import { t, withNodes } from "./i18n.js";
+import { language, t, withNodes } from "./i18n.js";
 import { playerToken } from "./lobby.js";
 import { botBadge, isBotAccount, named } from "./names.js";
 import { notify } from "./notices.js";
@@ -231,6 +231,27 @@ export async function showProfile(playerId, showMessage) {
     .catch(showMessage);
   $("profile-block").onclick = blocking(true);
   $("profile-unblock").onclick = blocking(false);
+  $("vacation").hidden = mine === null || mine.id !== profile.id;
+  if (!$("vacation").hidden) showVacation(await playerApi.me(), showMessage);
+}
+
+/** On the player's own profile: its vacation bank, and a control to start or end a vacation (docs/api-guide.md#vacations). */
+function showVacation(mine, showMessage) {
+  const away = mine.vacation_until !== null;
+  $("vacation-status").textContent = away
+    ? t("Your correspondence clocks are paused until {until}; {days} vacation days left this year.",
+      { until: new Date(mine.vacation_until).toLocaleString(language()), days: mine.vacation_days_left })
+    : t("{days} vacation days left this year: a vacation pauses your correspondence clocks (real-time games never pause).",
+      { days: mine.vacation_days_left });
+  $("vacation-start").hidden = away;
+  $("vacation-days").parentElement.hidden = away;
+  $("vacation-end").hidden = !away;
+  const after = (change) => change.then(() => playerApi.me()).then((next) => showVacation(next, showMessage)).catch(showMessage);
+  $("vacation").onsubmit = (event) => {
+    event.preventDefault();
+    after(playerApi.startVacation(Number($("vacation-days").value)));
+  };
+  $("vacation-end").onclick = () => after(playerApi.endVacation());
 }
 
 /** On a game: the people in it, each a link to their profile, and a button to challenge them. */
