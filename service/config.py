@@ -82,6 +82,9 @@ DEFAULT_SEEKS_PER_PLAYER = 3
 # without end, at the cost of the store and of every person's share of it.
 # Games against people are not counted.
 DEFAULT_BOT_GAMES_PER_DAY = 100
+# Days of correspondence vacation a player has each calendar year (UTC, the
+# store's clock): OGS-like, two weeks (site/vacations.py).
+DEFAULT_VACATION_DAYS = 14
 # New games, players and seeks are refused (503 store_nearly_full) once Redis
 # uses more than 100 - this percent of its maxmemory, so that the games in
 # progress keep this much room to be played to their end (a game played
@@ -206,6 +209,7 @@ class Settings:
     open_games_per_player: int = DEFAULT_OPEN_GAMES_PER_PLAYER
     seeks_per_player: int = DEFAULT_SEEKS_PER_PLAYER
     bot_games_per_day: int = DEFAULT_BOT_GAMES_PER_DAY
+    vacation_days: int = DEFAULT_VACATION_DAYS
     store_reserve_percent: int = DEFAULT_STORE_RESERVE_PERCENT
     # How long a process trusts its last reading of Redis's memory (the store reserve's INFO).
     store_reserve_check_seconds: float = 1.0
@@ -291,6 +295,7 @@ class Settings:
             ),
             seeks_per_player=_int(env, "SEEKS_PER_PLAYER", DEFAULT_SEEKS_PER_PLAYER, minimum=1),
             bot_games_per_day=_int(env, "BOT_GAMES_PER_DAY", DEFAULT_BOT_GAMES_PER_DAY, minimum=1),
+            vacation_days=_int(env, "VACATION_DAYS", DEFAULT_VACATION_DAYS),
             store_reserve_percent=_int(env, "STORE_RESERVE_PERCENT", DEFAULT_STORE_RESERVE_PERCENT),
             store_reserve_check_seconds=_float(env, "STORE_RESERVE_CHECK_SECONDS", 1.0),
             trust_proxy_headers=_int(env, "TRUSTED_PROXIES", 0),

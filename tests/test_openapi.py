@@ -130,6 +130,9 @@ EXTENSION_OPERATIONS = {
     ("get", "/players/me/blocks"): ("listBlocks", {"200", "400", "401"}),
     ("post", "/players/me/blocks/{player_id}"): ("blockPlayer", {"200", "400", "401", "404", "422"}),
     ("delete", "/players/me/blocks/{player_id}"): ("unblockPlayer", {"200", "400", "401"}),
+    # Vacations (issue 41).
+    ("post", "/players/me/vacation"): ("startVacation", {"200", "400", "401", "409", "413", "415"}),
+    ("delete", "/players/me/vacation"): ("endVacation", {"200", "400", "401", "409"}),
     # Tournaments (issue 39).
     ("get", "/tournaments"): ("listTournaments", {"200", "400"}),
     ("post", "/tournaments"): (
@@ -281,6 +284,9 @@ def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec)
         "listBlocks",
         "blockPlayer",
         "unblockPlayer",
+        # Issue 41.
+        "startVacation",
+        "endVacation",
         # Issue 39.
         "createTournament",
         "joinTournament",

@@ -30,6 +30,7 @@ from service.site.lobby import Lobby, Players
 from service.site.offers import Offers
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
+from service.site.vacations import Vacations
 from service.site.watching import Watching
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
             most_pending=CHALLENGES_PER_PLAYER,
         ),
         tournaments=core.tournaments,
+        vacations=Vacations(storage.players, play, settings.vacation_days),
         seat_names=SeatNames(play),
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),

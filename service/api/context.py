@@ -22,6 +22,7 @@ from service.site.rated_games import RatedGames
 from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
 from service.site.tournaments import Tournaments
+from service.site.vacations import Vacations
 from service.site.watching import Watching
 from service.storage import GameStore, RequestCounter
 
@@ -57,6 +58,8 @@ class Services:
     challenges: Challenges
     # Tournaments (site/tournaments.py), the ones the core's listener tells of their games' ends.
     tournaments: Tournaments
+    # Correspondence vacations (site/vacations.py).
+    vacations: Vacations
     # What GET /metrics reads (service/telemetry/metrics.py).
     metrics: CollectorRegistry
     # This worker's open event streams by client address (STREAMS_PER_CLIENT).

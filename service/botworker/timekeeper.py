@@ -11,8 +11,11 @@ the deadline index (storage/deadlines.py), leased to it, and for each game:
   through `GamePlay.expire`: the same compare-and-set as a move, and the
   commit checks the store's own clock against the game's deadline, so an
   expiry is applied once however many timekeepers (or late moves) race it;
-- or, when the game's deadline is later than the index said (the index
-  holds the earliest each deadline could be), moves the entry to it;
+- or tells the running seat's player its time runs low, once (games/low_time.py:
+  the index holds each game's next look, the earlier of its deadline and
+  that notice), and moves the entry to the deadline;
+- or, when the game's next look is later than the index said (the index
+  holds the earliest each could be), moves the entry to it;
 - or removes the entry of a game that is over or gone.
 
 The same tick does the tournaments' timed work (site/tournament_runner.py):
@@ -103,5 +106,5 @@ class Timekeeper:
                 timekeeper_lag().observe(expiry.lag_ms / 1000)
             self.deadlines.settle(due, None)
             return 1
-        self.deadlines.settle(due, expiry.deadline_ms)
+        self.deadlines.settle(due, expiry.next_look_ms)
         return 0

@@ -31,6 +31,11 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 DAY_MS = 86_400_000
+HOUR_MS = 3_600_000
+# The low-time line (a player's `low_time` notice): a fifth of a real-time
+# bank, twelve hours of a correspondence move.
+LOW_TIME_SHARE = 5
+CORRESPONDENCE_LOW_MS = 12 * HOUR_MS
 # Without `first_move_s`: a minute for real time, the allowance for correspondence.
 REALTIME_FIRST_MOVE_S = 60
 
@@ -77,6 +82,13 @@ class ClockSettings:
         if self.first_move_s is not None:
             return self.first_move_s * 1000
         return REALTIME_FIRST_MOVE_S * 1000 if self.realtime else self.allowance_ms
+
+    @property
+    def low_time_ms(self) -> int:
+        """The time left under which a running seat is warned (`low_time`): 20% of the bank, or 12 h."""
+        if self.days_per_move is not None:
+            return CORRESPONDENCE_LOW_MS
+        return self.allowance_ms // LOW_TIME_SHARE
 
     def to_json(self) -> dict[str, Any]:
         """The settings as Game.clock shows them (and a rematch or seek repeats them).
@@ -201,6 +213,17 @@ def at_deadline(settings: ClockSettings, clock: ClockState, now_ms: int) -> Cloc
     return ClockState((remaining[0], remaining[1]), None, now_ms, None)
 
 
+def low_time_at(settings: ClockSettings, clock: ClockState) -> int | None:
+    """When the running seat's time left falls to the low-time line (None: no seat's time runs).
+
+    Real time and correspondence alike: the line's width before the running
+    seat's deadline (a real-time deadline is when its bank is used up).
+    """
+    if clock.running is None or clock.deadline_ms is None:
+        return None
+    return clock.deadline_ms - settings.low_time_ms
+
+
 def rfc3339_ms(ms: int) -> str:
     """Unix milliseconds as RFC 3339 UTC with milliseconds (`2026-12-01T12:00:00.250Z`).
 
@@ -222,8 +245,12 @@ def _up_to_the_minute(minute: int) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:", time.gmtime(minute * 60))
 
 
-def view_of(settings: ClockSettings, clock: ClockState) -> dict[str, Any]:
-    """Game.clock: the settings, each seat's time left as of the version, whose time runs, and its deadline."""
+def view_of(settings: ClockSettings, clock: ClockState, paused_until_ms: int | None = None) -> dict[str, Any]:
+    """Game.clock: the settings, each seat's time left as of the version, whose time runs, and its deadline.
+
+    `paused_until_ms`: the running correspondence seat's clock is paused for its player's vacation
+    until then (`paused_until`, shown only then).
+    """
     deadline = clock.deadline_ms
     # A copy of the settings' own template, its three changing keys then set:
     # cheaper than merging the settings into a new dict on every move.
@@ -231,4 +258,6 @@ def view_of(settings: ClockSettings, clock: ClockState) -> dict[str, Any]:
     view["remaining_ms"] = list(clock.remaining_ms)
     view["running"] = clock.running
     view["deadline"] = None if deadline is None else rfc3339_ms(deadline)
+    if paused_until_ms is not None:
+        view["paused_until"] = rfc3339_ms(paused_until_ms)
     return view

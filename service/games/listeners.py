@@ -33,3 +33,14 @@ class GameListener:
 
     def committed(self, before: GameRecord, after: GameRecord, version: int, result: Any) -> None:
         """A move (a resignation, a timeout) was stored at `version`; `result`: the Game view's result, None while it goes on."""
+
+    def low_time(self, record: GameRecord, seat: int, remaining_ms: int) -> None:
+        """The running seat's time fell under the low-time line (clock.low_time_at), told once per game and seat."""
+
+    def pause_of(self, record: GameRecord) -> tuple[str, int, int] | None:
+        """A pause the running seat's clock is owed and the record lacks: (player id, since, until) in ms; None for none.
+
+        Asked before a correspondence game is lost on time (GamePlay.expire), so
+        a vacation whose pausing of the game was cut short still holds.
+        """
+        return None

@@ -65,7 +65,8 @@ from .events import EventFeed
 from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .listeners import GameListener
-from .records import NO_BOTS, GameRecord, Seat, could_be_game_id, create_record
+from .low_time import next_look_ms, owed_at, told_at_commit
+from .records import NO_BOTS, GameRecord, Pause, Seat, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
     BotsUnavailable,
@@ -521,7 +522,9 @@ class GamePlay:
         revision, and the commit's own check of the store's time against
         the stored deadline, let one expiry through whoever else tries.
         Nothing to do (Expiry()) when the game is gone, over, or unclocked;
-        `deadline_ms` when its deadline is later than `now_ms`.
+        `next_look_ms` when its deadline is later than `now_ms`: the
+        deadline, or the running seat's low-time notice owed before it,
+        which is told here once it is due (low_time.py).
         """
         try:
             game = self.load(game_id)
@@ -535,7 +538,18 @@ class GamePlay:
                 return Unchanged(Expiry())
             deadline_ms = clock.deadline_ms
             if now_ms < deadline_ms:
-                return Unchanged(Expiry(deadline_ms=deadline_ms))
+                owed = owed_at(record)
+                if owed is None:
+                    return Unchanged(Expiry(next_look_ms=deadline_ms))
+                if now_ms < owed:
+                    return Unchanged(Expiry(next_look_ms=owed))
+                return self._low_time_write(game, now_ms)
+            for listener in self.listeners:
+                # A vacation the game missed (a process died before pausing it): paused now, not lost.
+                held = listener.pause_of(record)
+                paused = None if held is None else _paused(record, *held)
+                if isinstance(paused, GameRecord):
+                    return _pause_write(game, paused, Expiry(next_look_ms=next_look_ms(paused)))
             ending: Move = Abort() if _aborts(record) else Timeout()
             seat = record.state.turn
             assert seat is not None  # not finished
@@ -550,13 +564,52 @@ class GamePlay:
 
             def early(_result: ClockRefused | SeatExpired) -> Expiry:
                 # The store's clock says not yet: this caller's reading of it was early.
-                return Expiry(deadline_ms=deadline_ms)
+                return Expiry(next_look_ms=deadline_ms)
 
             return self._move_write(
                 game_id, game, state, seat, ending, None, "", ended, applied, early, "after"
             )
 
         return self.amend(game_id, ending_of, start=game)
+
+    def _low_time_write(self, game: GameCopy, now_ms: int) -> Write[Expiry]:
+        """Tell the running seat's player its time runs low, marking it told in the same compare-and-set (low_time.py).
+
+        No move: the version stays, and so does the Game's body (the told
+        seats are not part of it). Then the next look is the deadline.
+        """
+        clock = game.record.clock_now
+        assert clock is not None and clock.running is not None and clock.deadline_ms is not None
+        seat, deadline_ms = clock.running, clock.deadline_ms
+        record = game.record.low_time_now_told(seat)
+        view = compact(game_view(record, game.version))
+        write = Write.amended(game, record, view, lambda _stored: Expiry(next_look_ms=deadline_ms))
+        write.heard = lambda listener: listener.low_time(record, seat, max(0, deadline_ms - now_ms))
+        return write
+
+    def pause(self, game_id: str, player_id: str, since_ms: int, until_ms: int) -> bool:
+        """Pause the player's running correspondence clock in the game for its vacation `since_ms`..`until_ms`.
+
+        The deadline moves by the part of the vacation this turn spends in
+        it (from the later of the vacation's start and the turn's), and by no
+        more however often it is asked: the record keeps the pause
+        (GameRecord.pause). Asked again with an earlier `until_ms` (the
+        vacation ended early), the deadline moves back by the difference. A
+        real-time clock, a finished game, or one whose running seat is not
+        the player's is left alone. Whether the game is paused as asked.
+        """
+        try:
+            game = self.load(game_id)
+        except GameNotFound:
+            return False
+
+        def paused(game: GameCopy) -> Write[bool] | Unchanged[bool]:
+            record = _paused(game.record, player_id, since_ms, until_ms)
+            if isinstance(record, bool):
+                return Unchanged(record)
+            return _pause_write(game, record, True)
+
+        return self.amend(game_id, paused, start=game)
 
     def abort_unjoined(self, game_id: str) -> None:
         """Abort a game without a clock whose open seat's lobby time is up (lobby.py), once; nothing otherwise.
@@ -663,18 +716,21 @@ class GamePlay:
         the listeners in this commit (GameListener.settle).
         """
         previous = game.record.clock_now
-        ticking = hint = None
+        ticking = hint = told = None
+        before = game.record
         if clock is not None and previous is not None:
             ticking = clock(max(self.store.now_ms(), previous.since_ms))
-            # The index holds no later than the version's deadline: only a
-            # deadline that comes sooner needs it lowered (the mover had more
-            # time than the seat that gets the turn). A seat moving on or a
-            # correspondence move only pushes the deadline back.
-            due, was_due = ticking.deadline_ms, previous.deadline_ms
+        record = before.advanced(state, ticking)
+        if ticking is not None:
+            record, told = told_at_commit(record)
+            # The index holds no later than the version's next look (its
+            # deadline, or a low-time notice owed before it: low_time.py):
+            # only a look that comes sooner needs it lowered (the mover had
+            # more time than the seat that gets the turn). A seat moving on
+            # or a correspondence move only pushes it back.
+            due, was_due = next_look_ms(record), next_look_ms(before)
             if due is not None and (was_due is None or due < was_due):
                 hint = due
-        before = game.record
-        record = before.advanced(state, ticking)
         if state.finished:
             # The game's end: what its listeners decide with it is stored in this commit.
             for listener in self.listeners:
@@ -727,7 +783,11 @@ class GamePlay:
             text,
             lambda store: store.commit_move(commit),
             done,
-            heard=lambda listener: listener.committed(before, record, version, result_body),
+            heard=(
+                (lambda listener: listener.committed(before, record, version, result_body))
+                if told is None
+                else partial(_heard_with_low_time, before, record, version, result_body, told)
+            ),
             refused=refused,
         )
 
@@ -850,6 +910,59 @@ class GamePlay:
         elif record.state.finished and record.has_bot and record.clock is not None and record.clock.realtime:
             # Its place among the clocked bot games the workers serve is free at once (admit_clocked).
             self.bot_jobs.forget_clocked(record.id)
+
+
+def _paused(record: GameRecord, player_id: str, since_ms: int, until_ms: int) -> GameRecord | bool:
+    """The record with the player's running correspondence clock paused for `since_ms`..`until_ms` (GamePlay.pause).
+
+    True: paused so already; False: nothing to pause (no such clock runs for the player).
+    """
+    clock, settings = record.clock_now, record.clock
+    if (
+        settings is None
+        or settings.realtime
+        or clock is None
+        or clock.running is None
+        or clock.deadline_ms is None
+        or record.seats[clock.running].player_id != player_id
+    ):
+        return False
+    seat, earlier = clock.running, record.pause
+    if earlier is not None and (earlier.seat, earlier.since_ms, earlier.until_ms) == (
+        seat,
+        since_ms,
+        until_ms,
+    ):
+        return True
+    # What this vacation gave the turn before (asked again: ended early) is taken back first.
+    given = earlier.shift_ms if earlier is not None and earlier.since_ms == since_ms else 0
+    shift = max(0, until_ms - max(since_ms, clock.since_ms))
+    return replace(
+        record,
+        clock_now=clock._replace(deadline_ms=clock.deadline_ms - given + shift),
+        pause=Pause(seat, since_ms, until_ms, shift),
+    )
+
+
+def _pause_write(game: GameCopy, record: GameRecord, answer: T) -> Write[T]:
+    """The amend that stores `record`, a pause of `game`'s clock: its deadline moved, and indexed at its next look."""
+    clock = record.clock_now
+    assert clock is not None and clock.deadline_ms is not None
+    view = compact(game_view(record, game.version))
+    write = Write.amended(game, record, view, lambda _stored: answer, deadline_ms=clock.deadline_ms)
+    # ZADD LT: only a look sooner lowers the entry, as an early end's does.
+    write.deadline_ms = next_look_ms(record)
+    return write
+
+
+def _heard_with_low_time(
+    before: GameRecord, record: GameRecord, version: int, result: Any, seat: int, listener: GameListener
+) -> None:
+    """What listeners hear of a commit that told its running seat its time runs low (low_time.told_at_commit)."""
+    listener.committed(before, record, version, result)
+    clock = record.clock_now
+    assert clock is not None and clock.deadline_ms is not None
+    listener.low_time(record, seat, clock.deadline_ms - clock.since_ms)
 
 
 def _as_is(committed: Committed) -> Committed:

@@ -97,6 +97,29 @@ class Offer:
 
 
 @dataclass(frozen=True, slots=True)
+class Pause:
+    """A correspondence seat's clock paused for its player's vacation in the turn it runs (GamePlay.pause).
+
+    `since_ms`..`until_ms` is the vacation (until: its end, or when it was
+    ended early); `shift_ms` is how far it moved this turn's deadline, so a
+    vacation ended early takes back what it gave and no more.
+    """
+
+    seat: int
+    since_ms: int
+    until_ms: int
+    shift_ms: int
+
+    def to_json(self) -> list[int]:
+        return [self.seat, self.since_ms, self.until_ms, self.shift_ms]
+
+    @classmethod
+    def from_json(cls, doc: list[int]) -> Pause:
+        seat, since_ms, until_ms, shift_ms = doc
+        return cls(seat, since_ms, until_ms, shift_ms)
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentTag:
     """The tournament a game was paired in and its round: all the core knows of tournaments.
 
@@ -157,6 +180,11 @@ class GameRecord:
     # ClockSettings is the time control players send and see (Game.clock), which rematches and
     # seeks repeat, while this is decided by whoever creates the game.
     first_move_forfeit: bool = False
+    # Which seats' players were told their time runs low (`low_time`, once per game and seat): set
+    # by the compare-and-set that tells them (GamePlay), so no two processes tell one twice.
+    low_time_told: tuple[bool, bool] = (False, False)
+    # The running seat's clock paused this turn (a vacation); a move ends the turn, and it (`advanced` leaves it out).
+    pause: Pause | None = None
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token (or whose player's token) this is, compared in constant time; None if neither."""
@@ -196,6 +224,15 @@ class GameRecord:
         """Whether a person plays at least one seat."""
         return self.seats[0].bot is None or self.seats[1].bot is None
 
+    def owes_low_time(self, seat: int) -> bool:
+        """Whether the seat's player is still to be told its time runs low (a service bot's seat never is)."""
+        return self.seats[seat].player_id is not None and not self.low_time_told[seat]
+
+    def low_time_now_told(self, seat: int) -> GameRecord:
+        """The record with the seat's player told of its low time."""
+        told = (True, self.low_time_told[1]) if seat == 0 else (self.low_time_told[0], True)
+        return replace(self, low_time_told=told)
+
     def with_seat(self, index: int, seat: Seat) -> GameRecord:
         """The record with its seat `index` replaced by `seat`."""
         return replace(self, seats=(seat, self.seats[1]) if index == 0 else (self.seats[0], seat))
@@ -221,6 +258,7 @@ class GameRecord:
             next_game=self.next_game,
             tournament=self.tournament,
             first_move_forfeit=self.first_move_forfeit,
+            low_time_told=self.low_time_told,
         )
 
     def encode(self) -> str:
@@ -280,6 +318,8 @@ class GameRecord:
                 # Left out of every other game, which reads as it did before tournaments.
                 **({"tournament": self.tournament.to_json()} if self.tournament is not None else {}),
                 **({"first_move_forfeit": True} if self.first_move_forfeit else {}),
+                **({"low_time_told": list(self.low_time_told)} if any(self.low_time_told) else {}),
+                **({"pause": self.pause.to_json()} if self.pause is not None else {}),
             }
         )
 
@@ -320,7 +360,13 @@ class GameRecord:
             offer=None if doc.get("offer") is None else Offer.from_json(doc["offer"]),
             tournament=None if doc.get("tournament") is None else TournamentTag.from_json(doc["tournament"]),
             first_move_forfeit=bool(doc.get("first_move_forfeit", False)),
+            low_time_told=_told(doc.get("low_time_told")),
+            pause=None if doc.get("pause") is None else Pause.from_json(doc["pause"]),
         )
+
+
+def _told(told: list[bool] | None) -> tuple[bool, bool]:
+    return (False, False) if told is None else (bool(told[0]), bool(told[1]))
 
 
 def _clock_of(log: list[list[int | None]] | None) -> dict[str, Any]:

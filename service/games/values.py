@@ -80,12 +80,13 @@ class Committed:
 
 @dataclass(frozen=True, slots=True)
 class Expiry:
-    """What `GamePlay.expire` found: the timeout applied, a later deadline to wait for, or nothing to do."""
+    """What `GamePlay.expire` found: the timeout applied, a later look to wait for, or nothing to do."""
 
     applied: Committed | None = None
     reason: str | None = None  # applied: "timeout" or "aborted"
     lag_ms: int | None = None  # applied: from the deadline to the commit
-    deadline_ms: int | None = None  # not yet: the game's deadline
+    # Not yet: when to look at the game again (its deadline, or a low-time notice owed before it).
+    next_look_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,7 +181,7 @@ def game_view(record: GameRecord, version: int) -> dict[str, Any]:
         "result": None if outcome is None else _result(record),
         "clock": None
         if record.clock is None or record.clock_now is None
-        else view_of(record.clock, record.clock_now),
+        else view_of(record.clock, record.clock_now, None if record.pause is None else record.pause.until_ms),
         "rated": record.rated,
         "next_game": record.next_game,
         "created_at": record.created_at,

@@ -59,17 +59,19 @@ class Write(Generic[Answer]):
         view: str,
         done: Callable[[Stored], Answer],
         event: str | None = None,
+        deadline_ms: int | None = None,
     ) -> Write[Answer]:
         """The write of `record` (and its Game body `view`) in place of `game`, its version unchanged: no move.
 
-        `event`: an offer's, for the game's stream (GameStore.amend).
+        `event`: an offer's, for the game's stream; `deadline_ms`: the running
+        seat's deadline moved (a pause), also indexed once stored (GameStore.amend).
         """
         text = record.encode()
 
         def send(store: GameStore) -> CommitResult:
-            return store.amend(record.id, game.version, game.revision, text, view, event)
+            return store.amend(record.id, game.version, game.revision, text, view, event, deadline_ms)
 
-        return cls(record, game.version, text, send, done)
+        return cls(record, game.version, text, send, done, deadline_ms=deadline_ms)
 
 
 @dataclass(frozen=True, slots=True)

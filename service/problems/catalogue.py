@@ -535,6 +535,35 @@ _ENTRIES = (
         varying_headers=("Retry-After",),
     ),
     ProblemType(
+        code="vacation_active",
+        status=409,
+        title=N_("A vacation runs already"),
+        when=N_("`POST /players/me/vacation` while the player's vacation runs: one runs at a time."),
+        what_to_do=N_(
+            "Wait for it to end (`vacation_until` on `GET /players/me`), or end it "
+            "(`DELETE /players/me/vacation`) and start a new one."
+        ),
+    ),
+    ProblemType(
+        code="vacation_days_short",
+        status=409,
+        title=N_("Not enough vacation days left"),
+        when=N_(
+            "`POST /players/me/vacation` asked for more days than this calendar year's bank "
+            "(`VACATION_DAYS`) holds; nothing was charged."
+        ),
+        what_to_do=N_(
+            "Ask for at most `vacation_days_left` days (`GET /players/me`); the bank is whole again on 1 January (UTC)."
+        ),
+    ),
+    ProblemType(
+        code="no_vacation",
+        status=409,
+        title=N_("Not on vacation"),
+        when=N_("`DELETE /players/me/vacation` while no vacation runs (it ended, or none was started)."),
+        what_to_do=N_("Nothing to end: your correspondence clocks run."),
+    ),
+    ProblemType(
         code="bot_games_per_day",
         status=429,
         title=N_("Bot against bot games used up"),

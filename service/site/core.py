@@ -17,6 +17,7 @@ from .lobby import Players
 from .notices import PlayerNotices
 from .rated_games import RatedGames
 from .tournaments import Tournaments
+from .vacations import VacationPauses
 from .watching import GameListsKeeper
 
 
@@ -46,6 +47,7 @@ def site_core(storage: Storage, kept: KeptCopies) -> SiteCore:
     play.listen(lists)
     tournaments = Tournaments(storage.tournaments, Players(storage.players), play)
     play.listen(tournaments)
+    play.listen(VacationPauses(storage.players, play))
     return SiteCore(play, ratings, notices, lists, tournaments)
 
 

@@ -4,7 +4,9 @@
 held, joined, paired from seeks, a rematch, a tournament's round: with its
 `tournament`), `your_turn` when a move hands
 its seat the turn, `game_end` with the result, `rematch_offer` when the
-other seat offers a rematch (offers.py), `challenge` when another player
+other seat offers a rematch (offers.py), `low_time` when its running
+clock falls under the low-time line (games/low_time.py: once per game and
+seat), `challenge` when another player
 challenges it and `challenge_declined` when its challenge is declined.
 Written by whatever process commits the game's change,
 right after it, in the player's own slot: on a Redis Cluster no script can
@@ -93,6 +95,19 @@ class PlayerNotices(GameListener):
             player_id = after.seats[turn].player_id
             if player_id is not None:
                 self._send(player_id, "your_turn", {"game": after.id, "seat": turn, "version": version})
+
+    def low_time(self, record: GameRecord, seat: int, remaining_ms: int) -> None:
+        """The seat's running clock fell under the low-time line (games/low_time.py): once per game and seat."""
+        player_id = record.seats[seat].player_id
+        clock = record.clock_now
+        if player_id is not None and clock is not None and clock.deadline_ms is not None:
+            body = {
+                "game": record.id,
+                "seat": seat,
+                "remaining_ms": remaining_ms,
+                "deadline": rfc3339_ms(clock.deadline_ms),
+            }
+            self._send(player_id, "low_time", body)
 
     def rematch_offer(self, record: GameRecord, to_seat: int, offer: Offer) -> None:
         """The other seat offered `to_seat` a rematch of the finished game (offers.py)."""

@@ -17,6 +17,8 @@ plays (the game-play core never needs a script over both):
   clock (lua/player_bot_game.lua; site/bot_accounts.py keeps the cap): one
   script checks and takes a place, so racing accepts on any instances never
   pass the cap together.
+- `player:{<id>}:vacation`: its correspondence vacation and the bank's use
+  this year (lua/player_vacation.lua), kept like the record.
 
 A stream ticket is `ticket:{<hash>}` (its own slot), the player id, for 60 s,
 read and deleted at once (GETDEL). Players themselves do not expire: an
@@ -27,6 +29,8 @@ the games, the events a week after the last.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from .connections import RedisLink
 from .event_streams import StreamEvent, events_after
@@ -111,6 +115,17 @@ class PlayerStore:
             [game_id, repr(rating), repr(rd), repr(volatility), repr(diff)],
         )
         return None if found == -1 else bool(found)
+
+    def vacation(self, player_id: str, action: str, bank_days: int, days: int = 0) -> list[Any]:
+        """Start ('start', `days`), end ('end') or read ('read') the player's correspondence vacation.
+
+        One script on the store's clock (lua/player_vacation.lua, whose head
+        lists the answers), from a bank of `bank_days` a calendar year.
+        """
+        found: list[Any] = self._link.script(
+            "player_vacation", [self.key(player_id) + ":vacation"], [action, days, bank_days]
+        )
+        return [found[0], *(int(value) for value in found[1:])]
 
     def take_bot_game(self, player_id: str, place_id: str, window_ms: int, most: int) -> int:
         """Take a place named `place_id` among the bot account's games against bots in the last `window_ms`:

@@ -325,12 +325,26 @@ class RedisGameStore(GameStore):
         return Stored(revision, int(found[1]))
 
     def amend(
-        self, game_id: str, version: int, revision: str, state: str, view: str, event: str | None = None
+        self,
+        game_id: str,
+        version: int,
+        revision: str,
+        state: str,
+        view: str,
+        event: str | None = None,
+        deadline_ms: int | None = None,
     ) -> CommitResult:
-        """Compare-and-set on version and revision: replace the game's state and view (and add `event`)."""
+        """Compare-and-set on version and revision: replace the game's state and view (add `event`, move the deadline)."""
         new_revision = _new_revision()
         keys = self._keys(game_id)
-        args: list[Any] = [version, revision, new_revision, state, view]
+        args: list[Any] = [
+            version,
+            revision,
+            new_revision,
+            state,
+            view,
+            "" if deadline_ms is None else deadline_ms,
+        ]
         if event is None:
             found = self._link.script("amend_game", [keys.game], args)
         else:

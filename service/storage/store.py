@@ -357,13 +357,22 @@ class GameStore(ABC):
 
     @abstractmethod
     def amend(
-        self, game_id: str, version: int, revision: str, state: str, view: str, event: str | None = None
+        self,
+        game_id: str,
+        version: int,
+        revision: str,
+        state: str,
+        view: str,
+        event: str | None = None,
+        deadline_ms: int | None = None,
     ) -> CommitResult:
         """Compare-and-set: replace the game's state and view if it is still at `version` and `revision`.
 
         For what changes beside the play (a finished game's `next_game`, an
-        offer): the version stays, the revision is new. `event`: an offer's
+        offer, a clock paused): the version stays, the revision is new. `event`: an offer's
         event, added to the game's stream in the same step (StoredEvent.seq).
+        `deadline_ms`: the running seat's deadline moved (a vacation's pause),
+        which later commits' clock checks judge by.
         Refused: Moved, with the game as stored now.
         """
 

@@ -39,7 +39,11 @@ def test_a_player_is_created_read_and_recognised_by_its_token(client, app):
     assert player["games"] == 0
     assert client.get(f"/players/{player['id']}").get_json() == player
     me = client.get("/players/me", headers=_bearer(token))
-    assert me.status_code == 200 and me.get_json() == player
+    assert me.status_code == 200 and me.get_json() == {
+        **player,
+        "vacation_days_left": 14,
+        "vacation_until": None,
+    }
     # Stored hashed: the token itself is nowhere in the player's record.
     stored = app.extensions["patchwork"].players.store.load(player["id"])
     assert token not in stored and token_hash(token) in stored

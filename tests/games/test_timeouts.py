@@ -85,7 +85,7 @@ def test_an_expiry_is_applied_once_at_its_deadline_however_many_try(play: GamePl
     assert deadline is not None
     # Not before it: whatever time the caller names, the store's clock decides.
     early = play.expire(created.game_id, deadline + 10_000)
-    assert early.applied is None and early.deadline_ms == deadline
+    assert early.applied is None and early.next_look_ms == deadline
     time.sleep(1.1)
     others = [other_process() for _ in range(4)]
     results = []

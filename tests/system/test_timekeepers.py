@@ -10,11 +10,15 @@ TIMEKEEPERS=2) on a throwaway Redis the test reads too:
 - a bot worker that dies at once every time it is started leaves the web
   serving person-against-person games, `/readyz` ready with `bots:
   unavailable`, bot seats `503 bots_unavailable`, the crash loop in the log
-  and on /metrics, and the supervisor running.
+  and on /metrics, and the supervisor running;
+- `low_time` (issue 41): a player's clock running down while nobody moves
+  is told once, about when its bank falls under a fifth, by whichever of
+  the two timekeepers looks, and not again when the game ends on time.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
@@ -174,3 +178,50 @@ def test_the_timekeepers_run_at_normal_priority_and_the_bot_worker_below(redis, 
 def _nice(pid: int) -> int:
     """The process's nice value, from /proc/PID/stat (field 19)."""
     return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[16])
+
+
+INITIAL_S = 10  # the contract's least bank: the line is 2 s before the flag falls
+
+
+def _low_times(storage: Storage, player_id: str) -> list[dict]:
+    return [
+        json.loads(e.data) for e in storage.players.events_after(player_id, None, 100) if e.kind == "low_time"
+    ]
+
+
+def test_two_timekeepers_tell_a_running_clock_once(redis, storage, tmp_path):
+    with PatchworkService(tmp_path / "data", tmp_path / "service.log", redis_url=redis.url) as service:
+        base = service.url
+        ann = requests.post(f"{base}/players", json={"name": "Ann"}, timeout=10).json()
+        bob = requests.post(f"{base}/players", json={"name": "Bob"}, timeout=10).json()
+        created = requests.post(
+            f"{base}/games",
+            json={"players": [{"name": "x"}, {"open": True}], "clock": {"initial_s": INITIAL_S}},
+            headers={"Authorization": f"Bearer {ann['token']}"},
+            timeout=10,
+        ).json()
+        game_id = created["game"]["id"]
+        bob_auth = {"Authorization": f"Bearer {bob['token']}"}
+        assert requests.post(f"{base}/games/{game_id}/join", headers=bob_auth, timeout=10).status_code == 201
+        moved = requests.post(
+            f"{base}/games/{game_id}/moves",
+            json={"action": "advance"},
+            headers={"Authorization": f"Bearer {ann['token']}"},
+            timeout=10,
+        )
+        assert moved.status_code == 201, moved.text
+        deadline = time.time() + INITIAL_S
+        bob_id = bob["player"]["id"]
+        wait_for(lambda: _low_times(storage, bob_id), INITIAL_S + 5, "Bob was never told his time runs low")
+        told_at = time.time()
+        # Told at the line (2 s before the flag), give or take a timekeeper's look.
+        assert deadline - 2.0 - 0.5 <= told_at <= deadline - 2.0 + 2.0
+        (told,) = _low_times(storage, bob_id)
+        assert told["game"] == game_id and told["seat"] == 1 and 0 < told["remaining_ms"] <= 2000
+        wait_for(
+            lambda: requests.get(f"{base}/games/{game_id}", timeout=10).json()["status"] == "finished",
+            10,
+            "the game never ended on time",
+        )
+        assert len(_low_times(storage, bob_id)) == 1
+        assert _low_times(storage, ann["player"]["id"]) == []

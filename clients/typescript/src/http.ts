@@ -28,6 +28,7 @@ import type {
   MoveRecord,
   MoveRequest,
   MyChallenges,
+  MyProfile,
   NameSeatRequest,
   Offer,
   OfferEvent,
@@ -39,6 +40,7 @@ import type {
   Tournament,
   TournamentEvent,
   TournamentsPage,
+  Vacation,
 } from "./types.js";
 import { ProblemError, problemOf, retryAfterMs, sleep } from "./answers.js";
 import { follow, type FollowOptions, type GameEvent, type GameNotice } from "./follow.js";
@@ -196,9 +198,19 @@ export class PatchworkClient {
     return (await this.send<PlayerCreated>("POST", "/players", { body })).body;
   }
 
-  /** GET /players/me: the profile of the token's player. */
-  async me(playerToken: string): Promise<PlayerProfile> {
-    return (await this.send<PlayerProfile>("GET", "/players/me", { token: playerToken })).body;
+  /** GET /players/me: the profile of the token's player, with its vacation bank. */
+  async me(playerToken: string): Promise<MyProfile> {
+    return (await this.send<MyProfile>("GET", "/players/me", { token: playerToken })).body;
+  }
+
+  /** POST /players/me/vacation: pause the player's correspondence clocks for `days` from its yearly bank. */
+  async startVacation(playerToken: string, days: number): Promise<Vacation> {
+    return (await this.send<Vacation>("POST", "/players/me/vacation", { body: { days }, token: playerToken, once: true })).body;
+  }
+
+  /** DELETE /players/me/vacation: end the vacation now; the whole days not begun go back to the bank. */
+  async endVacation(playerToken: string): Promise<Vacation> {
+    return (await this.send<Vacation>("DELETE", "/players/me/vacation", { token: playerToken })).body;
   }
 
   /** GET /players/{id}: a player's public profile. */

@@ -15,6 +15,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set<PlayerEventType>([
   "your_turn",
   "game_end",
   "rematch_offer",
+  "low_time",
   "challenge",
   "challenge_declined",
 ]);

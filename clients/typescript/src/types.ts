@@ -33,6 +33,9 @@ export type Problem = Schemas["Problem"];
 export type ProblemCode = Schemas["ProblemCode"];
 export type Seat = Schemas["Seat"];
 export type PlayerProfile = Schemas["PlayerProfile"];
+// Issue 41: the player's own profile (its vacation bank) and its vacation.
+export type MyProfile = Schemas["MyProfile"];
+export type Vacation = Schemas["Vacation"];
 export type PlayerCreated = Schemas["PlayerCreated"];
 export type Joined = Schemas["Joined"];
 export type Rematch = Schemas["Rematch"];
@@ -63,6 +66,7 @@ export type PlayerEvent =
   | { type: "your_turn"; id: string; data: { game: string; seat: Seat; version: number } }
   | { type: "game_end"; id: string; data: { game: string; seat: Seat; version: number; result: GameResult } }
   | { type: "rematch_offer"; id: string; data: { game: string; seat: Seat; expires_at: string } }
+  | { type: "low_time"; id: string; data: { game: string; seat: Seat; remaining_ms: number; deadline: string } }
   | { type: "challenge"; id: string; data: { challenge: Challenge } }
   | { type: "challenge_declined"; id: string; data: { challenge: Challenge } };
 

@@ -8,6 +8,7 @@ from service.api.context import client_address, services
 from service.api.incoming import bearer_token, check_body, check_headers, read_json_object, read_query
 from service.api.responses import json_response
 from service.api.schemas import load_new_player
+from service.games.clock import rfc3339_ms
 from service.games.jsontext import compact
 from service.site.stream_feed import event_id_or_none
 from service.storage.players import TICKET_TTL_SECONDS
@@ -36,7 +37,30 @@ def get_me():
     check_headers("getMe")
     player = services().players.authenticate(bearer_token())
     repair_ratings()
-    return json_response(compact(services().players.get(player.id).profile()))
+    # The player's own: its vacation bank and the vacation running (never on the public profile).
+    days_left, until_ms = services().vacations.days_left(player)
+    profile = services().players.get(player.id).profile()
+    profile["vacation_days_left"] = days_left
+    profile["vacation_until"] = None if until_ms is None else rfc3339_ms(until_ms)
+    return json_response(compact(profile))
+
+
+@bp.post("/players/me/vacation")
+def start_vacation():
+    """Pause the player's correspondence clocks for `days` from its yearly bank (site/vacations.py)."""
+    body = read_json_object(required=True)
+    check_headers("startVacation")
+    check_body("startVacation", body)
+    player = services().players.authenticate(bearer_token())
+    return json_response(compact(services().vacations.start(player, body["days"]).to_json()))
+
+
+@bp.delete("/players/me/vacation")
+def end_vacation():
+    """End the player's vacation now: the whole days not begun go back to its bank."""
+    check_headers("endVacation")
+    player = services().players.authenticate(bearer_token())
+    return json_response(compact(services().vacations.end(player).to_json()))
 
 
 @bp.get("/players/<player_id>")

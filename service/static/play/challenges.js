@@ -4,8 +4,8 @@
 // lists the player's pending challenges, incoming (accept, or decline with a
 // reason) and outgoing (withdraw); the player's stream keeps that list live.
 
-import { clockRequest, describeClock } from "./clocks.js";
-import { t, withNodes } from "./i18n.js";
+import { clockRequest, describeClock, formatTime } from "./clocks.js";
+import { language, t, withNodes } from "./i18n.js";
 import { playerToken } from "./lobby.js";
 import { botBadge, isBotAccount, named } from "./names.js";
 import { notify } from "./notices.js";
@@ -231,6 +231,27 @@ export async function showProfile(playerId, showMessage) {
     .catch(showMessage);
   $("profile-block").onclick = blocking(true);
   $("profile-unblock").onclick = blocking(false);
+  $("vacation").hidden = mine === null || mine.id !== profile.id;
+  if (!$("vacation").hidden) showVacation(await playerApi.me(), showMessage);
+}
+
+/** On the player's own profile: its vacation bank, and a control to start or end a vacation (docs/api-guide.md#vacations). */
+function showVacation(mine, showMessage) {
+  const away = mine.vacation_until !== null;
+  $("vacation-status").textContent = away
+    ? t("Your correspondence clocks are paused until {until}; {days} vacation days left this year.",
+      { until: new Date(mine.vacation_until).toLocaleString(language()), days: mine.vacation_days_left })
+    : t("{days} vacation days left this year: a vacation pauses your correspondence clocks (real-time games never pause).",
+      { days: mine.vacation_days_left });
+  $("vacation-start").hidden = away;
+  $("vacation-days").parentElement.hidden = away;
+  $("vacation-end").hidden = !away;
+  const after = (change) => change.then(() => playerApi.me()).then((next) => showVacation(next, showMessage)).catch(showMessage);
+  $("vacation").onsubmit = (event) => {
+    event.preventDefault();
+    after(playerApi.startVacation(Number($("vacation-days").value)));
+  };
+  $("vacation-end").onclick = () => after(playerApi.endVacation());
 }
 
 /** On a game: the people in it, each a link to their profile, and a button to challenge them. */
@@ -271,6 +292,11 @@ function onStreamEvent(type, data, showMessage) {
     notify(t("{name} declined your challenge: “{reason}”.", { name: challenge.to?.name ?? "", reason }));
   } else if (type === "game_start") {
     startedGame(data.game, data.tournament ?? null);
+  } else if (type === "low_time") {
+    // Told once per game and seat (docs/api-guide.md, "Clocks"): the time left when the line was crossed.
+    notify(t("Your time is running low: {time} left in a game.", { time: formatTime(data.remaining_ms) }),
+      `#${gameFragment(data.game)}`, t("Open it"));
+    return;
   } else {
     return;
   }

@@ -60,6 +60,10 @@ export const playerApi = {
     request("POST", `/challenges/${id(challengeId)}/decline`, { body: { reason } }),
   withdrawChallenge: (challengeId) => request("DELETE", `/challenges/${id(challengeId)}`),
 
+  // ---- Vacation (correspondence clocks paused from a yearly bank) ----
+  startVacation: (days) => request("POST", "/players/me/vacation", { body: { days } }),
+  endVacation: () => request("DELETE", "/players/me/vacation"),
+
   // ---- Blocks ----
   /** `{players}`: the ids of the players this one blocks. */
   blocks: () => request("GET", "/players/me/blocks"),

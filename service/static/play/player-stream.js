@@ -1,5 +1,5 @@
 // The player's own event stream (GET /players/me/events): challenges, a
-// declined challenge, a rematch offered, a game started (docs/api-guide.md,
+// declined challenge, a rematch offered, a game started, time running low (docs/api-guide.md,
 // "Your games and your stream").
 //
 // EventSource cannot send the player token, so each connection opens with a
@@ -12,6 +12,7 @@ import { playerApi } from "./player-api.js";
 
 export const PLAYER_EVENTS = [
   "game_start", "your_turn", "game_end", "rematch", "rematch_offer", "challenge", "challenge_declined",
+  "low_time",
 ];
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30000;

@@ -1,6 +1,6 @@
 -- include: compare_and_set
--- KEYS: game[, events]. ARGV: version, revision, new revision, state, view[,
--- event, events maxlen, events TTL (ms), channel, wake-up].
+-- KEYS: game[, events]. ARGV: version, revision, new revision, state, view,
+-- deadline ('': unchanged)[, event, events maxlen, events TTL (ms), channel, wake-up].
 -- Replaces the game's state and view (the caller's, with something beside the
 -- play amended: a finished game's rematch, a seat's offer) when it is still at that version
 -- and revision: returns {'amended'}. Else nothing changes (the answer of
@@ -17,7 +17,11 @@ if not found then
     return moved
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'state', ARGV[4], 'view', ARGV[5], 'changed', ARGV[1])
-if ARGV[6] then
+if ARGV[6] ~= '' then
+    -- A clock paused (a correspondence vacation): the deadline later commits' clock checks judge by.
+    redis.call('HSET', KEYS[1], 'deadline', ARGV[6])
+end
+if ARGV[7] then
     -- Numbered after the version's last entry (its move's, `<version>-0`, or an offer's); a
     -- stream that lost the move's entry (expired: a game finished long ago) still starts at 1.
     local version = tonumber(found[1])
@@ -33,10 +37,10 @@ if ARGV[6] then
             redis.call('DEL', KEYS[2])
         end
     end
-    redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[7], version .. '-' .. seq, 'offer', ARGV[6])
+    redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[8], version .. '-' .. seq, 'offer', ARGV[7])
     if redis.call('PTTL', KEYS[2]) < 0 then
-        redis.call('PEXPIRE', KEYS[2], ARGV[8])
+        redis.call('PEXPIRE', KEYS[2], ARGV[9])
     end
-    redis.call('PUBLISH', ARGV[9], ARGV[10])
+    redis.call('PUBLISH', ARGV[10], ARGV[11])
 end
 return {'amended'}
