@@ -62,7 +62,10 @@ def is_public(address: str) -> bool:
     """Whether an IP address is one a webhook may reach: globally reachable, unicast, no private IPv4 inside."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address):
-        inner = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
+        if ip.ipv4_mapped is not None:
+            # ::ffff:a.b.c.d is the IPv4 address itself, as a dual-stack socket reaches it.
+            return is_public(str(ip.ipv4_mapped))
+        inner = ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
         if inner is None and ip in _NAT64:
             inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if inner is not None and not is_public(str(inner)):
