@@ -123,8 +123,11 @@ class _PinnedHTTPS(_PinnedHTTP):
 _TLS = ssl.create_default_context()
 
 
-def post(target: Target, headers: dict[str, str], body: bytes, timeout_s: float) -> Outcome:
-    """POST `body` to the target, trying its checked addresses in turn until one connects; never a redirect."""
+def post(
+    target: Target, headers: dict[str, str], body: bytes, timeout_s: float, tls: ssl.SSLContext = _TLS
+) -> Outcome:
+    """POST `body` to the target, trying its checked addresses in turn until one connects; never a redirect.
+    `tls`: the certificates trusted (the system's)."""
     deadline = time.monotonic() + timeout_s
     error = "no address to connect to"
     for address in target.addresses:
@@ -132,7 +135,7 @@ def post(target: Target, headers: dict[str, str], body: bytes, timeout_s: float)
         if left <= 0:
             return Outcome(False, None, "timed out")
         connection: _PinnedHTTP = (
-            _PinnedHTTPS(target, address, left, _TLS)
+            _PinnedHTTPS(target, address, left, tls)
             if target.scheme == "https"
             else _PinnedHTTP(target, address, left)
         )
