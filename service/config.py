@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -90,6 +91,15 @@ DEFAULT_VACATION_DAYS = 14
 # progress keep this much room to be played to their end (a game played
 # through is about 7 KB): 10 % of the embedded 256 MB is about 3,600 games.
 DEFAULT_STORE_RESERVE_PERCENT = 10
+# Webhooks (issue 41): how many a player has at once, and how many deliveries
+# wait per webhook before the oldest is dropped (a dead endpoint's backlog,
+# about 500 bytes each, until the 24 h of failures disable it).
+DEFAULT_WEBHOOKS_PER_PLAYER = 5
+DEFAULT_WEBHOOK_PENDING = 1000
+# When a failed delivery is tried again, seconds after its first attempt
+# (the kind of schedule Standard Webhooks and Svix use), given up after the
+# last; a webhook failing for as long as the last is disabled.
+DEFAULT_WEBHOOK_RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 50400.0, 72000.0, 86400.0)
 
 
 class ConfigError(ValueError):
@@ -145,6 +155,19 @@ def _public_url(env: dict[str, str]) -> str:
             f"fragment, such as https://patchwork.example.org, got {raw!r}"
         )
     return raw.rstrip("/")
+
+
+def _schedule(env: dict[str, str], name: str, default: tuple[float, ...]) -> tuple[float, ...]:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        found = tuple(float(part) for part in raw.split(","))
+    except ValueError:
+        raise ConfigError(f"{name} must be seconds separated by commas (5,300,1800), got {raw!r}") from None
+    if any(b < a for a, b in pairwise(found)) or found[0] < 0:
+        raise ConfigError(f"{name} must be seconds that never go down, got {raw!r}")
+    return found
 
 
 def _flag(env: dict[str, str], name: str) -> bool:
@@ -253,6 +276,14 @@ class Settings:
     metrics_port: int | None = None
     # Set: GET /metrics needs `Authorization: Bearer <it>` (else 404); None: no token asked.
     metrics_token: str | None = None
+    # Webhooks (site/webhooks.py, botworker/webhook_sender.py; README's table says each).
+    webhook_senders: int = 1
+    webhooks_per_player: int = DEFAULT_WEBHOOKS_PER_PLAYER
+    webhook_pending: int = DEFAULT_WEBHOOK_PENDING
+    webhook_allow_http: bool = False
+    webhook_allow_private: bool = False
+    webhook_retry_schedule: tuple[float, ...] = DEFAULT_WEBHOOK_RETRY_SCHEDULE
+    webhook_concurrency: int = 16
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -330,4 +361,11 @@ class Settings:
             bot_nodes_per_ms=_int(env, "BOT_NODES_PER_MS", 0, minimum=1) or None,
             metrics_port=_int(env, "METRICS_PORT", 0, minimum=1) or None,
             metrics_token=env.get("METRICS_TOKEN") or None,
+            webhook_senders=_int(env, "WEBHOOK_SENDERS", 1),
+            webhooks_per_player=_int(env, "WEBHOOKS_PER_PLAYER", DEFAULT_WEBHOOKS_PER_PLAYER, minimum=1),
+            webhook_pending=_int(env, "WEBHOOK_PENDING", DEFAULT_WEBHOOK_PENDING, minimum=1),
+            webhook_allow_http=_flag(env, "WEBHOOK_ALLOW_HTTP"),
+            webhook_allow_private=_flag(env, "WEBHOOK_ALLOW_PRIVATE"),
+            webhook_retry_schedule=_schedule(env, "WEBHOOK_RETRY_SCHEDULE", DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+            webhook_concurrency=_int(env, "WEBHOOK_CONCURRENCY", 16, minimum=1),
         )

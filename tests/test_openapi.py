@@ -133,6 +133,14 @@ EXTENSION_OPERATIONS = {
     # Vacations (issue 41).
     ("post", "/players/me/vacation"): ("startVacation", {"200", "400", "401", "409", "413", "415"}),
     ("delete", "/players/me/vacation"): ("endVacation", {"200", "400", "401", "409"}),
+    # Webhooks (issue 41).
+    ("get", "/players/me/webhooks"): ("listWebhooks", {"200", "400", "401"}),
+    ("post", "/players/me/webhooks"): ("createWebhook", {"201", "400", "401", "409", "413", "415", "422"}),
+    ("delete", "/players/me/webhooks/{webhook_id}"): ("deleteWebhook", {"204", "400", "401", "404"}),
+    ("get", "/players/me/webhooks/{webhook_id}/deliveries"): (
+        "listWebhookDeliveries",
+        {"200", "400", "401", "404"},
+    ),
     # Tournaments (issue 39).
     ("get", "/tournaments"): ("listTournaments", {"200", "400"}),
     ("post", "/tournaments"): (
@@ -293,6 +301,11 @@ def test_moves_seats_and_resigning_need_a_seat_token_and_nothing_else_does(spec)
         "withdrawFromTournament",
         "startTournament",
         "cancelTournament",
+        # Issue 41.
+        "createWebhook",
+        "listWebhooks",
+        "deleteWebhook",
+        "listWebhookDeliveries",
     }
     optional_player = {"createGame", "joinGame", "acceptChallenge", "listGames"}
     assert (

@@ -32,6 +32,8 @@ from service.site.seat_names import SeatNames
 from service.site.seeks import Seeks
 from service.site.vacations import Vacations
 from service.site.watching import Watching
+from service.site.webhook_addresses import AddressGuard
+from service.site.webhooks import WebhookLimits, Webhooks
 from service.storage import Storage, storage_from_settings
 from service.telemetry.metrics import BotJobsQueued, scrape_registry
 
@@ -57,7 +59,9 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     storage.bot_jobs.clocked_games_per_worker = settings.bot_clocked_games_per_worker
     # The web app also calls two of the listeners the core tells (a rematch's notice,
     # the ratings shown): the ones registered, so each is built in one place.
-    core = site_core(storage, KeptCopies(settings.recent_games, shared_copies.for_this_worker()))
+    core = site_core(
+        storage, KeptCopies(settings.recent_games, shared_copies.for_this_worker()), settings.webhook_pending
+    )
     play = core.play
     players = Players(storage.players)
     blocks = PlayerBlocks(storage.blocks, players)
@@ -93,6 +97,14 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         metrics=scrape_registry([BotJobsQueued(storage.bot_jobs.queued)]),
         open_streams=OpenStreams(settings.streams_per_client, stream_counts.for_this_worker()),
         watchers=GameWatchers(storage.watchers),
+        webhooks=Webhooks(
+            storage.webhooks,
+            AddressGuard(
+                allow_http=settings.webhook_allow_http, allow_private=settings.webhook_allow_private
+            ),
+            WebhookLimits(settings.webhooks_per_player, settings.webhook_pending),
+            storage.games.now_ms,
+        ),
     )
 
     # Blueprints import the app's modules: keep them inside the factory.
@@ -118,6 +130,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         blocks as block_routes,
     )
     from .resources import players as player_routes
+    from .resources import webhooks as webhook_routes
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
@@ -137,6 +150,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(challenges.bp)
     app.register_blueprint(block_routes.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(webhook_routes.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

@@ -24,6 +24,7 @@ from service.site.seeks import Seeks
 from service.site.tournaments import Tournaments
 from service.site.vacations import Vacations
 from service.site.watching import Watching
+from service.site.webhooks import Webhooks
 from service.storage import GameStore, RequestCounter
 
 EXTENSION_KEY = "patchwork"
@@ -66,6 +67,8 @@ class Services:
     open_streams: OpenStreams
     # This process's game streams, counted with every instance's (`event: watchers`).
     watchers: GameWatchers
+    # Players' webhooks (site/webhooks.py): the sender processes deliver them.
+    webhooks: Webhooks
 
 
 def services() -> Services:

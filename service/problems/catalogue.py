@@ -417,6 +417,31 @@ _ENTRIES = (
         what_to_do=N_("Pick a start between one minute and thirty days from now (RFC 3339, with an offset)."),
     ),
     ProblemType(
+        code="webhook_not_found",
+        status=404,
+        title=N_("No such webhook"),
+        when=N_("The player has no webhook with this id: it was never made, or it was removed."),
+        what_to_do=N_("List your webhooks with `GET /players/me/webhooks`."),
+    ),
+    ProblemType(
+        code="too_many_webhooks",
+        status=409,
+        title=N_("Too many webhooks"),
+        when=N_("A player asked for another webhook while it has `WEBHOOKS_PER_PLAYER` of them."),
+        what_to_do=N_("Remove one you no longer need (`DELETE /players/me/webhooks/{id}`), then ask again."),
+    ),
+    ProblemType(
+        code="webhook_url_refused",
+        status=422,
+        title=N_("Webhook URL refused"),
+        when=N_(
+            "A webhook's URL is not `https`, carries a user name or password, or names a host that is, or "
+            "resolves to, an address that is not public (loopback, private, link-local, multicast or "
+            "reserved), or that does not resolve at all."
+        ),
+        what_to_do=N_("Give an `https` URL of a server reachable from the internet."),
+    ),
+    ProblemType(
         code="tournament_invalid",
         status=422,
         title=N_("Tournament does not fit together"),

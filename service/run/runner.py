@@ -8,7 +8,9 @@ It starts, as supervised children (service/run/supervisor.py):
    the games whose clock ran out, ticking from their start: before anything
    that makes games;
 3. BOT_WORKERS bot workers (service/botworker), where the computer players think;
-4. gunicorn with the production config.
+4. WEBHOOK_SENDERS webhook senders (service/botworker/webhooks_main.py),
+   which send the players' webhook deliveries from their queue;
+5. gunicorn with the production config.
 Each is told the Redis URL by REDIS_URL. A child that dies is restarted with
 backoff. Redis and the web are essential: one that keeps dying at its start
 stops the service (exit 1). The timekeepers and bot workers are not: the web
@@ -96,11 +98,15 @@ def redis_spec(embedded: EmbeddedRedis) -> ChildSpec:
 # The children that are not essential, by kind: the module each runs.
 # Bot workers lower their own CPU priority; timekeepers keep the
 # supervisor's, so no search delays a timeout.
-_HELPERS = {"timekeeper": "service.botworker.timekeeper_main", "bot-worker": "service.botworker"}
+_HELPERS = {
+    "timekeeper": "service.botworker.timekeeper_main",
+    "bot-worker": "service.botworker",
+    "webhook-sender": "service.botworker.webhooks_main",
+}
 
 
 def helper_spec(kind: str, number: int, env: dict[str, str], after_exit: Callable[[], None]) -> ChildSpec:
-    """Timekeeper or bot worker `number`; nothing to wait for to call it ready.
+    """Timekeeper, bot worker or webhook sender `number`; nothing to wait for to call it ready.
 
     Not essential: while no bot worker runs, bot seats are refused (503
     bots_unavailable) and every other game goes on; while one timekeeper is
@@ -169,7 +175,13 @@ def main() -> None:
     # (whose last moves may queue jobs or start clocks) and before Redis
     # (which they commit to). The timekeepers before the bot workers: time
     # is kept from the start, and until the last bot move is in.
-    for kind, count in (("timekeeper", settings.timekeepers), ("bot-worker", settings.bot_workers)):
+    # The webhook senders after them: stopped before the bot workers and the timekeepers, whose
+    # last commits may queue deliveries that wait in Redis for the next start.
+    for kind, count in (
+        ("timekeeper", settings.timekeepers),
+        ("bot-worker", settings.bot_workers),
+        ("webhook-sender", settings.webhook_senders),
+    ):
         children += [helper_spec(kind, n, env, fold_exited) for n in range(1, count + 1)]
     children.append(web_spec(settings, env, fold_exited))
     log.info("serving on http://%s:%d", settings.host, settings.port)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from service.games import GamePlay, KeptCopies
 from service.storage import Storage
+from service.storage.webhooks import DEFAULT_PENDING
 
 from .lobby import Players
 from .notices import PlayerNotices
@@ -32,15 +33,16 @@ class SiteCore:
     tournaments: Tournaments
 
 
-def site_core(storage: Storage, kept: KeptCopies) -> SiteCore:
+def site_core(storage: Storage, kept: KeptCopies, webhook_pending: int = DEFAULT_PENDING) -> SiteCore:
     """The core on `storage`, keeping copies in `kept`, with the site's listeners registered.
 
+    `webhook_pending`: WEBHOOK_PENDING, the deliveries that wait per webhook (its notices queue them).
     Rated games first: their settlement is applied before the players hear of the end. Tournaments
     last: a game's result reaches its tournament after its players heard the game end.
     """
     play = GamePlay(storage.games, kept, storage.bot_jobs, storage.deadlines)
     ratings = RatedGames(storage.players, storage.ratings, storage.games.now_ms)
-    notices = PlayerNotices(storage.players, storage.games.now_ms)
+    notices = PlayerNotices(storage.players, storage.games.now_ms, storage.webhooks, webhook_pending)
     lists = GameListsKeeper(storage.game_lists, storage.games.now_ms)
     play.listen(ratings)
     play.listen(notices)

@@ -14,6 +14,12 @@ span the game's slot and the player's. So they are notices, not the truth:
 should the process die between the two, one notice is lost, and the game
 itself (GET /players/me/games, the game's own events) still says it all.
 A store error in a notice never fails the request whose change is stored.
+
+The same script finds the player's webhooks that want the notice
+(storage/webhooks.py: one HGET of a missing key for a player without
+any); for a player with some, one more call queues their deliveries
+(site/webhooks.py), which the sender processes send. No HTTP call is ever
+made here.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from service.games.jsontext import compact
 from service.games.listeners import GameListener
 from service.games.records import GameRecord, Offer
 from service.storage import PlayerStore, StorageError
+from service.storage.webhooks import DEFAULT_PENDING, WebhookBook
+
+from .webhooks import enqueue, hook_events
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +43,29 @@ log = logging.getLogger(__name__)
 class PlayerNotices(GameListener):
     """Writes players' notices and game lists for the games they hold seats of (a listener of every game)."""
 
-    def __init__(self, store: PlayerStore, now_ms: Callable[[], int]):
+    def __init__(
+        self,
+        store: PlayerStore,
+        now_ms: Callable[[], int],
+        webhooks: WebhookBook | None = None,
+        webhook_pending: int = DEFAULT_PENDING,
+    ):
         self.store = store
         # The store's clock (GameStore.now_ms): every time the site keeps is the store's.
         self.now_ms = now_ms
+        # Where the deliveries of the players' webhooks are queued (None: nowhere), and how many wait per webhook.
+        self.webhooks = webhooks
+        self.webhook_pending = webhook_pending
 
     def _send(self, player_id: str, kind: str, body: dict[str, Any]) -> None:
+        wanted = hook_events(kind, body) if self.webhooks is not None else ()
         try:
-            self.store.notify(player_id, kind, compact(body))
+            notice = self.store.notice(player_id, kind, compact(body), wanted)
         except StorageError as error:
             log.warning("a player's %s notice was lost: the store failed (%s)", kind, error)
+            return
+        if notice.hooks and self.webhooks is not None:
+            enqueue(self.webhooks, player_id, notice.id, body, notice.hooks, self.webhook_pending)
 
     def _count(self, player_id: str | None, game_id: str) -> None:
         """Put the game on the player's list (GET /players/me/games)."""

@@ -109,6 +109,23 @@ class SeekArgs(NamedTuple):
     blocks_prefix: str  # the prefix of the players' sets of blocked players (challenges.Blocks)
 
 
+class WebhookAttemptArgs(NamedTuple):
+    """webhook_attempt.lua's arguments (the webhook's events follow them): one attempt logged, its state kept."""
+
+    hook: str  # the webhook's id
+    entry: str  # the attempt, as the delivery log keeps it (JSON)
+    ok: str  # '1': delivered; '': failed
+    now_ms: int  # the store's clock (the sender's reckoning)
+    disable_after_ms: int  # failing this long disables the webhook
+    log_most: int  # attempts its log keeps
+    log_ttl_ms: int  # the log goes this long after its last attempt
+    notice: str  # the `webhook_disabled` event's data, should it be disabled now
+    events_maxlen: int  # the player's stream's, as player_notify.lua is given them
+    channel: str
+    wakeup: str
+    events_ttl_ms: int
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A script's named arguments: the head's fields, then the clock part's (none: a script without one)."""
@@ -138,4 +155,5 @@ LAYOUTS = {
     "create_game": Layout(CreateArgs._fields, ClockArgs._fields),
     "seek_post": Layout(SeekArgs._fields),
     "take_seat": Layout(SeatArgs._fields, ClockArgs._fields),
+    "webhook_attempt": Layout(WebhookAttemptArgs._fields),
 }

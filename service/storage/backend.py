@@ -33,6 +33,7 @@ from .seeks import SeekPool
 from .store import GameStore
 from .tournaments import TournamentBook
 from .watchers import StreamWatchers
+from .webhooks import WebhookBook
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,8 @@ class Storage:
     blocks: Blocks
     # Tournaments, their streams, lists and due index (tournaments.py).
     tournaments: TournamentBook
+    # Players' webhooks and the queue of their deliveries (webhooks.py).
+    webhooks: WebhookBook
 
     def close(self) -> None:
         """Release the connections (the game store's close releases the shared ones)."""
@@ -128,13 +131,14 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
     games = RedisGameStore(
         link, ttl_seconds=ttl_seconds, deadlines=deadlines, cluster=cluster, subscribe=subscribe
     )
+    # The players' wake-ups ride on the games' (one subscription per process).
+    players = PlayerStore(link, games.wakeups, games_ttl_ms=ttl_seconds * 1000)
     return Storage(
         games,
         BotJobs(link),
         RequestCounter(link),
         deadlines,
-        # The players' wake-ups ride on the games' (one subscription per process).
-        PlayerStore(link, games.wakeups, games_ttl_ms=ttl_seconds * 1000),
+        players,
         LobbyIndex(link),
         GameLists(link, ttl_seconds * 1000),
         StreamWatchers(link),
@@ -145,6 +149,7 @@ def _parts(link: RedisLink, ttl_seconds: int, subscribe: Any, *, cluster: bool =
         ChallengeBook(link),
         Blocks(link),
         TournamentBook(link, games.wakeups),
+        WebhookBook(link, players),
     )
 
 

@@ -19,6 +19,8 @@ plays (the game-play core never needs a script over both):
   pass the cap together.
 - `player:{<id>}:vacation`: its correspondence vacation and the bank's use
   this year (lua/player_vacation.lua), kept like the record.
+- `player:{<id>}:webhooks`, `:webhook_on` and `:webhook_log:<hook>`: its
+  webhooks, their index and state, and each one's delivery log (webhooks.py).
 
 A stream ticket is `ticket:{<hash>}` (its own slot), the player id, for 60 s,
 read and deleted at once (GETDEL). Players themselves do not expire: an
@@ -30,7 +32,8 @@ the games, the events a week after the last.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from .connections import RedisLink
 from .event_streams import StreamEvent, events_after
@@ -43,6 +46,15 @@ MAX_EVENTS = 100
 # one event costs about 4.7 KB: Redis allocates its first node whole).
 EVENTS_TTL_MS = 7 * 24 * 3600 * 1000
 TICKET_TTL_SECONDS = 60
+# The player's webhooks' index (storage/webhooks.py), which every notice looks at.
+WEBHOOK_INDEX = ":webhook_on"
+
+
+class Notice(NamedTuple):
+    """An event appended to a player's stream: its id, and the player's webhooks that want it (id, event)."""
+
+    id: str
+    hooks: list[tuple[str, str]]
 
 
 def _wake_name(player_id: str) -> str:
@@ -88,14 +100,23 @@ class PlayerStore:
 
     def notify(self, player_id: str, kind: str, data: str) -> str:
         """Append an event to the player's stream and wake its readers; the event's id."""
+        return self.notice(player_id, kind, data).id
+
+    def notice(self, player_id: str, kind: str, data: str, hook_events: Sequence[str] = ()) -> Notice:
+        """Append an event to the player's stream, wake its readers, and find the player's webhooks that
+        listen to any of `hook_events` (in the same script: no call more for a player without any)."""
+        found = self._link.script(
+            "player_notify",
+            [self.key(player_id) + ":events", self.key(player_id) + WEBHOOK_INDEX],
+            [kind, data, *self.stream_args(player_id), *hook_events],
+        )
+        return Notice(found[0], [(found[i], found[i + 1]) for i in range(1, len(found), 2)])
+
+    def stream_args(self, player_id: str) -> tuple[int, str, str, int]:
+        """What a script that appends to the player's stream is given after the event (lib/notice.lua)."""
         if self._wakeups is None:
             raise RuntimeError("this store was opened without event wake-ups")
-        found: str = self._link.script(
-            "player_notify",
-            [self.key(player_id) + ":events"],
-            [kind, data, MAX_EVENTS, self._wakeups.channel, f"{_wake_name(player_id)} 0", EVENTS_TTL_MS],
-        )
-        return found
+        return (MAX_EVENTS, self._wakeups.channel, f"{_wake_name(player_id)} 0", EVENTS_TTL_MS)
 
     def events_after(self, player_id: str, after: str | None, count: int) -> list[StreamEvent]:
         """Up to `count` events after the one with id `after` (None: the oldest kept on), oldest first."""

@@ -104,6 +104,13 @@ TIMEKEEPER_LAG = Histogram(
     "From a game's deadline to the commit of its timeout, as the store's clock reads them",
     buckets=LAG_BUCKETS,
 )
+WEBHOOK_ATTEMPTS = Counter(
+    "patchwork_webhook_attempts",
+    "Webhook deliveries a sender handled, by what became of them: delivered (a 2xx), failed (to be "
+    "tried again), given_up (after the last retry), disabled (its webhook failed for a day), put_off "
+    "(its URL had two in flight), dropped (its webhook removed or disabled)",
+    ["status"],
+)
 # Written by patchwork-service itself (service/run/runner.py), about the children it supervises.
 CHILD_EXITS = Counter(
     "patchwork_child_exits",
@@ -150,6 +157,7 @@ bot_moves = Children(BOT_MOVES)
 clock_expiries = Children(CLOCK_EXPIRIES)
 child_exits = Children(CHILD_EXITS)
 children_crash_looping = Children(CHILDREN_CRASH_LOOPING)
+webhook_attempts = Children(WEBHOOK_ATTEMPTS)
 
 
 def timekeeper_lag() -> Histogram:
