@@ -35,6 +35,7 @@ from service.engine import (
 
 from .clock import ClockSettings
 from .jsontext import parse
+from .play import GamePlay, no_version
 from .record_text import (
     NONE_VALUE,
     Action,
@@ -47,13 +48,24 @@ from .record_text import (
     format_record,
     parse_record,
 )
-from .records import DEFAULT_NAMES, GameRecord
+from .records import DEFAULT_NAMES, GameRecord, Seat, new_game_id, now_rfc3339
 from .takebacks import TAKEBACK, InForce, last_turn, takeback_entry
 from .views import history_entry, move_outcome
 
 RUNNING = "*"
 ABORTED_RESULT = "aborted"
 _WINS = ("1-0", "0-1")
+
+
+def game_record(play: GamePlay, game_id: str, version: int | None = None) -> str:
+    """The record of a stored game at `version` (None: as it is now); VersionNotFound past its version."""
+    game = play.load(game_id)
+    current = game.version
+    wanted = current if version is None else version
+    if wanted > current:
+        raise no_version(current, wanted)
+    entries = play.history(game_id, 0, wanted - 2)[1] if wanted > 1 else []
+    return record_of(game.record, entries, finished=wanted == current and game.record.state.finished)
 
 
 def record_of(record: GameRecord, entries: Iterable[str], finished: bool) -> str:
@@ -132,6 +144,23 @@ class Replayed:
     setup: dict[str, Any]  # new_game's keywords: seed or patch_order, first_player, time_board
     entries: tuple[str, ...]  # the history's texts, as a game played here stores them
     state: GameState
+
+
+def imported(replayed: Replayed) -> GameRecord:
+    """The stored form of a replayed record: a new id, the seats' names only, no clock, unrated."""
+    now = now_rfc3339()
+    first, second = replayed.names
+    order = replayed.setup.get("patch_order")
+    return GameRecord(
+        id=new_game_id(),
+        seats=(Seat(first), Seat(second)),
+        created_at=now,
+        updated_at=now,
+        state=replayed.state,
+        patch_order=None if order is None else tuple(order),
+        # Each entry was accepted now: a past version's view reads its time here.
+        move_times=(now,) * len(replayed.entries),
+    )
 
 
 def replay_record(text: str) -> Replayed:

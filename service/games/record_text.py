@@ -210,7 +210,7 @@ def _move_line(text: str, line: int, number: int) -> Iterator[Entry]:
         raise RecordError(
             "line {line}: {token} is numbered wrong: the next move is number {number}",
             line=line,
-            token=f"{found.group(1)}.",
+            token=found.group(1) + ".",
             number=number,
         )
     for offset, token in enumerate(tokens):

@@ -25,22 +25,7 @@ from service.games.record_games import record_of, replay_record
 from service.games.record_text import RecordError, RecordNotFinished, parse_record
 from service.games.records import GameRecord, Seat
 from service.games.takebacks import in_force, moves_of
-from tests.support.anu import anu_games, tokens
-
-
-def anu_record(game: dict) -> str:
-    """An ANU game as a record, its moves on one line with no seats."""
-    lines = [
-        f'[TimeBoard "{game["time_board"]}"]',
-        f'[Circle "{" ".join(str(patch) for patch in game["circle"])}"]',
-        f'[FirstPlayer "{game["first_player"]}"]',
-    ]
-    scores = game["final_scores"]
-    if scores[0] != scores[1]:
-        # (A tie goes to the first to reach the end, which the data does not say.)
-        lines.append(f'[Result "{"1-0" if scores[0] > scores[1] else "0-1"}"]')
-    lines.append(f'[Scores "{scores[0]}" "{scores[1]}"]')
-    return "\n".join(lines) + "\n\n1. " + " ".join(tokens(game["moves"])) + "\n"
+from tests.support.anu import anu_games, anu_record, tokens
 
 
 def canonical_string(moves: str) -> str:
