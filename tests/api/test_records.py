@@ -299,6 +299,8 @@ def test_a_players_finished_games_stream_as_ndjson_with_their_records_newest_fir
         assert line["game"] == client.get(f"/games/{line['game']['id']}").get_json()
         assert line["record"] == _record(client, line["game"]["id"])
     assert '[Event "Rated game"]' in lines[1]["record"] and f'"{ann["id"]}"' in lines[1]["record"]
+    # Both new players were rated 1500 before it; the casual game names no ratings.
+    assert '[Ratings "1500" "1500"]' in lines[1]["record"] and "[Ratings" not in lines[2]["record"]
     assert [line["game"]["id"] for line in _lines(client, cy["id"])] == [last, rated]
 
     assert [line["game"]["id"] for line in _lines(client, ann["id"], rated="true")] == [rated]
