@@ -29,7 +29,6 @@ from service.engine import (
     apply_move,
     move_from_json,
     new_game,
-    replay,
     seeded_patch_order,
 )
 
@@ -169,6 +168,9 @@ def replay_record(text: str) -> Replayed:
     setup, state = _setup(read)
     # The moves in force at each version (takebacks.py), index v - 1 for version v.
     by_version: list[tuple[InForce, ...]] = [()]
+    # The state at each version likewise: a takeback goes back to one, replaying nothing
+    # (a record of thousands of takebacks costs no more than as many moves).
+    states = [state]
     entries: list[str] = []
     for entry in read.entries:
         if isinstance(entry.action, Takeback):
@@ -180,8 +182,9 @@ def replay_record(text: str) -> Replayed:
                     token=entry.token,
                     seat=entry.seat if entry.seat is not None else state.turn,
                 )
-            state = replay(turn.kept, **setup)
+            state = states[turn.to_version - 1]
             by_version.append(by_version[turn.to_version - 1])
+            states.append(state)
             entries.append(takeback_entry(entry.number, turn.seat, turn.to_version))
             continue
         move = entry.action
@@ -198,6 +201,7 @@ def replay_record(text: str) -> Replayed:
         assert seat is not None  # a move was played: the game was running, a seat in turn
         entries.append(history_entry(entry.number, seat, move, move_outcome(state, after, seat)))
         by_version.append((*by_version[-1], InForce(move, seat, entry.number)))
+        states.append(after)
         state = after
     if not state.finished:
         last = read.entries[-1] if read.entries else None

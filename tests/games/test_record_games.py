@@ -186,3 +186,15 @@ def test_a_result_or_scores_the_moves_do_not_come_to_are_refused():
     with pytest.raises(RecordError) as raised:
         replay_record(text.replace('[Scores "28" "7"]', '[Scores "28" "8"]'))
     assert (raised.value.line, raised.value.token) == (5, "Scores")
+
+
+def test_a_long_record_of_takebacks_goes_back_to_the_versions_it_names():
+    # 64 KiB of `.` and `takeback` is about 3,000 of each: each takeback returns to a kept state.
+    lines = []
+    for turn in range(3000):
+        lines += [f"{2 * turn + 1}. 0 .", f"{2 * turn + 2}. 0 takeback"]
+    replayed = replay_record(_seeded(*lines, "6001. 0 resign"))
+    assert len(replayed.entries) == 6001
+    assert replayed.state.moves_played == 1 and replayed.state.resigned == 0
+    # Each takes back the advance just made, to the version that advance was made on.
+    assert all(f'"to_version":{number}' in replayed.entries[number] for number in range(1, 6000, 2))
