@@ -59,7 +59,9 @@ often as the clock is read: the caller does other work there (a bot worker
 plays the bot moves that came in while it analyses a game, whose searches
 have no clock, or the clocked bot moves that came in while it thinks for an
 unclocked game), and the search goes on where it was, to the same result;
-its deadline moves on by the time spent there.
+its deadline moves on by the time spent there. Or `pause` raises
+StopSearch to end the search there, as if its budget had run out: it
+returns the best found so far (the engine protocol's `stop` does this).
 """
 
 import math
@@ -82,6 +84,10 @@ _MAX_DEPTH = 64
 _NULL_WINDOW = 1e-6
 # The shallowest child a late move reduction tests a ply shallower (see _later_option()).
 _REDUCED_FROM = 2
+
+
+class StopSearch(Exception):
+    """Raised by a search's `pause` to end it now, as its budget running out would: its best so far stands."""
 
 
 class _OutOfBudget(Exception):
@@ -266,7 +272,8 @@ def search_option(
     """The best option found by deepening until node_budget or the deadline runs out.
 
     root_per_patch: placements per patch at the root (default: per_patch).
-    `pause` is called every _CLOCK_EVERY nodes (the module says why).
+    `pause` is called every _CLOCK_EVERY nodes (the module says why); it
+    may raise StopSearch to end the search with the best found so far.
     best_first: the `deep` level's search, best buy first and null windows;
     reduce_late: and its late options first tested a ply shallower, with
     best_first only (the module says why).
@@ -297,7 +304,7 @@ def search_option(
                     score = search.value(child, depth - 1, alpha, float("inf"))
                 scored.append((score, option, child))
                 alpha = max(alpha, score)
-        except _OutOfBudget:
+        except (_OutOfBudget, StopSearch):
             # The options searched so far, the previous best first, are fully
             # valued at this depth: the best of them is at least as well founded
             # (and one proved better than all of them, more so).
@@ -337,7 +344,7 @@ def position_value(
         search.cut_off = False
         try:
             value = search.value(state, depth, -math.inf, math.inf)
-        except _OutOfBudget:
+        except (_OutOfBudget, StopSearch):
             break
         if not search.cut_off:
             break

@@ -117,7 +117,7 @@ class ProtocolEngine:
         with self._think_lock:
             self._thinking = None
             if cut_short:
-                self.write("info string stopped: the level's quick move")
+                self.write("info string stopped: the best move found so far")
             self.write(f"info time {spent_ms}")
             self.write(answer)
 

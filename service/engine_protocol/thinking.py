@@ -5,11 +5,12 @@ The budget follows the bot workers' policy (service/bots/time_budget.py):
 a share of the mover's bank; with neither, the level's think_ms.
 
 A search is stopped through choose_move's `pause` callback, which a
-searching level calls every few dozen nodes: on `stop` it raises, and the
-abandoned search's best so far is lost with it (search.py keeps it only
-for its own node and clock limits), so a stopped move is the level's
-quickest: the same search with a budget of 1 ms. That takes a millisecond
-or two, which is what `stop` promises: an answer at once.
+searching level calls every few dozen nodes: on `stop` it raises the
+search's StopSearch, and the search returns the best move of what it
+searched, as when its own node budget or clock runs out
+(service/bots/search.py). That is within a millisecond or so of the
+`stop`, which is what the protocol promises: the best move found so far,
+at once.
 """
 
 from __future__ import annotations
@@ -17,17 +18,11 @@ from __future__ import annotations
 import threading
 
 from service.bots import Level, choose_move, seed_for
+from service.bots.search import StopSearch
 from service.bots.time_budget import clock_budget_ms
 from service.engine import GameState, Move
 
 from .commands import Go, Position
-
-# What a stopped search plays with: its first idea (see the module's docstring).
-QUICK_MS = 1
-
-
-class _Stopped(Exception):
-    """The host sent `stop` while a search ran."""
 
 
 def think_ms(go: Go, level: Level, seat: int) -> int:
@@ -58,10 +53,7 @@ def best_move(
 
     def pause() -> None:
         if stopped.is_set():
-            raise _Stopped
+            raise StopSearch
 
-    try:
-        move = choose_move(state, level.id, seed, think_ms=budget_ms, nodes_per_ms=nodes_per_ms, pause=pause)
-    except _Stopped:
-        return choose_move(state, level.id, seed, think_ms=QUICK_MS, nodes_per_ms=nodes_per_ms), True
+    move = choose_move(state, level.id, seed, think_ms=budget_ms, nodes_per_ms=nodes_per_ms, pause=pause)
     return move, stopped.is_set()

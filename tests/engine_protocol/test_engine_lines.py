@@ -145,13 +145,31 @@ def test_stop_during_a_long_go_answers_at_once_with_a_legal_move_and_isready_is_
         best, before = engine.until("bestmove", timeout=2)
         assert time.monotonic() - stopped < 1.0
         assert time.monotonic() - asked < 2.0
-        assert "info string stopped: the level's quick move" in before
+        assert "info string stopped: the best move found so far" in before
         assert among_legal_moves(state_after(game, played), best.split()[1])
         # Not thinking any more: a second stop says nothing, and a new go is welcome.
         engine.send("stop")
         assert engine.silent(0.3)
         engine.send("go movetime 20")
         assert among_legal_moves(state_after(game, played), engine.until("bestmove")[0].split()[1])
+
+
+def test_stop_answers_with_what_the_search_found_not_its_first_idea():
+    # Searched by deep at 30 nodes per ms, the start of seed 1's circle gives
+    # a patch bought (MAAA) at 30 nodes, a 1 ms search, which is what a stop
+    # used to play; from 64 nodes to 128,000 (4.5 s on the 2-core machine)
+    # every stop of the search gives the advance (tests/bots/test_search.py).
+    with RawEngine("deep", nodes_per_ms="30") as engine:
+        engine.send(START, "go movetime 30000")
+        engine.line()  # thinking
+        time.sleep(0.3)
+        stopped = time.monotonic()
+        engine.send("stop")
+        best, before = engine.until("bestmove", timeout=2)
+        assert time.monotonic() - stopped < 1.0
+        assert before[0] == "info string stopped: the best move found so far"
+        assert among_legal_moves(new_game(seed=1), best.split()[1])
+        assert best == "bestmove ."
 
 
 def test_quit_exits_at_once_even_while_thinking_and_the_end_of_input_after_the_answer():

@@ -31,9 +31,9 @@ def among_legal_moves(state: GameState, token: str) -> bool:
 class RawEngine:
     """One `patchwork-engine LEVEL` process; send lines, read lines with timeouts."""
 
-    def __init__(self, level: str = "greedy", *extra: str):
+    def __init__(self, level: str = "greedy", *extra: str, nodes_per_ms: str = TEST_NODES_PER_MS):
         self.process = subprocess.Popen(
-            [str(ENGINE), level, "--nodes-per-ms", TEST_NODES_PER_MS, *extra],
+            [str(ENGINE), level, "--nodes-per-ms", nodes_per_ms, *extra],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

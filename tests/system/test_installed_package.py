@@ -39,6 +39,7 @@ from urllib.parse import urljoin, urlparse
 import pytest
 import requests
 
+from service.engine import canonical_move, legal_moves, new_game, parse_move
 from tests.support.dockerfile import arguments
 from tests.support.live_service import ROOT
 from tests.support.patchwork_service import PatchworkService
@@ -321,3 +322,43 @@ def _fetch_in(url: str, language: str) -> requests.Response:
     assert answer.status_code == 200, (url, answer.status_code)
     assert answer.headers["Content-Language"] == language.split("-")[0], url
     return answer
+
+
+def test_the_installed_wheel_s_engine_and_bridge_run_outside_the_checkout(built, tmp_path):
+    """`patchwork-engine` answers the protocol and `patchwork-bot` starts, from the wheel alone."""
+    scripts = _installed_service(built, tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    state = new_game(seed=3)
+    circle = ",".join(map(str, state.circle))
+    lines = f"patchwork\nisready\nposition circle {circle} first 0 board revised\ngo movetime 50\n"
+    engine = subprocess.run(
+        [str(scripts / "patchwork-engine"), "greedy"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=elsewhere,
+        env=env,
+    )
+    answers = engine.stdout.splitlines()
+    assert "patchworkok" in answers and "readyok" in answers, engine.stdout + engine.stderr
+    (best,) = [line.split()[1] for line in answers if line.startswith("bestmove ")]
+    assert canonical_move(parse_move(best)) in {canonical_move(move) for move in legal_moves(state)}
+
+    bridge = subprocess.run(
+        [str(scripts / "patchwork-bot"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=elsewhere,
+        env=env,
+    )
+    assert bridge.returncode == 0 and "--engine" in bridge.stdout, bridge.stdout + bridge.stderr
+    # Without a token it refuses to start, saying how to give one.
+    unset = {name: value for name, value in env.items() if name != "PATCHWORK_BOT_TOKEN"}
+    refused = subprocess.run(
+        [str(scripts / "patchwork-bot")], capture_output=True, text=True, timeout=60, cwd=elsewhere, env=unset
+    )
+    assert refused.returncode == 2 and "PATCHWORK_BOT_TOKEN" in refused.stderr, refused.stderr
