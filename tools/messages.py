@@ -50,6 +50,7 @@ def keywords() -> dict[str, tuple[int, int] | None]:
     and those whose first two are a message with a count, its singular and plural (Babel's spec (1, 2))."""
     sys.path.insert(0, str(ROOT))
     from service.engine.errors import ExplainedError
+    from service.games import record_text  # noqa: F401  (its RecordError explains itself too)
 
     names = {"Text", "N_", "t"}
     pending = [ExplainedError]

@@ -121,6 +121,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         moves,
         pages,
         pictures,
+        records,
         rematch,
         rules,
         seeks,
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.register_blueprint(block_routes.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(webhook_routes.bp)
+    app.register_blueprint(records.bp)
     # First of the before_request hooks: a request refused for load costs nothing more.
     install_admission(app, settings)
     install_metrics_access(app, settings)

@@ -174,6 +174,23 @@ def read_json_object(*, required: bool) -> dict | None:
     return doc
 
 
+def read_text_body(media_types: tuple[str, ...]) -> bytes:
+    """The body of an operation that takes text, as sent: 413 past MAX_BODY_BYTES, 415 for another type.
+
+    Its bytes, not text: what they say (UTF-8 or not) is the operation's to judge.
+    """
+    raw = _body()
+    if request.mimetype not in media_types:
+        raise ApiProblem.of(
+            "unsupported_media_type",
+            Text(
+                "Send the body as {wanted} (got {sent}).",
+                {"wanted": " or ".join(media_types), "sent": request.mimetype or "no Content-Type"},
+            ),
+        )
+    return raw
+
+
 def check_body(operation_id: str, body: dict) -> None:
     """400 with pointers when `body` breaks the spec."""
     errors = services().validator.body_errors(operation_id, body)

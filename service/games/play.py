@@ -23,7 +23,7 @@ that handed the bot its turn (`client`), for fairness between clients.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any, NoReturn, TypeVar
@@ -242,6 +242,17 @@ class GamePlay:
 
         return self._written(record.id, creation, None)
 
+    def store_whole(self, record: GameRecord, entries: Sequence[str]) -> Created:
+        """Store a finished game made elsewhere whole, its history `entries` with it: a record replayed (record_games.py).
+
+        Nobody plays it, so nobody is told of it (no listener hears it, no
+        bot's turn, no clock) and its seats have no tokens.
+        """
+        version = len(entries) + 1
+        view = compact(game_view(record, version))
+        self.store.import_game(record.id, record.encode(), view, version, list(entries))
+        return Created(record.id, view, [None, None])
+
     @staticmethod
     def check_id(game_id: str) -> None:
         """Refuse an id the service never issues before the store is asked.
@@ -283,12 +294,7 @@ class GamePlay:
         if version == current:
             return current, stored
         if version > current:
-            raise VersionNotFound(
-                Text(
-                    "The game is at version {current}; there is no version {version}.",
-                    {"current": current, "version": version},
-                )
-            )
+            raise no_version(current, version)
         record = self.load(game_id).record
         _version, entries = self.history(game_id, 0, version - 2) if version > 1 else (current, [])
         past = _replayed(record, moves_of(in_force(entries)))
@@ -963,6 +969,16 @@ def _heard_with_low_time(
     clock = record.clock_now
     assert clock is not None and clock.deadline_ms is not None
     listener.low_time(record, seat, clock.deadline_ms - clock.since_ms)
+
+
+def no_version(current: int, version: int) -> VersionNotFound:
+    """The refusal of a version the game has not reached."""
+    return VersionNotFound(
+        Text(
+            "The game is at version {current}; there is no version {version}.",
+            {"current": current, "version": version},
+        )
+    )
 
 
 def _as_is(committed: Committed) -> Committed:

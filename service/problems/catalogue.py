@@ -501,9 +501,15 @@ _ENTRIES = (
     ProblemType(
         code="unsupported_media_type",
         status=415,
-        title=N_("Body must be JSON"),
-        when=N_("A body was sent with a `Content-Type` other than `application/json`."),
-        what_to_do=N_("Send the body as JSON with `Content-Type: application/json`."),
+        title=N_("Body of the wrong type"),
+        when=N_(
+            "A body was sent with a `Content-Type` other than the one the operation takes: "
+            "`application/json`, or for `POST /games/import` `text/x-patchwork-record` or `text/plain`."
+        ),
+        what_to_do=N_(
+            "Send the body with the `Content-Type` the operation takes: JSON as `application/json`, "
+            "a game record as `text/x-patchwork-record`."
+        ),
     ),
     ProblemType(
         code="patch_not_available",
@@ -537,6 +543,31 @@ _ENTRIES = (
         title=N_("Cell already covered"),
         when=N_("The leather patch is placed on a cell that is already covered."),
         what_to_do=N_("Place it on an empty cell of the quilt."),
+    ),
+    ProblemType(
+        code="invalid_record",
+        status=422,
+        title=N_("Record cannot be replayed"),
+        when=N_(
+            "`POST /games/import` with a game record (docs/records.md) that cannot be read or replayed: "
+            "a malformed tag or move line, a token that is no move, a missing tag that sets the game up, "
+            "a move the rules refuse, a `Result` or `Scores` the moves do not come to, or text that is "
+            "not UTF-8. `detail` and `errors` name the line and the token."
+        ),
+        what_to_do=N_("Fix the record at the line `errors` names, and send it again."),
+    ),
+    ProblemType(
+        code="record_not_finished",
+        status=422,
+        title=N_("Record of a game still running"),
+        when=N_(
+            "`POST /games/import` with a record whose moves leave the game running: only a finished "
+            "game is imported."
+        ),
+        what_to_do=N_(
+            "Send the record of a finished game, down to the move that ends it (both tokens at the end "
+            "of the track, `resign`, `timeout` or `abort`)."
+        ),
     ),
     ProblemType(
         code="idempotency_key_reused",

@@ -56,6 +56,17 @@ class CreateArgs(NamedTuple):
     revision: str
 
 
+class ImportArgs(NamedTuple):
+    """import_game.lua's arguments."""
+
+    state: str
+    view: str
+    ttl_ms: int
+    revision: str
+    version: int
+    moves: str  # the history's entries, oldest first, as a JSON array of their texts
+
+
 class SeatArgs(NamedTuple):
     """take_seat.lua's head: the compare-and-set, the texts with the seat taken, and the lobby's time."""
 
@@ -153,6 +164,7 @@ def _locals(names: tuple[str, ...], first: int) -> str:
 LAYOUTS = {
     "commit_move": Layout(CommitArgs._fields, ClockArgs._fields + DeadlineHint._fields),
     "create_game": Layout(CreateArgs._fields, ClockArgs._fields),
+    "import_game": Layout(ImportArgs._fields),
     "seek_post": Layout(SeekArgs._fields),
     "take_seat": Layout(SeatArgs._fields, ClockArgs._fields),
     "webhook_attempt": Layout(WebhookAttemptArgs._fields),

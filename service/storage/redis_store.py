@@ -8,12 +8,13 @@ interleave inside a move. Adding an operation is a method on the interface
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from .arguments import NOT_CLOCKED, ClockArgs, CommitArgs, CreateArgs, DeadlineHint, SeatArgs
+from .arguments import NOT_CLOCKED, ClockArgs, CommitArgs, CreateArgs, DeadlineHint, ImportArgs, SeatArgs
 from .connections import RedisLink
 from .deadlines import Deadlines
 from .keys import GameKeys
@@ -181,6 +182,22 @@ class RedisGameStore(GameStore):
         if isinstance(created, list):
             return ClockRefused(ClockRefusal(created[0]), int(created[1]))
         return Stored(revision, int(created) if clock is not None else None)
+
+    def import_game(self, game_id: str, state: str, view: str, version: int, moves: list[str]) -> Stored:
+        """Store a game whole at `version` with its history, and start the TTL of its keys."""
+        keys = self._keys(game_id)
+        revision = _new_revision()
+        args = ImportArgs(
+            state=state,
+            view=view,
+            ttl_ms=self._ttl_ms,
+            revision=revision,
+            version=version,
+            moves=json.dumps(moves),
+        )
+        if not self._link.script("import_game", [keys.game, keys.moves, keys.events], list(args)):
+            raise GameExists(f"a game with id {game_id!r} already exists")
+        return Stored(revision)
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None when there is none (one round trip)."""

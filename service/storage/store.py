@@ -301,6 +301,16 @@ class GameStore(ABC):
         """
 
     @abstractmethod
+    def import_game(self, game_id: str, state: str, view: str, version: int, moves: list[str]) -> Stored:
+        """Store a game made elsewhere whole, at `version`, with its history `moves` (`version - 1`
+        entries, oldest first), and start the TTL of its keys: Stored.
+
+        For a finished game replayed from its record (an import): no clock,
+        no events (its stream starts empty; a reader gets its snapshot).
+        GameExists when a game lives under the id.
+        """
+
+    @abstractmethod
     def now_ms(self) -> int:
         """The store's clock in Unix ms, as this process reckons it (store_time.py): what clocked texts are written for."""
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.config import Settings
+from tests.support.anu import anu_games, anu_record
 from tests.support.backends import Backend
 from tests.support.store_fill import play_out
 from tests.support.store_fill import squeeze as squeeze_node
@@ -75,6 +76,11 @@ def test_near_maxmemory_creations_are_refused_first_and_a_game_in_progress_plays
     for path, body in (("/players", {"name": "Bob"}), ("/games", OPEN_GAME)):
         also = client.post(path, json=body)
         assert also.status_code == 503 and also.get_json()["code"] == "store_nearly_full"
+    # So is an imported game (issue 41).
+    record = client.post(
+        "/games/import", data=anu_record(anu_games()[0]), content_type="text/x-patchwork-record"
+    )
+    assert record.status_code == 503 and record.get_json()["code"] == "store_nearly_full"
 
     finished = play_out(t.state(), lambda body, seat: t.play(body, seat=seat))
     assert finished["status"] == "finished" and finished["moves_played"] == 59

@@ -65,6 +65,7 @@ def game(storage: Storage) -> str:
 
 WRITES = {
     "create": lambda storage: storage.games.create_game("g2", "s1", "v1"),
+    "import": lambda storage: storage.games.import_game("g3", "s3", "v3", 3, ["m1", "m2"]),
     "claim a key": lambda storage: storage.games.load_for_move("g1", "0:new", "fp"),
     "commit": lambda storage: commit(storage.games, "g1", 2, "s3", "v3", "m2"),
     "commit with a key": lambda storage: commit(storage.games, "g1", 2, "s3", "v3", "m2", "0:new", "fp", "a"),

@@ -58,3 +58,34 @@ def create_body(game: dict) -> dict:
         "first_player": game["first_player"],
         "time_board": game["time_board"],
     }
+
+
+def anu_record(game: dict) -> str:
+    """A known-answer game as a game record (docs/records.md), written here, not by the service.
+
+    Its setup tags, its final scores (and who won, when the scores differ:
+    a tie goes to the first to reach the end, which the data does not
+    say), then its moves on one line, without seats, as the record allows.
+    """
+    scores = game["final_scores"]
+    lines = [
+        f'[TimeBoard "{game["time_board"]}"]',
+        f'[Circle "{" ".join(str(patch) for patch in game["circle"])}"]',
+        f'[FirstPlayer "{game["first_player"]}"]',
+    ]
+    if scores[0] != scores[1]:
+        lines.append(f'[Result "{"1-0" if scores[0] > scores[1] else "0-1"}"]')
+    lines.append(f'[Scores "{scores[0]}" "{scores[1]}"]')
+    return "\n".join(lines) + "\n\n1. " + " ".join(tokens(game["moves"])) + "\n"
+
+
+def record_moves(text: str) -> list[str]:
+    """The move tokens of a record's text, in order: each move line without its number and seat."""
+    moves = []
+    for line in text.splitlines():
+        words = line.split()
+        if not words or line.startswith("["):
+            continue
+        assert words[0].endswith("."), line
+        moves += words[2:] if words[1] in ("0", "1") else words[1:]
+    return moves

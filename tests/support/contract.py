@@ -30,6 +30,8 @@ _UNROUTED = "#/components/responses/GameNotFound"  # 404 not_found for a path no
 _WRONG_METHOD = "#/components/responses/MethodNotAllowed"  # 405 for a route's undeclared method
 # What ends a line of an event stream (str.splitlines would break a line at U+2028 too).
 _SSE_LINE_END = re.compile(r"\r\n|\r|\n")
+# Newline-delimited JSON (GET /players/{id}/games.ndjson): its body is a JSON text a line.
+NDJSON = "application/x-ndjson"
 
 
 @dataclass
@@ -121,7 +123,12 @@ def _compile_response(spec: dict, response: dict) -> _Response:
     compiled = _Response()
     for media_type, media in response.get("content", {}).items():
         compiled.content[media_type] = compile_schema(spec, media.get("schema", {}))
-        if "itemSchema" in media:
+        if media_type == NDJSON:
+            # A sequence of JSON texts, one a line: each is checked against the itemSchema.
+            compiled.content[media_type] = compile_schema(
+                spec, {"type": "array", "items": media["itemSchema"]}
+            )
+        elif "itemSchema" in media:
             compiled.items[media_type] = compile_stream_item(spec, media["itemSchema"])
     for name, header in response.get("headers", {}).items():
         schema = header.get("schema", {})
@@ -177,6 +184,10 @@ def _check_response(
 
 def _parse(where: str, media_type: str, body: bytes) -> Any:
     try:
+        if media_type == NDJSON:
+            # Every line a JSON text, the last one ended like the others.
+            assert body == b"" or body.endswith(b"\n"), f"{where}: NDJSON ends with a newline: {body[-80:]!r}"
+            return [json.loads(line) for line in body.decode("utf-8").splitlines()]
         if media_type.endswith("json"):
             # Ended like a line of text, so a terminal's next line does not start glued to it.
             assert body.endswith(b"\n"), f"{where}: a JSON body ends with a newline: {body[-80:]!r}"

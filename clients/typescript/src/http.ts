@@ -34,6 +34,7 @@ import type {
   OfferEvent,
   PlayerEvent,
   PlayerCreated,
+  PlayerGameLine,
   PlayerProfile,
   Rematch,
   Seat,
@@ -74,6 +75,23 @@ export interface TournamentsQuery {
 }
 
 /** Which page of a list of games, and which games (`listGames`). */
+/** Which of a player's finished games `playerGames` reads (GET /players/{id}/games.ndjson). */
+export interface PlayerGamesQuery {
+  /** Only games that ended at or after this time (RFC 3339). */
+  since?: string;
+  /** Only games that ended at or before this time (RFC 3339). */
+  until?: string;
+  /** Only the rated games (true) or only the unrated ones (false); none: both. */
+  rated?: boolean;
+  /** The most games to read. */
+  max?: number;
+}
+
+/** How `send` reads an answer's body: JSON (the default), text, or the stream itself. */
+type Reading = "json" | "text" | "stream";
+
+const RECORD_TYPE = "text/x-patchwork-record";
+
 export interface GamesQuery {
   /** The `next` of the page before; none for the first page. */
   cursor?: string;
@@ -226,6 +244,47 @@ export class PatchworkClient {
   /** GET /games?status=finished&player=: one page of a player's finished games, newest first. */
   async finishedGames(playerId: string, query: GamesQuery = {}): Promise<GamesPage> {
     return (await this.send<GamesPage>("GET", `/games${searchOf({ status: "finished", player: playerId, ...query })}`)).body;
+  }
+
+  // ---- Game records (docs/records.md) ----
+
+  /** GET /games/{id}/record: the game as text (tags and numbered moves), now or as it was at `version`. */
+  async record(gameId: string, version?: number): Promise<string> {
+    return (await this.send<string>("GET", `${gamePath(gameId)}/record${searchOf({ version })}`, { read: "text" })).body;
+  }
+
+  /**
+   * POST /games/import: a finished game's record replayed and stored as a finished, unrated game.
+   * Not sent again after a network error: a second one would store the game twice.
+   */
+  async importRecord(record: string): Promise<Game> {
+    return (await this.send<Game>("POST", "/games/import", { text: record, once: true })).body;
+  }
+
+  /** GET /players/{id}/games.ndjson: the player's finished games, newest first, each with its record, as they arrive. */
+  async *playerGames(playerId: string, query: PlayerGamesQuery = {}): AsyncGenerator<PlayerGameLine, void, undefined> {
+    const path = `/players/${encodeURIComponent(playerId)}/games.ndjson${searchOf({ ...query })}`;
+    const body = (await this.send<ReadableStream<Uint8Array> | null>("GET", path, { read: "stream" })).body;
+    if (body === null) return;
+    const reader = body.getReader();
+    const decoder = new TextDecoder("utf-8");
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 1);
+          if (line.trim() !== "") yield JSON.parse(line) as PlayerGameLine;
+        }
+        if (done) return;
+      }
+    } finally {
+      reader.releaseLock();
+      await body.cancel().catch(() => undefined);
+    }
   }
 
   /** The player's own events (`challenge`, `rematch_offer`, `game_start`, ...), across reconnects: see player-events.ts. */
@@ -409,18 +468,27 @@ export class PatchworkClient {
     path: string,
     options: {
       body?: object | undefined;
+      /** A text body, sent as a game record (POST /games/import) in place of a JSON one. */
+      text?: string;
+      /** How the answer's body is read (default: JSON). */
+      read?: Reading;
       token?: string;
       headers?: Record<string, string>;
       signal?: AbortSignal;
       once?: boolean;
     } = {},
   ): Promise<Answer<T>> {
-    const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+    const read = options.read ?? "json";
+    const accept = read === "text" ? RECORD_TYPE : read === "stream" ? "application/x-ndjson" : "application/json";
+    const headers: Record<string, string> = { Accept: accept, ...options.headers };
     if (options.token !== undefined) headers["Authorization"] = `Bearer ${options.token}`;
     let body: string | undefined;
     if (options.body !== undefined) {
       headers["Content-Type"] = "application/json";
       body = JSON.stringify(options.body);
+    } else if (options.text !== undefined) {
+      headers["Content-Type"] = RECORD_TYPE;
+      body = options.text;
     }
     for (let attempt = 0; ; attempt++) {
       const backoff = Math.min(this.maxRetryDelayMs, FIRST_BACKOFF_MS * 2 ** attempt);
@@ -436,6 +504,12 @@ export class PatchworkClient {
         if (!(error instanceof TypeError) || options.once || attempt >= this.maxRetries) throw error;
         await sleep(backoff, options.signal);
         continue;
+      }
+      if (response.ok && read === "stream") {
+        return { status: response.status, headers: response.headers, body: response.body as T };
+      }
+      if (response.ok && read === "text") {
+        return { status: response.status, headers: response.headers, body: (await response.text()) as T };
       }
       if (response.ok) {
         const text = response.status === 204 ? "" : await response.text();

@@ -1,6 +1,6 @@
 // The Patchwork service's TypeScript client: `new PatchworkClient(url)`, its
 // requests, and `client.follow(gameId)` over the game's event stream.
-export { PatchworkClient, type ClientOptions, type GamesQuery, type MoveOptions, type PlayerOptions, type TournamentsQuery } from "./http.js";
+export { PatchworkClient, type ClientOptions, type GamesQuery, type MoveOptions, type PlayerGamesQuery, type PlayerOptions, type TournamentsQuery } from "./http.js";
 export { ProblemError, retryAfterMs } from "./answers.js";
 export { follow, type FollowOptions, type GameEvent, type GameNotice } from "./follow.js";
 export { followPlayer, type FollowPlayerOptions } from "./player-events.js";

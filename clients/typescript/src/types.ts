@@ -52,6 +52,9 @@ export type OfferEvent = Schemas["OfferEvent"];
 export type TakebackRecord = Schemas["TakebackRecord"];
 export type Watchers = Schemas["Watchers"];
 
+// Issue 41: a line of a player's finished games (GET /players/{id}/games.ndjson): the Game and its record.
+export type PlayerGameLine = Schemas["PlayerGameLine"];
+
 // Issue 39: a tournament's game names its tournament and round.
 export type GameTournament = Schemas["GameTournament"];
 

@@ -3,7 +3,8 @@
 Nine families, each with its own limit and counters: `create` (POST /games
 per RATE_LIMIT_WINDOW_SECONDS) and `moves` (POST /games/{id}/moves and
 /resign) are off by default (RATE_LIMIT_CREATE / RATE_LIMIT_MOVES = 0);
-`games` (POST /games per hour, every game: open, bot or neither) is on by
+`games` (POST /games per hour, every game: open, bot, neither or imported by
+POST /games/import) is on by
 default, because each game stays in Redis for a month (issue 36: one client
 filled a 16 MB Redis with open games in 13 s); `bot_games` (POST /games with a
 bot seat), `hints` (GET /games/{id}/hint) and `analyses` (POST
@@ -84,6 +85,8 @@ _TOO_MANY = {
 # endpoint -> the families every request to it counts in.
 _ENDPOINT_FAMILIES = {
     "games.create_game": (CREATE, GAMES),
+    # An imported game stays in Redis as a created one does.
+    "records.import_game": (CREATE, GAMES),
     "moves.make_move": (MOVES,),
     "moves.resign_game": (MOVES,),
     "hints.get_hint": (HINTS,),

@@ -24,6 +24,7 @@ from service.storage.memory import StoreMemory
 CREATING_ENDPOINTS = frozenset(
     {
         "games.create_game",
+        "records.import_game",
         "rematch.rematch_game",
         "players.create_player",
         "seeks.create_seek",
