@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import BaseConverter
 
 from service.api.bodies import StaticBody
 from service.api.contract.request_validator import RequestValidator
@@ -42,6 +43,17 @@ from .incoming import MAX_BODY_BYTES
 from .problems import PUBLIC_URL_CONFIG, register_error_handlers
 
 
+class GameIdConverter(BaseConverter):
+    """A game's id in `/games/<game:game_id>`: any one segment but `import`, the fixed route beside it.
+
+    Without it `/games/import` would match the game's own route too, and its
+    `Allow` (an OPTIONS answer, a 405) would list the game's GET, which that
+    path does not serve.
+    """
+
+    regex = r"(?!import$)[^/]+"
+
+
 def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> Flask:
     """Build the app: settings from the environment unless given, storage from REDIS_URL."""
     settings = settings or Settings.from_env()
@@ -56,6 +68,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     # any other path no route matches. No route ends in "/", so strict_slashes
     # redirects none; tests/api/test_hostile_input.py checks both.
     app.url_map.merge_slashes = False
+    app.url_map.converters["game"] = GameIdConverter
     storage.bot_jobs.clocked_games_per_worker = settings.bot_clocked_games_per_worker
     # The web app also calls two of the listeners the core tells (a rematch's notice,
     # the ratings shown): the ones registered, so each is built in one place.

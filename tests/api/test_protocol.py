@@ -34,6 +34,8 @@ def test_wrong_method_is_405_with_allow(client, table):
         # GET /games is the lobby (issue 20).
         ("put", "/games", {"GET", "HEAD", "POST", "OPTIONS"}),
         ("post", "/patches", {"GET", "HEAD", "OPTIONS"}),
+        # The import is no game: the game's route does not take its path (app.GameIdConverter).
+        ("get", "/games/import", {"POST", "OPTIONS"}),
     ):
         resp = getattr(client, method)(path)
         assert resp.status_code == 405 and problem(resp)["code"] == "method_not_allowed"

@@ -48,7 +48,7 @@ def create_game():
     return json_response(text, 201, version=1, location=f"/games/{created.game_id}")
 
 
-@bp.get("/games/<game_id>")
+@bp.get("/games/<game:game_id>")
 def get_game(game_id: str):
     """The game as stored, or 304 while the client's copy is current."""
     check_headers("getGame")
