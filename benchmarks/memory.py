@@ -7,8 +7,10 @@ client) and prints bytes as Redis counts them: MEMORY USAGE of each key
 (value, key name and Redis's per-key overhead) and the growth of
 used_memory, which also counts the expiry entry. Figures for sizing
 maxmemory: a game just created, a game played to its end (the history and
-the final state), and one refused move recorded under an Idempotency-Key
-(what a client can make the store keep for 24 h per request).
+the final state), the record a finished player game is kept as when its
+keys expire (service/games/outlive.py, kept with no TTL), and one refused
+move recorded under an Idempotency-Key (what a client can make the store
+keep for 24 h per request).
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.httpbench.plans import CREATE_BODY, move_script
+from benchmarks.httpbench.plans import CLOCKED_CREATE_BODY, CREATE_BODY, move_script
 from service.api import create_app
 from service.config import Settings
+from service.games.outlive import unpacked
 from tests.support.redis_servers import ThrowawayRedis
 
 REFUSALS = 2000
@@ -55,17 +58,42 @@ def main() -> None:
         )
 
         script = move_script()
+
+        def play_out(game_id: str, tokens: list[str]) -> None:
+            """Play the scripted game to its end, each move with its seat's token."""
+            for step in script:
+                resp = client.post(
+                    f"/games/{game_id}/moves",
+                    data=step.body,
+                    content_type="application/json",
+                    headers={"Authorization": f"Bearer {tokens[step.seat]}"},
+                )
+                assert resp.status_code == 201, resp.get_data()
+
         game_id, tokens = create()
-        for step in script:
-            resp = client.post(
-                f"/games/{game_id}/moves",
-                data=step.body,
-                content_type="application/json",
-                headers={"Authorization": f"Bearer {tokens[step.seat]}"},
-            )
-            assert resp.status_code == 201, resp.get_data()
+        play_out(game_id, tokens)
         finished = key_bytes(redis, f"*{{{game_id}}}*")
         print(f"finished game:           {finished:>7} bytes ({len(script)} moves, no Idempotency-Key)")
+
+        # A player's clocked game against a guest, played to its end: its record is kept for good.
+        player = client.post("/players", json={"name": "Ann"}).get_json()
+        made = client.post(
+            "/games",
+            data=CLOCKED_CREATE_BODY,
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {player['token']}"},
+        ).get_json()
+        game_id, tokens = made["game"]["id"], [player["token"], made["tokens"][1]]
+        play_out(game_id, tokens)
+        (kept_key,) = redis.scan_iter(f"*{{{game_id}}}:kept")
+        stored = redis.get(kept_key)
+        assert isinstance(stored, str)  # the client decodes answers
+        text = unpacked(stored)
+        print(
+            f"kept record:             {redis.memory_usage(kept_key, samples=0):>7} bytes "
+            f"(a player's clocked game of {len(script)} moves, no TTL; compressed from a text of "
+            f"{len(text.encode())} bytes, {len(text.partition(chr(10) * 2)[2])} of them its moves)"
+        )
 
         game_id, tokens = create()
         for number, step in enumerate(script):

@@ -23,6 +23,7 @@ that handed the bot its turn (`client`), for fairness between clients.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -40,7 +41,7 @@ from service.engine import (
     new_game,
     replay,
 )
-from service.languages import DEFAULT_LANGUAGE, Text
+from service.languages import DEFAULT_LANGUAGE
 from service.storage import (
     BotJobs,
     ClockRefusal,
@@ -66,6 +67,7 @@ from .jsontext import Fragment, compact, parse
 from .kept import GameCopy, KeptCopies
 from .listeners import GameListener
 from .low_time import next_look_ms, owed_at, told_at_commit
+from .outlive import keep, outlives, restore
 from .records import NO_BOTS, GameRecord, Pause, Seat, could_be_game_id, create_record
 from .refusals import (
     BotsBusy,
@@ -81,7 +83,7 @@ from .refusals import (
     Refusal,
     RuleBroken,
     VersionMismatch,
-    VersionNotFound,
+    no_version,
 )
 from .takebacks import LastTurn, in_force, last_turn, moves_of, takeback_entry
 from .values import PLAIN_SEATING, Committed, Created, Expiry, IdempotencyKey, Seating, VersionCondition
@@ -120,6 +122,9 @@ def _replayed(record: GameRecord, moves: list[Move]) -> GameState:
         first_player=state.first_player,
         time_board=state.time_board,
     )
+
+
+_log = logging.getLogger(__name__)
 
 
 class GamePlay:
@@ -267,15 +272,35 @@ class GamePlay:
         """The game as stored now."""
         self.check_id(game_id)
         stored = self.store.load_game(game_id)
+        if stored is None and self._restored(game_id):
+            stored = self.store.load_game(game_id)
         if stored is None:
             self.kept.drop(game_id)
             raise GameNotFound(game_id)
         return GameCopy.of(stored)
 
+    def _keep_record(self, game_id: str) -> None:
+        """Keep the record of a finished player game just written (outlive.py).
+
+        Right after the write, not at expiry: Redis tells of an expiry
+        unreliably. The write stands whatever happens here, so its answer
+        is given: a store that fails now leaves only the record unkept, told in the log.
+        """
+        try:
+            keep(self.store, game_id)
+        except StorageError:
+            _log.warning("the record of finished game %s was not kept", game_id, exc_info=True)
+
+    def _restored(self, game_id: str) -> bool:
+        """Whether a finished game gone from the store was stored again from its kept record (outlive.py)."""
+        return restore(self.store, game_id)
+
     def view(self, game_id: str) -> StoredView:
         """The Game body as stored, with its version."""
         self.check_id(game_id)
         found = self.store.load_view(game_id)
+        if found is None and self._restored(game_id):
+            found = self.store.load_view(game_id)
         if found is None:
             raise GameNotFound(game_id)
         return found
@@ -336,6 +361,8 @@ class GamePlay:
         """(version, the stored Moves from index `start` to `stop`, as LRANGE counts)."""
         self.check_id(game_id)
         found = self.store.load_moves(game_id, start, stop)
+        if found is None and self._restored(game_id):
+            found = self.store.load_moves(game_id, start, stop)
         if found is None:
             raise GameNotFound(game_id)
         return found
@@ -396,6 +423,8 @@ class GamePlay:
         """Read the game and claim the key in one round trip: the game, and the key's record if it was claimed before."""
         self.check_id(game_id)
         stored, existing = self.store.load_for_move(game_id, key.key, key.fingerprint)
+        if stored is None and self._restored(game_id):
+            stored, existing = self.store.load_for_move(game_id, key.key, key.fingerprint)
         if stored is None:
             raise GameNotFound(game_id)
         return GameCopy.of(stored), existing
@@ -857,6 +886,8 @@ class GamePlay:
             if isinstance(result, Stored):
                 if step.keep:
                     self.kept.put(game_id, GameCopy(step.version, result.revision, step.record), step.text)
+                if outlives(step.record):
+                    self._keep_record(game_id)
                 if step.deadline_ms is not None:
                     self.deadlines.schedule(game_id, step.deadline_ms)
                 answer = step.done(result)
@@ -969,16 +1000,6 @@ def _heard_with_low_time(
     clock = record.clock_now
     assert clock is not None and clock.deadline_ms is not None
     listener.low_time(record, seat, clock.deadline_ms - clock.since_ms)
-
-
-def no_version(current: int, version: int) -> VersionNotFound:
-    """The refusal of a version the game has not reached."""
-    return VersionNotFound(
-        Text(
-            "The game is at version {current}; there is no version {version}.",
-            {"current": current, "version": version},
-        )
-    )
 
 
 def _as_is(committed: Committed) -> Committed:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.engine import (
     ABORTED,
@@ -34,7 +34,6 @@ from service.engine import (
 
 from .clock import ClockSettings
 from .jsontext import parse
-from .play import GamePlay, no_version
 from .record_text import (
     NONE_VALUE,
     Action,
@@ -48,8 +47,12 @@ from .record_text import (
     parse_record,
 )
 from .records import DEFAULT_NAMES, GameRecord, Seat, new_game_id, now_rfc3339
+from .refusals import no_version
 from .takebacks import TAKEBACK, InForce, last_turn, takeback_entry
 from .views import history_entry, move_outcome
+
+if TYPE_CHECKING:
+    from .play import GamePlay
 
 RUNNING = "*"
 ABORTED_RESULT = "aborted"
@@ -67,13 +70,14 @@ def game_record(play: GamePlay, game_id: str, version: int | None = None) -> str
     return record_of(game.record, entries, finished=wanted == current and game.record.state.finished)
 
 
-def record_of(record: GameRecord, entries: Iterable[str], finished: bool) -> str:
+def record_of(record: GameRecord, entries: Iterable[str], finished: bool, more: Iterable[Tag] = ()) -> str:
     """The record of `record`'s game with the history `entries` (its texts, oldest first).
 
     `finished`: whether the game ends with them (the record's result and
-    scores are the game's); a past version of a game never ended.
+    scores are the game's); a past version of a game never ended. `more`:
+    tags written after the record's own (the kept record's, outlive.py).
     """
-    return format_record(_tags(record, finished), [_entry_of(text) for text in entries])
+    return format_record([*_tags(record, finished), *more], [_entry_of(text) for text in entries])
 
 
 def _entry_of(text: str) -> Entry:

@@ -380,3 +380,13 @@ class PlayerRequired(Refusal):
         super().__init__(
             Text("A rated game is played between players: send your player token (POST /players makes one).")
         )
+
+
+def no_version(current: int, version: int) -> VersionNotFound:
+    """The refusal of a version the game has not reached."""
+    return VersionNotFound(
+        Text(
+            "The game is at version {current}; there is no version {version}.",
+            {"current": current, "version": version},
+        )
+    )

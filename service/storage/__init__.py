@@ -36,6 +36,7 @@ from .store import (
     StoredEvent,
     StoredGame,
     StoredView,
+    WholeGame,
 )
 from .tournaments import StoredTournament, TournamentBook
 from .watchers import StreamWatchers
@@ -86,6 +87,7 @@ __all__ = [
     "StreamEvent",
     "StreamWatchers",
     "TournamentBook",
+    "WholeGame",
     "open_storage",
     "open_store",
     "storage_from_settings",

@@ -65,6 +65,10 @@ class ImportArgs(NamedTuple):
     revision: str
     version: int
     moves: str  # the history's entries, oldest first, as a JSON array of their texts
+    # A game rebuilt from its kept record (games/outlive.py), else '[]' and 0: each version's
+    # clock entry (a JSON array, null for none), and the version its body last changed at in place.
+    clocks: str
+    changed: int
 
 
 class SeatArgs(NamedTuple):

@@ -11,7 +11,7 @@ from __future__ import annotations
 class GameKeys:
     """The names of one game's keys under a prefix."""
 
-    __slots__ = ("_base", "events", "game", "moves")
+    __slots__ = ("_base", "events", "game", "kept", "moves")
 
     def __init__(self, prefix: str, game_id: str):
         if not game_id:
@@ -22,6 +22,8 @@ class GameKeys:
         self.moves = self._base + "moves"  # list: the history, oldest first
         # stream: one entry per move, id `<version after it>-0` (lua/commit_move.lua)
         self.events = self._base + "events"
+        # string: the record (docs/records.md) of a finished player game, with no TTL (games/kept_records.py)
+        self.kept = self._base + "kept"
 
     def idempotency(self, key: str) -> str:
         """The record hash under one idempotency key: fingerprint, answer (none: in progress)."""

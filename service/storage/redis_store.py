@@ -39,6 +39,7 @@ from .store import (
     StoredEvent,
     StoredGame,
     StoredView,
+    WholeGame,
 )
 from .store_time import StoreTime
 from .wakeups import Wakeups
@@ -194,6 +195,8 @@ class RedisGameStore(GameStore):
             revision=revision,
             version=version,
             moves=json.dumps(moves),
+            clocks="[]",
+            changed=0,
         )
         if not self._link.script("import_game", [keys.game, keys.moves, keys.events], list(args)):
             raise GameExists(f"a game with id {game_id!r} already exists")
@@ -404,6 +407,47 @@ class RedisGameStore(GameStore):
         if found is None:
             return None
         return int(found[0]), list(found[1])
+
+    def load_whole(self, game_id: str) -> WholeGame | None:
+        """The game with its whole history and clock log, read at once (lua/load_whole.lua); None: no game."""
+        keys = self._keys(game_id)
+        found = self._link.script("load_whole", [keys.game, keys.moves], [])
+        if found is None:
+            return None
+        version, revision, state, changed, moves, clocks = found
+        return WholeGame(
+            version=int(version),
+            state=state,
+            moves=tuple(moves),
+            clocks=tuple(entry or None for entry in clocks),
+            changed_in_place=changed == version,
+            revision=revision,
+        )
+
+    def keep_record(self, game_id: str, revision: str, record: str) -> bool:
+        """Keep `record` with no TTL while the game is at `revision` (lua/keep_record.lua)."""
+        keys = self._keys(game_id)
+        return bool(self._link.script("keep_record", [keys.game, keys.kept], [revision, record]))
+
+    def load_kept(self, game_id: str) -> str | None:
+        """The record kept by `keep_record`, or None."""
+        found: str | None = self._link.command("load_kept", "GET", self._keys(game_id).kept)
+        return found
+
+    def restore_game(self, game_id: str, whole: WholeGame, view: str) -> bool:
+        """Store a game rebuilt from its kept record whole again, with the game's TTL (lua/import_game.lua)."""
+        keys = self._keys(game_id)
+        args = ImportArgs(
+            state=whole.state,
+            view=view,
+            ttl_ms=self._ttl_ms,
+            revision=_new_revision(),
+            version=whole.version,
+            moves=json.dumps(whole.moves),
+            clocks=json.dumps(whole.clocks),
+            changed=whole.version if whole.changed_in_place else 0,
+        )
+        return bool(self._link.script("import_game", [keys.game, keys.moves, keys.events], list(args)))
 
     def load_events(self, game_id: str, after: int, count: int, after_seq: int = 0) -> EventSlice | None:
         """Up to `count` events after version `after` (and its offer `after_seq`), with the game's version; None: no game."""

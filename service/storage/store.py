@@ -56,6 +56,18 @@ class StoredGame:
 
 
 @dataclass(frozen=True, slots=True)
+class WholeGame:
+    """A game with all that its reads serve: state, history, each version's clock entry (None: none)."""
+
+    version: int
+    state: str
+    moves: tuple[str, ...]
+    clocks: tuple[str | None, ...]  # index v - 1 for version v
+    changed_in_place: bool = False  # as StoredView's, at the game's version
+    revision: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class StoredView:
     """The Game body a read serves, with its version.
 
@@ -413,6 +425,22 @@ class GameStore(ABC):
     @abstractmethod
     def load_moves(self, game_id: str, start: int = 0, stop: int = -1) -> tuple[int, list[str]] | None:
         """(version, history slice as LRANGE gives it), consistent with each other, or None."""
+
+    @abstractmethod
+    def load_whole(self, game_id: str) -> WholeGame | None:
+        """The game with its whole history and clock log, read at once; None: no game."""
+
+    @abstractmethod
+    def keep_record(self, game_id: str, revision: str, record: str) -> bool:
+        """Keep `record` with no TTL, if the game is still at `revision`: it outlives the game's other keys."""
+
+    @abstractmethod
+    def load_kept(self, game_id: str) -> str | None:
+        """The record kept by `keep_record`, or None."""
+
+    @abstractmethod
+    def restore_game(self, game_id: str, whole: WholeGame, view: str) -> bool:
+        """Store a game rebuilt from its kept record whole again, with the game's TTL; False: one lives there."""
 
     @abstractmethod
     def load_events(self, game_id: str, after: int, count: int, after_seq: int = 0) -> EventSlice | None:

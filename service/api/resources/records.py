@@ -17,10 +17,9 @@ from service.api.incoming import check_headers, read_query, read_text_body
 from service.api.problems import ApiProblem, invalid_request
 from service.api.responses import etag, json_response, not_modified
 from service.engine.errors import ExplainedError
-from service.games.play import no_version
 from service.games.record_games import game_record, imported, replay_record
 from service.games.record_text import MEDIA_TYPE, RecordError
-from service.games.refusals import explained
+from service.games.refusals import explained, no_version
 from service.languages import Text
 from service.site.archive import ArchiveQuery, finished_lines
 

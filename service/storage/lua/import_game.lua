@@ -16,4 +16,13 @@ end
 if #entries > 0 then
     redis.call('PEXPIRE', KEYS[2], ttl_ms)
 end
+-- A game rebuilt from its kept record gets back its clock log and in-place change (GameStore.restore_game).
+for v, entry in ipairs(cjson.decode(clocks)) do
+    if entry ~= cjson.null then
+        redis.call('HSET', KEYS[1], 'clock:' .. v, entry)
+    end
+end
+if changed ~= '0' then
+    redis.call('HSET', KEYS[1], 'changed', changed)
+end
 return 1
