@@ -71,6 +71,7 @@ _ASSET_TYPES = {
         "watching.js": _JS,
         "names.js": _JS,
         "tournaments.js": _JS,
+        "webhooks.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },
