@@ -72,6 +72,7 @@ _ASSET_TYPES = {
         "names.js": _JS,
         "tournaments.js": _JS,
         "webhooks.js": _JS,
+        "records.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },
