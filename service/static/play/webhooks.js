@@ -26,8 +26,10 @@ export async function showWebhooks(showMessage) {
       .catch(showMessage);
   };
   $("webhook-secret-copy").onclick = () => {
+    // The Clipboard API exists only on https pages (and localhost); elsewhere the selected text is copied.
     $("webhook-secret").select();
-    navigator.clipboard?.writeText($("webhook-secret").value).catch(() => document.execCommand("copy"));
+    const copied = navigator.clipboard ? navigator.clipboard.writeText($("webhook-secret").value) : Promise.reject();
+    copied.catch(() => document.execCommand("copy"));
   };
   await listWebhooks(showMessage);
 }
