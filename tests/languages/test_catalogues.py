@@ -65,7 +65,10 @@ _SAME_IN_EVERY_LANGUAGE = {
     "Buchholz",
     "Sonneborn-Berger",
     "Points",
-}  # French says "score" and "points" too; "bot" is every language's word; the tie-breaks are their authors' names
+    "Webhooks",
+    "URL",
+}  # French says "score" and "points" too; "bot", "webhook" and "URL" are every language's words; the tie-breaks are
+# their authors' names
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -42,6 +42,10 @@ import type {
   TournamentEvent,
   TournamentsPage,
   Vacation,
+  NewWebhook,
+  Webhook,
+  WebhookDelivery,
+  WebhookEvent,
 } from "./types.js";
 import { ProblemError, problemOf, retryAfterMs, sleep } from "./answers.js";
 import { follow, type FollowOptions, type GameEvent, type GameNotice } from "./follow.js";
@@ -229,6 +233,32 @@ export class PatchworkClient {
   /** DELETE /players/me/vacation: end the vacation now; the whole days not begun go back to the bank. */
   async endVacation(playerToken: string): Promise<Vacation> {
     return (await this.send<Vacation>("DELETE", "/players/me/vacation", { token: playerToken })).body;
+  }
+
+  // ---- Webhooks (docs/api-guide.md#webhooks) ----
+
+  /** GET /players/me/webhooks: the player's webhooks, with their state (no secrets). */
+  async listWebhooks(playerToken: string): Promise<Webhook[]> {
+    return (await this.send<{ webhooks: Webhook[] }>("GET", "/players/me/webhooks", { token: playerToken })).body.webhooks;
+  }
+
+  /**
+   * POST /players/me/webhooks: `events` POSTed to `url`, signed; the answer's `secret` is shown this once.
+   * Not sent again after a network error (a second one would be another webhook).
+   */
+  async createWebhook(playerToken: string, url: string, events: WebhookEvent[]): Promise<NewWebhook> {
+    return (await this.send<NewWebhook>("POST", "/players/me/webhooks", { body: { url, events }, token: playerToken, once: true })).body;
+  }
+
+  /** DELETE /players/me/webhooks/{id}: it is sent nothing more. */
+  async deleteWebhook(playerToken: string, webhookId: string): Promise<void> {
+    await this.send<undefined>("DELETE", webhookPath(webhookId), { token: playerToken });
+  }
+
+  /** GET /players/me/webhooks/{id}/deliveries: its last 100 attempts, newest first. */
+  async webhookDeliveries(playerToken: string, webhookId: string): Promise<WebhookDelivery[]> {
+    const answer = await this.send<{ deliveries: WebhookDelivery[] }>("GET", `${webhookPath(webhookId)}/deliveries`, { token: playerToken });
+    return answer.body.deliveries;
   }
 
   /** GET /players/{id}: a player's public profile. */
@@ -528,6 +558,7 @@ export class PatchworkClient {
 
 const gamePath = (gameId: string) => `/games/${encodeURIComponent(gameId)}`;
 const challengePath = (challengeId: string) => `/challenges/${encodeURIComponent(challengeId)}`;
+const webhookPath = (webhookId: string) => `/players/me/webhooks/${encodeURIComponent(webhookId)}`;
 const tournamentPath = (tournamentId: string) => `/tournaments/${encodeURIComponent(tournamentId)}`;
 
 /** `?a=1&b=2` of the values given (none: ""). */

@@ -36,6 +36,11 @@ export type PlayerProfile = Schemas["PlayerProfile"];
 // Issue 41: the player's own profile (its vacation bank) and its vacation.
 export type MyProfile = Schemas["MyProfile"];
 export type Vacation = Schemas["Vacation"];
+// Issue 41: a player's webhooks and their delivery log (docs/api-guide.md#webhooks).
+export type WebhookEvent = Schemas["WebhookEvent"];
+export type Webhook = Schemas["Webhook"];
+export type NewWebhook = Schemas["NewWebhook"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
 export type PlayerCreated = Schemas["PlayerCreated"];
 export type Joined = Schemas["Joined"];
 export type Rematch = Schemas["Rematch"];

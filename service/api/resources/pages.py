@@ -71,6 +71,8 @@ _ASSET_TYPES = {
         "watching.js": _JS,
         "names.js": _JS,
         "tournaments.js": _JS,
+        "webhooks.js": _JS,
+        "records.js": _JS,
         "play.css": _CSS,
         "icon.svg": "image/svg+xml",
     },

@@ -11,6 +11,7 @@ import { botBadge, isBotAccount, named } from "./names.js";
 import { notify } from "./notices.js";
 import { playerApi } from "./player-api.js";
 import { followPlayer, onPlayerEvent } from "./player-stream.js";
+import { showWebhooks } from "./webhooks.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -232,7 +233,11 @@ export async function showProfile(playerId, showMessage) {
   $("profile-block").onclick = blocking(true);
   $("profile-unblock").onclick = blocking(false);
   $("vacation").hidden = mine === null || mine.id !== profile.id;
-  if (!$("vacation").hidden) showVacation(await playerApi.me(), showMessage);
+  $("webhooks").hidden = true;
+  if (!$("vacation").hidden) {
+    showVacation(await playerApi.me(), showMessage);
+    await showWebhooks(showMessage);
+  }
 }
 
 /** On the player's own profile: its vacation bank, and a control to start or end a vacation (docs/api-guide.md#vacations). */

@@ -20,6 +20,7 @@ import { offersRecord, offersShow, onOffer, openOffers, wireOffers } from "./off
 import { named } from "./names.js";
 import { followPlayer } from "./player-stream.js";
 import { wireTournaments } from "./tournaments.js";
+import { showExport, wireImport } from "./records.js";
 import { hideViews, showView, translateView } from "./views.js";
 import { clearWatchers, showWatchers } from "./watching.js";
 
@@ -218,6 +219,7 @@ function render() {
   renderMarket(game);
   renderControls(game);
   renderAnalysis(game);
+  showExport(game);
   offersShow(game);
   showGamePeople(game, page.seat);
 }
@@ -521,6 +523,7 @@ wireAnalysis();
 wireChallenges(showMessage);
 wireOffers(showMessage);
 wireTournaments(showMessage);
+wireImport(showMessage);
 $("advance").addEventListener("click", () => submit(() => api.move(page.gameId, page.token, { action: "advance" })));
 $("resign").addEventListener("click", () => {
   if (confirm(t("Resign this game?"))) submit(() => api.resign(page.gameId, page.token));

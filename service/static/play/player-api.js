@@ -64,6 +64,15 @@ export const playerApi = {
   startVacation: (days) => request("POST", "/players/me/vacation", { body: { days } }),
   endVacation: () => request("DELETE", "/players/me/vacation"),
 
+  // ---- Webhooks (docs/api-guide.md#webhooks) ----
+  /** `{webhooks}`: the player's webhooks, no secrets. */
+  webhooks: () => request("GET", "/players/me/webhooks"),
+  /** `{webhook, secret}`: the secret shown this once. */
+  createWebhook: (url, events) => request("POST", "/players/me/webhooks", { body: { url, events } }),
+  deleteWebhook: (webhookId) => request("DELETE", `/players/me/webhooks/${id(webhookId)}`),
+  /** `{deliveries}`: the webhook's last attempts, newest first. */
+  webhookDeliveries: (webhookId) => request("GET", `/players/me/webhooks/${id(webhookId)}/deliveries`),
+
   // ---- Blocks ----
   /** `{players}`: the ids of the players this one blocks. */
   blocks: () => request("GET", "/players/me/blocks"),
