@@ -60,6 +60,11 @@ class TcpProxy:
                     pass
                 sock.close()
 
+    def open_connections(self) -> int:
+        """How many client connections go through the proxy now."""
+        with self._lock:
+            return len(self._open) // 2
+
     def cut(self) -> int:
         """Drop every open connection; how many there were."""
         with self._lock:

@@ -149,6 +149,8 @@ def test_a_bot_plays_a_person_to_the_end_through_a_killed_bridge_a_restarted_ser
                 service.close()
                 service.start()
             elif moves_made == 12:
+                # The bridge may still be reconnecting after the restart: cut once both streams are up.
+                wait_for("the bridge's streams to be open", lambda: proxy.open_connections() >= 2)
                 assert proxy.cut() >= 2  # the player stream and the game's, at least
             elif moves_made == 16:
                 bridge.kill()  # and no bridge at all while the person moves
