@@ -170,8 +170,9 @@ class _Loads(html.parser.HTMLParser):
             self.urls.append((found["href"], False))
 
 
-# `import ... from "./x.js"`, `import "./x.js"` and `import("./x.js")` in an ES module.
-_MODULE_IMPORT = re.compile(r"""\bimport\b(?:[^"'();]*?\bfrom\b)?\s*\(?\s*["']([^"']+)["']""")
+# `import ... from "./x.js"`, `import "./x.js"` and `import("./x.js")` in an ES module; not the word
+# inside a string (`$("import")`, "/games/import"): the keyword starts a line or follows a space, `;`, `(` or `=`.
+_MODULE_IMPORT = re.compile(r"""(?<![^\s;(=])import\b(?:[^"'();]*?\bfrom\b)?\s*\(?\s*["']([^"']+)["']""")
 
 
 def _fetch(url: str) -> requests.Response:

@@ -10,19 +10,22 @@ event stream, until the stream starts.
 
 from __future__ import annotations
 
+import re
 from time import perf_counter
 
 from service.telemetry.metrics import http_duration, http_requests
 
 UNMATCHED = "unmatched"
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+# `<game:game_id>` is labelled `<game_id>`: the converter is how the route matches, not what it is.
+_CONVERTER = re.compile(r"<[^:<>]+:([^<>]+)>")
 
 
 def _route(environ) -> str:
     # Flask's request object, which werkzeug leaves in the environ while the app runs.
     request = environ.get("werkzeug.request")
     rule = request.url_rule if request is not None else None
-    return rule.rule if rule is not None else UNMATCHED
+    return _CONVERTER.sub(r"<\1>", rule.rule) if rule is not None else UNMATCHED
 
 
 class RequestMetrics:
