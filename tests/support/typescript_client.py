@@ -40,12 +40,13 @@ def npm(package: Path, *args: str, timeout: float = 300) -> subprocess.Completed
     return run
 
 
-def build_client(work: Path, fresh_install: bool = False) -> Path:
+def build_client(work: Path, fresh_install: bool = False, build: bool = True) -> Path:
     """Build the client in `work` (made if missing, else empty); the built package's directory (its dist/ inside).
 
     `fresh_install`: its node packages installed by `npm ci` in the copy, as the README says to on a
     fresh clone (from npm's cache when it has them, which ./dev test's own npm ci filled), rather
-    than the checkout's node_modules linked in.
+    than the checkout's node_modules linked in. `build=False`: the copy set up, not built (for
+    `npm pack`, whose prepack builds it).
     """
     if not fresh_install:
         assert (NODE_MODULES / ".bin" / "openapi-typescript").exists(), (
@@ -59,5 +60,6 @@ def build_client(work: Path, fresh_install: bool = False) -> Path:
         npm(package, "ci", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund")
     else:
         (package / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
-    npm(package, "run", "--silent", "build")
+    if build:
+        npm(package, "run", "--silent", "build")
     return package
