@@ -56,7 +56,7 @@ def rect(driver, css: str) -> dict:
 def check_layout(driver, size: str) -> None:
     """The market just above the player's quilt (a phone) or beside it; the track's spaces readable."""
     no_overflow(driver)
-    market, mine = rect(driver, "#market-box"), rect(driver, ".player.first")
+    market, mine = rect(driver, "#market-box"), rect(driver, '.player[data-place="first"]')
     if size == "phone":
         assert 0 <= mine["top"] - market["bottom"] < 40, (market, mine)
     else:

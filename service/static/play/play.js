@@ -289,15 +289,15 @@ function renderQuilts(game) {
   const panels = game.players.map((player, seat) => {
     const panel = document.createElement("section");
     const mine = seat === (page.seat ?? 0);
-    panel.className = `player seat-${seat} ${mine ? "first" : "second"}${game.turn === seat ? " in-turn" : ""}`;
+    panel.className = `player seat-${seat}${game.turn === seat ? " in-turn" : ""}`;
+    panel.dataset.place = mine ? "first" : "second";
     const title = document.createElement("h3");
     title.id = `seat-title-${seat}`;
     panel.setAttribute("aria-labelledby", title.id);
     // The seat's mark (a disc or a square, its token on the time track) and words: never colour alone.
     title.append(seatIcon(seat), " ", named(player), seat === page.seat ? " " + t("(you)") : "",
       // A level's id: the service's own bot plays the seat (a bot account's `true` is its badge).
-      typeof player.bot === "string" ? " · " + t("bot {bot}", { bot: player.bot }) : "",
-      game.turn === seat && game.status === "active" ? " · " + t("to move") : "");
+      typeof player.bot === "string" ? " · " + t("bot {bot}", { bot: player.bot }) : "");
     const stats = document.createElement("p");
     stats.className = "stats";
     const numbers = {
@@ -315,6 +315,10 @@ function renderQuilts(game) {
     clock.id = `clock-${seat}`;
     clock.hidden = !game.clock;
     panel.append(title, clock, stats);
+    // The seat in turn is told in words as well as by its frame.
+    if (game.turn === seat && game.status === "active") {
+      panel.append(Object.assign(document.createElement("p"), { className: "turn-mark", textContent: t("to move") }));
+    }
     if (player.bot !== null && game.turn === seat && game.status === "active") {
       const thinking = document.createElement("p");
       thinking.className = "thinking";
