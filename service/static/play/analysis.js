@@ -263,7 +263,8 @@ async function showStep() {
   }
   if (state.gameId !== gameId || state.index !== index) return; // stepped on meanwhile
   const position = state.positions.get(move.number);
-  const quilt = drawQuilt(position.players[move.seat].quilt);
+  const quilt = drawQuilt(position.players[move.seat].quilt,
+    t("{name}'s quilt before move {number}", { name: name(move.seat), number: move.number }));
   drawCellsOver(quilt.element, cellsOf(record), "played", record.patch_id ?? 0);
   if (!sameMove(move.best, record)) drawCellsOver(quilt.element, cellsOf(move.best), "best", move.best.patch_id ?? 0);
   const board = $("analysis-board");
