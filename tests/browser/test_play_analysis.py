@@ -160,6 +160,11 @@ def test_a_finished_games_analysis_is_asked_for_shown_and_stepped_through(browse
     listed = shown_moves(browser)
     listed[-1].click()
     board_at(browser, moves[-1]["number"])
+    # The chart marks the move shown, and only it.
+    assert [
+        line.get_attribute("data-number")
+        for line in browser.find_elements(By.CSS_SELECTOR, "#analysis-chart line.move-at.current")
+    ] == [str(moves[-1]["number"])]
     assert browser.find_element(By.ID, "analysis-next").get_attribute("disabled") == "true"
 
     # Another language: the list, the captions and the chart follow.

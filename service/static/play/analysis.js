@@ -170,8 +170,17 @@ async function renderChart() {
     chart.removeAttribute("width");
     chart.removeAttribute("height");
     $("analysis-chart").replaceChildren(document.importNode(chart, true));
+    markChart();
   } catch (error) {
     say(error.message);
+  }
+}
+
+/** The move shown, marked on the chart: the chart names a line across the plot for each move by its number. */
+function markChart() {
+  const shown = state.analysis?.moves[state.index]?.number;
+  for (const line of $("analysis-chart").querySelectorAll("line.move-at")) {
+    line.classList.toggle("current", Number(line.dataset.number) === shown);
   }
 }
 
@@ -244,6 +253,7 @@ async function showStep() {
     button.classList.toggle("current", Number(button.dataset.number) === move.number);
   }
   $("analysis-moves").querySelector("button.current")?.scrollIntoView({ block: "nearest" });
+  markChart();
   $("analysis-previous").disabled = index === 0;
   $("analysis-next").disabled = index === analysis.moves.length - 1;
   $("analysis-position").textContent = t("Move {number} of {count}", { number: move.number, count: history.length });
