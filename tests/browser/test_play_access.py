@@ -14,8 +14,8 @@ from selenium.webdriver.common.by import By
 
 from .axe import violations
 from .browser import console_errors
+from .finished_games import ANALYSIS_BOUND, finished_game
 from .player import body, setup_form, wait, wait_for_version
-from .test_play_analysis import ANALYSIS_BOUND, finished_game
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
