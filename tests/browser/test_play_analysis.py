@@ -9,43 +9,15 @@ the analysis with the bots' 20 ms budget.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from tests.support.service_client import ServiceClient, choose_move
-
 from .browser import console_errors
+from .finished_games import ANALYSIS_BOUND, finished_game
 from .player import body, wait
-
-# The worker analyses a whole game at 20 ms a search in seconds; a loaded machine gets room.
-ANALYSIS_BOUND = 120
-MOVES_BOUND = 300
-
-
-def finished_game(base: str, seed: int, moves: int | None = None) -> tuple[str, list[str]]:
-    """A game between Ann and Bob played with random legal moves: to its end, or `moves` of them and a resignation."""
-    rng = random.Random(seed)
-    with ServiceClient(base) as client:
-        resp = client.post("/games", json={"seed": seed, "players": [{"name": "Ann"}, {"name": "Bob"}]})
-        assert resp.status_code == 201, resp.text
-        game_id, tokens = resp.json()["game"]["id"], resp.json()["tokens"]
-        for _ in range(MOVES_BOUND if moves is None else moves):
-            _, choice = choose_move(client, game_id, rng)
-            if choice is None:
-                break
-            assert client.move(choice, tokens[choice.seat]).status_code == 201
-        if moves is not None:
-            resp = client.post(
-                f"/games/{game_id}/resign", json={}, headers={"Authorization": f"Bearer {tokens[0]}"}
-            )
-            assert resp.status_code == 201, resp.text
-        assert client.game(game_id)["status"] == "finished"
-    return game_id, tokens
 
 
 def errors_but(driver, *expected: str) -> list[str]:
@@ -160,6 +132,11 @@ def test_a_finished_games_analysis_is_asked_for_shown_and_stepped_through(browse
     listed = shown_moves(browser)
     listed[-1].click()
     board_at(browser, moves[-1]["number"])
+    # The chart marks the move shown, and only it.
+    assert [
+        line.get_attribute("data-number")
+        for line in browser.find_elements(By.CSS_SELECTOR, "#analysis-chart line.move-at.current")
+    ] == [str(moves[-1]["number"])]
     assert browser.find_element(By.ID, "analysis-next").get_attribute("disabled") == "true"
 
     # Another language: the list, the captions and the chart follow.

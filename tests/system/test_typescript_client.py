@@ -3,10 +3,13 @@
 gunicorn serves the API on a real redis-server with a bot worker, and a
 second instance on the same store limits game creation to one per two
 seconds (a real 429 with Retry-After for the client to honour). The client
-is built as its package.json builds it (tests/support/typescript_client.py), then
-`node --test` runs its tests with the services' addresses in PATCHWORK_URL
-and PATCHWORK_LIMITED_URL: a whole game against a bot through the example,
-streams cut mid-game and resumed, a resume answered with a snapshot, a
+is set up as its README says on a fresh clone, in a copy of the package
+(tests/support/typescript_client.py): `npm ci` (its own lock), `npm run
+build`, then `npm test` runs its tests with the services' addresses in
+PATCHWORK_URL and PATCHWORK_LIMITED_URL: a method for every operation of
+openapi.yaml, each sending that operation's method and path; the lobby,
+seeks, pictures and an analysis pending (202) then done; a whole game
+against a bot through the example, streams cut mid-game and resumed, a resume answered with a snapshot, a
 move's answer held until the stream has shown the bot's reply, a lost answer
 retried with its Idempotency-Key; and the README's and the guide's bodies
 (examples/docs.ts) sent as typed, answered as the docs show.
@@ -23,7 +26,7 @@ from tests.support.typescript_client import build_client, node_env
 
 
 def test_the_typescript_client_against_the_live_service(tmp_path):
-    package = build_client(tmp_path / "client")
+    package = build_client(tmp_path / "client", fresh_install=True)
     with (
         ThrowawayRedis(tmp_path / "redis") as redis,
         # A webhook to a loopback http URL is taken only with these (a test setting).
@@ -43,10 +46,9 @@ def test_the_typescript_client_against_the_live_service(tmp_path):
     ):
         # Bot games are refused until the worker's first heartbeat.
         create_bot_game(web.url, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}])
-        tests = sorted(str(path) for path in (package / "dist" / "test").glob("*.test.js"))
-        assert tests, "no compiled tests in dist/test"
+        assert list((package / "dist" / "test").glob("*.test.js")), "no compiled tests in dist/test"
         run = subprocess.run(
-            ["node", "--test", "--test-reporter=spec", *tests],
+            ["npm", "test"],
             cwd=package,
             env={**node_env(), "PATCHWORK_URL": web.url, "PATCHWORK_LIMITED_URL": limited.url},
             capture_output=True,
@@ -55,6 +57,6 @@ def test_the_typescript_client_against_the_live_service(tmp_path):
         )
         print(run.stdout)
         assert run.returncode == 0, (
-            f"node --test failed:\n{run.stdout}\n{run.stderr}\n"
+            f"npm test failed:\n{run.stdout}\n{run.stderr}\n"
             f"web log:\n{web.log()[-3000:]}\nworker log:\n{worker.log()[-2000:]}"
         )

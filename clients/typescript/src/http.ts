@@ -12,6 +12,8 @@
 // challenge made, a tournament organised), is not sent again after a
 // network error: the caller reads what became of it.
 import type {
+  Analysis,
+  AnalysisPending,
   Bot,
   Challenge,
   CreateChallengeRequest,
@@ -23,21 +25,31 @@ import type {
   GameCreated,
   GamesPage,
   Hint,
+  Health,
+  JoinRequest,
   Joined,
   LegalMoves,
+  LobbyPage,
   MoveRecord,
   MoveRequest,
   MyChallenges,
+  MyGames,
   MyProfile,
   NameSeatRequest,
   Offer,
+  OfferBody,
   OfferEvent,
+  Patch,
   PlayerEvent,
   PlayerCreated,
   PlayerGameLine,
   PlayerProfile,
+  Readiness,
   Rematch,
   Seat,
+  Seek,
+  CreateSeekRequest,
+  StreamTicket,
   Tournament,
   TournamentEvent,
   TournamentsPage,
@@ -48,11 +60,13 @@ import type {
   WebhookEvent,
 } from "./types.js";
 import { ProblemError, problemOf, retryAfterMs, sleep } from "./answers.js";
+import type { Outcome, Pending, QueryOf } from "./outcome.js";
 import { follow, type FollowOptions, type GameEvent, type GameNotice } from "./follow.js";
 import { followPlayer, type FollowPlayerOptions } from "./player-events.js";
 import { followTournament, type FollowTournamentOptions } from "./tournament-events.js";
 
-interface Answer<T> {
+/** What `send` answers: the status (a 202 too: `send` leaves telling it apart to its caller), headers and body. */
+export interface Answer<T> {
   status: number;
   headers: Headers;
   body: T;
@@ -109,6 +123,12 @@ export interface PlayerOptions {
   bot?: boolean;
 }
 
+/** How a picture of the board is drawn (`boardSvg`, `boardText`). */
+export interface PictureOptions {
+  /** Sent as Accept-Language: the language of the picture's words. */
+  language?: string;
+}
+
 export interface MoveOptions {
   /** Sent as `If-Match: "<version>"`: the move is refused (412) if the game has moved on. */
   ifMatch?: number;
@@ -137,6 +157,39 @@ export class PatchworkClient {
   /** GET /bots: the levels on offer, weakest first. */
   async bots(): Promise<Bot[]> {
     return (await this.send<{ bots: Bot[] }>("GET", "/bots")).body.bots;
+  }
+
+  // ---- The service itself, and the patches ----
+
+  /** GET /healthz: the process runs (never retried: an answer is the point). */
+  async health(): Promise<Health> {
+    return (await this.send<Health>("GET", "/healthz", { retries: 0 })).body;
+  }
+
+  /** GET /readyz: the store answers, and whether bots can play (`bots`). A 503 (not ready) is thrown at once. */
+  async ready(): Promise<Readiness> {
+    return (await this.send<Readiness>("GET", "/readyz", { retries: 0 })).body;
+  }
+
+  /** GET /metrics: the Prometheus text exposition (a 404 where the service does not expose it). */
+  async metrics(): Promise<string> {
+    return (await this.send<string>("GET", "/metrics", { read: "text", accept: "text/plain" })).body;
+  }
+
+  /** GET /openapi.yaml: the contract this client's types were generated from, as the service serves it now. */
+  async openapi(): Promise<string> {
+    return (await this.send<string>("GET", "/openapi.yaml", { read: "text", accept: "application/yaml" })).body;
+  }
+
+  /** GET /patches: the catalogue of the 33 patches. */
+  async patches(): Promise<Patch[]> {
+    return (await this.send<{ patches: Patch[] }>("GET", "/patches")).body.patches;
+  }
+
+  /** GET /patches/{id}.svg: a patch's picture, turned and flipped as in a placement, captioned in `lang`. */
+  async patchSvg(patchId: number, query: QueryOf<"getPatchSvg"> = {}): Promise<string> {
+    const path = `/patches/${encodeURIComponent(String(patchId))}.svg${searchOf({ ...query })}`;
+    return (await this.send<string>("GET", path, { read: "text", accept: "image/svg+xml" })).body;
   }
 
   /** POST /games: every field optional; no body at all when none is given. */
@@ -183,6 +236,64 @@ export class PatchworkClient {
     const path = `/games/${encodeURIComponent(gameId)}/seat`;
     const body: NameSeatRequest = { name };
     return (await this.send<{ seat: Seat; game: Game }>("POST", path, { body, token })).body;
+  }
+
+  /** GET /games/{id}/moves/{number}: one move of the history (numbered from 1). */
+  async moveRecord(gameId: string, number: number): Promise<MoveRecord> {
+    return (await this.send<MoveRecord>("GET", `${gamePath(gameId)}/moves/${encodeURIComponent(String(number))}`)).body;
+  }
+
+  /** GET /games/{id}/board.svg: the board as a picture, its words in `language` (sent as Accept-Language). */
+  async boardSvg(gameId: string, options: PictureOptions = {}): Promise<string> {
+    return this.picture(`${gamePath(gameId)}/board.svg`, "image/svg+xml", options);
+  }
+
+  /** GET /games/{id}/board.txt: the board as plain text, its words in `language` (sent as Accept-Language). */
+  async boardText(gameId: string, options: PictureOptions = {}): Promise<string> {
+    return this.picture(`${gamePath(gameId)}/board.txt`, "text/plain", options);
+  }
+
+  private async picture(path: string, type: string, options: PictureOptions): Promise<string> {
+    const headers: Record<string, string> = options.language === undefined ? {} : { "Accept-Language": options.language };
+    return (await this.send<string>("GET", path, { read: "text", accept: type, headers })).body;
+  }
+
+  // ---- Analysis: a 202 (queued or being computed) is `pending`, never a result ----
+
+  /** POST /games/{id}/analysis on a finished game: queues its analysis (always pending; asking again is harmless). */
+  async requestAnalysis(gameId: string): Promise<Pending<AnalysisPending>> {
+    const answer = await this.send<AnalysisPending>("POST", `${gamePath(gameId)}/analysis`);
+    return pendingOf(answer);
+  }
+
+  /** GET /games/{id}/analysis: `done` with the analysis, or `pending` (202) while it is queued or computed. */
+  async analysis(gameId: string): Promise<Outcome<Analysis, AnalysisPending>> {
+    return outcomeOf<Analysis, AnalysisPending>(await this.send("GET", `${gamePath(gameId)}/analysis`));
+  }
+
+  /** GET /games/{id}/analysis.svg: `done` with the chart, or `pending` (202) as `analysis`. */
+  async analysisSvg(gameId: string): Promise<Outcome<string, AnalysisPending>> {
+    const path = `${gamePath(gameId)}/analysis.svg`;
+    // A 202's body is JSON whatever the Accept: read as text, parsed when pending.
+    const answer = await this.send<string>("GET", path, { read: "text", accept: "image/svg+xml, application/json" });
+    if (answer.status !== 202) return { status: "done", value: answer.body };
+    return pendingOf({ ...answer, body: JSON.parse(answer.body) as AnalysisPending });
+  }
+
+  /**
+   * Asks for the game's analysis and reads it until it is done, waiting what each 202's
+   * Retry-After asks (at most `maxWaitMs` in all, default 5 minutes: then it throws).
+   */
+  async waitForAnalysis(gameId: string, options: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<Analysis> {
+    const deadline = Date.now() + (options.maxWaitMs ?? 300_000);
+    let answer: Outcome<Analysis, AnalysisPending> = await this.requestAnalysis(gameId);
+    for (;;) {
+      if (answer.status === "done") return answer.value;
+      const wait = Math.min(this.maxRetryDelayMs, answer.retryAfterMs ?? FIRST_BACKOFF_MS);
+      if (Date.now() + wait > deadline) throw new Error(`the analysis of ${gameId} is still pending`);
+      await sleep(wait, options.signal);
+      answer = await this.analysis(gameId);
+    }
   }
 
   /** Every event of the game, in version order, each once, across reconnects: see follow.ts. */
@@ -259,6 +370,70 @@ export class PatchworkClient {
   async webhookDeliveries(playerToken: string, webhookId: string): Promise<WebhookDelivery[]> {
     const answer = await this.send<{ deliveries: WebhookDelivery[] }>("GET", `${webhookPath(webhookId)}/deliveries`, { token: playerToken });
     return answer.body.deliveries;
+  }
+
+  // ---- The lobby, seeks, a player's games and streams ----
+
+  /** GET /games?status=: one page of the lobby (`open`: games with a seat to join) or of the games played. */
+  async listGames(query: QueryOf<"listGames"> & { status: "open" }): Promise<LobbyPage>;
+  async listGames(query: QueryOf<"listGames"> & { status: "active" | "finished" }): Promise<GamesPage>;
+  async listGames(query: QueryOf<"listGames">): Promise<LobbyPage | GamesPage> {
+    return (await this.send<LobbyPage | GamesPage>("GET", `/games${searchOf({ ...query })}`)).body;
+  }
+
+  /** GET /games?status=open: one page of the lobby, the games with a seat to join (`player`: those it waits in). */
+  async lobby(query: GamesQuery & { player?: string } = {}): Promise<LobbyPage> {
+    return this.listGames({ ...query, status: "open" });
+  }
+
+  /**
+   * POST /games/{id}/join: takes the first open seat, as the player of `playerToken` or under a
+   * `name` alone (an unrated game): the game, the seat, and the seat's token (shown this once).
+   * Sent with an Idempotency-Key kept across retries, so a lost answer is had again, token included.
+   */
+  async join(
+    gameId: string,
+    as: { playerToken: string } | JoinRequest = {},
+    options: { idempotencyKey?: string } = {},
+  ): Promise<Joined> {
+    const headers = { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() };
+    const path = `${gamePath(gameId)}/join`;
+    const sent = "playerToken" in as ? { body: {}, token: as.playerToken, headers } : { body: as, headers };
+    return (await this.send<Joined>("POST", path, sent)).body;
+  }
+
+  /** GET /players/me/games: the player's games (`active` or `finished` ones only if `status` says), with whose turn. */
+  async myGames(playerToken: string, status?: "active" | "finished"): Promise<MyGames> {
+    return (await this.send<MyGames>("GET", `/players/me/games${searchOf({ status })}`, { token: playerToken })).body;
+  }
+
+  /** POST /players/me/stream-tickets: a ticket for one `GET /players/me/events?ticket=` (an EventSource sends no token). */
+  async streamTicket(playerToken: string): Promise<StreamTicket> {
+    return (await this.send<StreamTicket>("POST", "/players/me/stream-tickets", { token: playerToken })).body;
+  }
+
+  /**
+   * POST /seeks: paired at once with a compatible seek waiting (`status: "paired"`, `game` set), or
+   * waiting for one. Not sent again after a network error (it would seek twice): the player's
+   * stream (`followPlayer`) tells of the game with `game_start`.
+   */
+  async createSeek(playerToken: string, request: CreateSeekRequest): Promise<Seek> {
+    return (await this.send<{ seek: Seek }>("POST", "/seeks", { body: request, token: playerToken, once: true })).body.seek;
+  }
+
+  /** GET /seeks/{id}, the seeker's own: waiting, paired (with its `game`), cancelled or expired. */
+  async seek(playerToken: string, seekId: string): Promise<Seek> {
+    return (await this.send<{ seek: Seek }>("GET", seekPath(seekId), { token: playerToken })).body.seek;
+  }
+
+  /** DELETE /seeks/{id}: the seek is paired no more (one paired already stays paired: see its `status`). */
+  async cancelSeek(playerToken: string, seekId: string): Promise<Seek> {
+    return (await this.send<{ seek: Seek }>("DELETE", seekPath(seekId), { token: playerToken })).body.seek;
+  }
+
+  /** GET /leaderboard: the rated players, best first (at most 100). */
+  async leaderboard(): Promise<PlayerProfile[]> {
+    return (await this.send<{ players: PlayerProfile[] }>("GET", "/leaderboard")).body.players;
   }
 
   /** GET /players/{id}: a player's public profile. */
@@ -391,12 +566,12 @@ export class PatchworkClient {
   // ---- Offers: a rematch, a takeback (a seat's token or its player's) ----
 
   /**
-   * POST /games/{id}/rematch on a finished game: offers a rematch (`{ offer }`, 202; asking
-   * again answers the same offer), or accepts the other seat's offer, or plays a level's seat
-   * (the next game, `{ game, seat, token }`). `"offer" in answer` tells which.
+   * POST /games/{id}/rematch on a finished game: offers a rematch (`pending`, the 202's `{ offer }`;
+   * asking again answers the same offer), or accepts the other seat's offer, or plays a level's
+   * seat (`done`, the next game: `{ game, seat, token }`).
    */
-  async rematch(gameId: string, token: string): Promise<{ offer: Offer } | Rematch> {
-    return (await this.send<{ offer: Offer } | Rematch>("POST", `${gamePath(gameId)}/rematch`, { body: {}, token })).body;
+  async rematch(gameId: string, token: string): Promise<Outcome<Rematch, OfferBody>> {
+    return outcomeOf<Rematch, OfferBody>(await this.send("POST", `${gamePath(gameId)}/rematch`, { body: {}, token }));
   }
 
   /** DELETE /games/{id}/rematch: withdraws our rematch offer, or declines the other seat's: the offer as it ended. */
@@ -407,12 +582,13 @@ export class PatchworkClient {
 
   /**
    * POST /games/{id}/takeback in an unrated game: by the seat that acted last, asks to undo
-   * its last turn (`{ offer }`, 202); by the other seat while that offer stands, accepts it
-   * (the game after, a new version whose state is the one before the turn). Against a level's
-   * seat (the service's own bot), accepted at once. Not sent again after a network error.
+   * its last turn (`pending`, the 202's `{ offer }`); by the other seat while that offer stands,
+   * accepts it (`done`, the game after: a new version whose state is the one before the turn).
+   * Against a level's seat (the service's own bot), accepted at once. Not sent again after a
+   * network error.
    */
-  async takeback(gameId: string, token: string): Promise<{ offer: Offer } | Game> {
-    return (await this.send<{ offer: Offer } | Game>("POST", `${gamePath(gameId)}/takeback`, { body: {}, token, once: true })).body;
+  async takeback(gameId: string, token: string): Promise<Outcome<Game, OfferBody>> {
+    return outcomeOf<Game, OfferBody>(await this.send("POST", `${gamePath(gameId)}/takeback`, { body: {}, token, once: true }));
   }
 
   /** DELETE /games/{id}/takeback: withdraws our takeback offer, or declines the other seat's. */
@@ -494,7 +670,7 @@ export class PatchworkClient {
    * an error answer is thrown as a ProblemError.
    */
   async send<T>(
-    method: "GET" | "POST" | "DELETE",
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
     path: string,
     options: {
       body?: object | undefined;
@@ -502,6 +678,10 @@ export class PatchworkClient {
       text?: string;
       /** How the answer's body is read (default: JSON). */
       read?: Reading;
+      /** The Accept header, when not the one `read` implies. */
+      accept?: string;
+      /** Retries of this request (default: the client's `maxRetries`). */
+      retries?: number;
       token?: string;
       headers?: Record<string, string>;
       signal?: AbortSignal;
@@ -509,7 +689,8 @@ export class PatchworkClient {
     } = {},
   ): Promise<Answer<T>> {
     const read = options.read ?? "json";
-    const accept = read === "text" ? RECORD_TYPE : read === "stream" ? "application/x-ndjson" : "application/json";
+    const accept = options.accept ?? (read === "text" ? RECORD_TYPE : read === "stream" ? "application/x-ndjson" : "application/json");
+    const maxRetries = options.retries ?? this.maxRetries;
     const headers: Record<string, string> = { Accept: accept, ...options.headers };
     if (options.token !== undefined) headers["Authorization"] = `Bearer ${options.token}`;
     let body: string | undefined;
@@ -531,7 +712,7 @@ export class PatchworkClient {
       } catch (error) {
         // A network error (fetch's TypeError): the request may or may not
         // have arrived; sending it again is safe (see the header comment).
-        if (!(error instanceof TypeError) || options.once || attempt >= this.maxRetries) throw error;
+        if (!(error instanceof TypeError) || options.once || attempt >= maxRetries) throw error;
         await sleep(backoff, options.signal);
         continue;
       }
@@ -546,7 +727,7 @@ export class PatchworkClient {
         return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
       }
       const error = await problemOf(response);
-      if (attempt < this.maxRetries && isRetried(error)) {
+      if (attempt < maxRetries && isRetried(error)) {
         const asked = retryAfterMs(response.headers);
         await sleep(Math.min(this.maxRetryDelayMs, asked ?? backoff), options.signal);
         continue;
@@ -559,12 +740,28 @@ export class PatchworkClient {
 const gamePath = (gameId: string) => `/games/${encodeURIComponent(gameId)}`;
 const challengePath = (challengeId: string) => `/challenges/${encodeURIComponent(challengeId)}`;
 const webhookPath = (webhookId: string) => `/players/me/webhooks/${encodeURIComponent(webhookId)}`;
+const seekPath = (seekId: string) => `/seeks/${encodeURIComponent(seekId)}`;
 const tournamentPath = (tournamentId: string) => `/tournaments/${encodeURIComponent(tournamentId)}`;
 
 /** `?a=1&b=2` of the values given (none: ""). */
 function searchOf(values: Record<string, string | number | boolean | undefined>): string {
   const given = Object.entries(values).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
   return given.length === 0 ? "" : `?${new URLSearchParams(given.map(([key, value]) => [key, String(value)]))}`;
+}
+
+/** A 202's answer as a Pending: its body, its Retry-After and its Location. */
+function pendingOf<P>(answer: Answer<P>): Pending<P> {
+  return {
+    status: "pending",
+    body: answer.body,
+    retryAfterMs: retryAfterMs(answer.headers),
+    location: answer.headers.get("Location"),
+  };
+}
+
+/** A 202 is pending; any other success is the result. */
+function outcomeOf<T, P>(answer: Answer<unknown>): Outcome<T, P> {
+  return answer.status === 202 ? pendingOf(answer as Answer<P>) : { status: "done", value: answer.body as T };
 }
 
 function isRetried(error: ProblemError): boolean {

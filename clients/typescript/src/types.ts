@@ -1,6 +1,7 @@
 // Names for the schemas of openapi.yaml, as openapi-typescript generates them
 // into api.ts (`npm run generate`): what a client writes and what it reads.
 import type { components } from "./api.js";
+import type { JsonAnswer } from "./outcome.js";
 
 type Schemas = components["schemas"];
 
@@ -97,3 +98,21 @@ export type TournamentEvent =
   | { type: "standings"; id: string; data: { standings: TournamentStanding[] } }
   | { type: "finished"; id: string; data: { standings: TournamentStanding[] } }
   | { type: "cancelled"; id: string; data: Record<string, never> };
+
+// The rest of the API (issue 42): the lobby, seeks, analysis, pictures, the service's own state.
+// Answers without a schema name of their own are the operation's answer, as generated.
+export type LobbyPage = Schemas["LobbyPage"];
+export type LobbyGame = Schemas["LobbyGame"];
+export type JoinRequest = Schemas["JoinRequest"];
+export type MyGames = Schemas["MyGames"];
+export type MyGame = MyGames["games"][number];
+export type StreamTicket = JsonAnswer<"issueStreamTicket", 201>;
+export type CreateSeekRequest = Schemas["CreateSeekRequest"];
+export type Seek = Schemas["Seek"];
+export type Analysis = Schemas["Analysis"];
+/** The body of an analysis' 202: `{ status: "pending" }`. */
+export type AnalysisPending = JsonAnswer<"requestAnalysis", 202>;
+export type OfferBody = Schemas["OfferBody"];
+export type Health = Schemas["Health"];
+export type Readiness = Schemas["Readiness"];
+export type Leaderboard = JsonAnswer<"getLeaderboard", 200>;

@@ -126,17 +126,18 @@ describe("offers", () => {
       const { game } = await client.acceptChallenge(challenge.id, { playerToken: bea.token });
       await client.resign(game.id, bea.token);
       const offered = await client.rematch(game.id, ann.token);
-      assert.ok("offer" in offered, "an offer, not a game");
-      assert.deepEqual([offered.offer.kind, offered.offer.by], ["rematch", 0]);
+      assert.ok(offered.status === "pending", "a 202: an offer, not a game");
+      assert.deepEqual([offered.body.offer.kind, offered.body.offer.by], ["rematch", 0]);
       assert.equal((await bea.next("rematch_offer")).data.game, game.id);
       assert.equal((await client.game(game.id)).next_game, null);
       const declined = await client.dismissRematch(game.id, bea.token);
       assert.deepEqual([declined.kind, declined.status], ["rematch", "declined"]);
       assert.equal((await client.game(game.id)).next_game, null);
 
-      assert.ok("offer" in (await client.rematch(game.id, ann.token)));
-      const accepted = await client.rematch(game.id, bea.token);
-      assert.ok(!("offer" in accepted), "Bea's asking accepts Ann's offer");
+      assert.equal((await client.rematch(game.id, ann.token)).status, "pending");
+      const answer = await client.rematch(game.id, bea.token);
+      assert.ok(answer.status === "done", "Bea's asking accepts Ann's offer");
+      const accepted = answer.value;
       // Seats swapped: Bea is seat 0 of the next game.
       assert.equal(accepted.seat, 0);
       assert.deepEqual(accepted.game.players.map((p) => p.player_id), [bea.id, ann.id]);
@@ -161,10 +162,11 @@ describe("offers", () => {
     try {
       await client.move(game.id, ann, { action: "advance" });
       const asked = await client.takeback(game.id, ann);
-      assert.ok("offer" in asked);
-      assert.deepEqual([asked.offer.kind, asked.offer.by], ["takeback", 0]);
-      const after = await client.takeback(game.id, bea);
-      assert.ok(!("offer" in after), "Bea's asking gives the takeback");
+      assert.ok(asked.status === "pending", "a 202: the offer stands");
+      assert.deepEqual([asked.body.offer.kind, asked.body.offer.by], ["takeback", 0]);
+      const given = await client.takeback(game.id, bea);
+      assert.ok(given.status === "done", "Bea's asking gives the takeback");
+      const after = given.value;
       assert.equal(after.version, 3);
       const before = await client.game(game.id, 1);
       assert.deepEqual([after.turn, after.players, after.market], [before.turn, before.players, before.market]);
@@ -185,7 +187,7 @@ describe("offers", () => {
     const [ann, bea] = tokens;
     assert.ok(ann && bea);
     await client.move(game.id, ann, { action: "advance" });
-    assert.ok("offer" in (await client.takeback(game.id, ann)));
+    assert.equal((await client.takeback(game.id, ann)).status, "pending");
     const declined = await client.dismissTakeback(game.id, bea);
     assert.deepEqual([declined.kind, declined.status], ["takeback", "declined"]);
     const now = await client.game(game.id);

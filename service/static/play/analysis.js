@@ -170,8 +170,17 @@ async function renderChart() {
     chart.removeAttribute("width");
     chart.removeAttribute("height");
     $("analysis-chart").replaceChildren(document.importNode(chart, true));
+    markChart();
   } catch (error) {
     say(error.message);
+  }
+}
+
+/** The move shown, marked on the chart: the chart names a line across the plot for each move by its number. */
+function markChart() {
+  const shown = state.analysis?.moves[state.index]?.number;
+  for (const line of $("analysis-chart").querySelectorAll("line.move-at")) {
+    line.classList.toggle("current", Number(line.dataset.number) === shown);
   }
 }
 
@@ -244,6 +253,7 @@ async function showStep() {
     button.classList.toggle("current", Number(button.dataset.number) === move.number);
   }
   $("analysis-moves").querySelector("button.current")?.scrollIntoView({ block: "nearest" });
+  markChart();
   $("analysis-previous").disabled = index === 0;
   $("analysis-next").disabled = index === analysis.moves.length - 1;
   $("analysis-position").textContent = t("Move {number} of {count}", { number: move.number, count: history.length });
@@ -263,7 +273,8 @@ async function showStep() {
   }
   if (state.gameId !== gameId || state.index !== index) return; // stepped on meanwhile
   const position = state.positions.get(move.number);
-  const quilt = drawQuilt(position.players[move.seat].quilt);
+  const quilt = drawQuilt(position.players[move.seat].quilt,
+    t("{name}'s quilt before move {number}", { name: name(move.seat), number: move.number }));
   drawCellsOver(quilt.element, cellsOf(record), "played", record.patch_id ?? 0);
   if (!sameMove(move.best, record)) drawCellsOver(quilt.element, cellsOf(move.best), "best", move.best.patch_id ?? 0);
   const board = $("analysis-board");

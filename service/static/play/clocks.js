@@ -39,8 +39,12 @@ export function formatTime(ms) {
   return hours ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-/** Keep each seat's clock element (`finders[seat]()`, redrawn with the game) showing `game()`'s clock, ten times a second. */
-export function runClocks(finders, game) {
+/**
+ * Keep each seat's clock element (`finders[seat]()`, redrawn with the game) showing `game()`'s clock, ten
+ * times a second; `onLow(seat)` is called once a turn, when the running clock goes under LOW_MS.
+ */
+export function runClocks(finders, game, onLow = () => {}) {
+  let warned = null; // the game version whose running clock was said to be low
   const tick = () => {
     const clock = game()?.clock;
     for (const [seat, find] of finders.entries()) {
@@ -52,6 +56,10 @@ export function runClocks(finders, game) {
       element.textContent = formatTime(left);
       element.classList.toggle("running", clock.running === seat);
       element.classList.toggle("low", clock.running === seat && left < LOW_MS);
+      if (clock.running === seat && left < LOW_MS && clock.deadline !== null && warned !== game().version) {
+        warned = game().version;
+        onLow(seat);
+      }
     }
   };
   tick();

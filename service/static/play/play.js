@@ -10,7 +10,10 @@
 
 import { api, ApiError } from "./api.js";
 import { follow } from "./follow.js";
-import { BOARD, drawQuilt, drawShape, drawTrack, hourglassIcon, shapeCells } from "./draw.js";
+import { buttonIcon, drawQuilt, drawShape, drawTrack, hourglassIcon, seatIcon, shapeCells } from "./draw.js";
+import { aimAt, aimable, handleOf, moveAt } from "./placement.js";
+import { announce } from "./announce.js";
+import { describeQuilts } from "./describe.js";
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, showLobby, wireLobby } from "./lobby.js";
 import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, tn, useLanguage, withNodes } from "./i18n.js";
@@ -35,6 +38,7 @@ const page = {
   game: null,           // the latest Game shown (the one with the highest version)
   choice: null,         // while placing a patch: {patchId, orientations, index}
   leather: null,        // while placing leather: the legal place_leather moves
+  aim: null,            // the pinned preview on our quilt: {row, col} of the patch's handle (placement.js)
   busy: false,          // a move is on its way
   logFilled: null,      // the game whose moves before the page opened it are in the log (fillLog)
   stopFollowing: () => {},
@@ -145,14 +149,16 @@ async function joinAsGuest(gameId, token) {
 async function openGame(gameId, token) {
   $("setup").hidden = true;
   $("game").hidden = false;
-  Object.assign(page, { gameId, token, seat: null, game: null, choice: null, leather: null });
+  Object.assign(page, { gameId, token, seat: null, game: null, choice: null, leather: null, aim: null });
   if (token) page.seat = await api.seatOf(gameId, token);
   openOffers(gameId, page.seat, token, page.asPlayer);
   clearWatchers();
   // The stream starts with a snapshot of the game, then pushes every move.
   page.stopFollowing = follow((lastId) => api.eventsUrl(gameId, lastId), onEvent);
   page.stopClocks();
-  page.stopClocks = runClocks([0, 1].map((seat) => () => $(`clock-${seat}`)), () => page.game);
+  page.stopClocks = runClocks([0, 1].map((seat) => () => $(`clock-${seat}`)), () => page.game, (seat) => {
+    if (seat === page.seat) announce(t("Your clock is running low."));
+  });
   awaitJoiner(gameId);
 }
 
@@ -193,13 +199,25 @@ function onEvent(type, data) {
 function show(game) {
   if (page.game !== null && game.version <= page.game.version) return;
   const turnChanged = page.game?.version !== game.version;
+  const before = page.game;
   page.game = game;
   if (turnChanged) {
     page.choice = null;
     page.leather = null;
+    page.aim = null;
+    tellChange(before, game);
     if (myTurn() && game.phase === "place_leather") loadLeatherMoves(game.version);
   }
   render();
+}
+
+/** Tell a screen reader that our turn came, or the result (the moves are told as they are logged). */
+function tellChange(before, game) {
+  if (game.status === "finished") {
+    if (before?.status !== "finished") setTimeout(() => announce($("result").textContent), 400);
+  } else if (myTurn() && !(before?.status === "active" && before.turn === page.seat && before.phase === game.phase)) {
+    setTimeout(() => announce(game.phase === "place_leather" ? t("You won a leather patch: place it on your quilt.") : t("Your turn.")), 400);
+  }
 }
 
 const myTurn = () => page.game?.status === "active" && page.seat !== null && page.game.turn === page.seat;
@@ -215,8 +233,9 @@ function render() {
   renderResult(game);
   $("rematch").hidden = game.status !== "finished" || page.token === null;
   renderQuilts(game);
-  $("track").replaceChildren(drawTrack(game));
+  renderTrack(game);
   renderMarket(game);
+  if (!$("description").hidden) $("description").replaceChildren(...describeQuilts(game, page.seat));
   renderControls(game);
   renderAnalysis(game);
   showExport(game);
@@ -233,8 +252,8 @@ function statusText(game) {
   // A level's seat (the service's workers play it) or a bot account's (its engine plays it through the API).
   if (mover.bot) return withNodes(t("{name} is thinking…"), name);
   if (!myTurn()) return withNodes(page.seat === null ? t("{name} to move.") : t("Waiting for {name}…"), name);
-  if (game.phase === "place_leather") return t("You won a leather patch: click an empty cell of your quilt to place it.");
-  if (page.choice) return t("Click a highlighted cell to put the patch there (its top-left corner); rotate or flip it first if you like.");
+  if (game.phase === "place_leather") return t("You won a leather patch: click or tap an empty cell of your quilt to place it.");
+  if (page.choice) return t("Put the patch's marked cell on a highlighted cell: a click places it there; a tap shows it there, then Confirm. Rotate or flip it first if you like.");
   return t("Your turn: choose a patch from the first three, or advance.");
 }
 
@@ -264,12 +283,19 @@ function renderResult(game) {
   box.replaceChildren(...withNodes(text, { name: named(game.players[winner]) }));
 }
 
+/** Each seat's panel: mine first (a phone shows it right under the market), the other after it. */
 function renderQuilts(game) {
+  const focused = document.activeElement?.matches?.(".quilt.mine") ?? false;
   const panels = game.players.map((player, seat) => {
-    const panel = document.createElement("div");
+    const panel = document.createElement("section");
+    const mine = seat === (page.seat ?? 0);
     panel.className = `player seat-${seat}${game.turn === seat ? " in-turn" : ""}`;
+    panel.dataset.place = mine ? "first" : "second";
     const title = document.createElement("h3");
-    title.append(named(player), seat === page.seat ? " " + t("(you)") : "",
+    title.id = `seat-title-${seat}`;
+    panel.setAttribute("aria-labelledby", title.id);
+    // The seat's mark (a disc or a square, its token on the time track) and words: never colour alone.
+    title.append(seatIcon(seat), " ", named(player), seat === page.seat ? " " + t("(you)") : "",
       // A level's id: the service's own bot plays the seat (a bot account's `true` is its badge).
       typeof player.bot === "string" ? " · " + t("bot {bot}", { bot: player.bot }) : "");
     const stats = document.createElement("p");
@@ -289,18 +315,46 @@ function renderQuilts(game) {
     clock.id = `clock-${seat}`;
     clock.hidden = !game.clock;
     panel.append(title, clock, stats);
+    // The seat in turn is told in words as well as by its frame.
+    if (game.turn === seat && game.status === "active") {
+      panel.append(Object.assign(document.createElement("p"), { className: "turn-mark", textContent: t("to move") }));
+    }
     if (player.bot !== null && game.turn === seat && game.status === "active") {
       const thinking = document.createElement("p");
       thinking.className = "thinking";
       thinking.textContent = t("thinking…");
       panel.append(thinking);
     }
-    const quilt = drawQuilt(player.quilt);
-    if (seat === page.seat) makeInteractive(quilt.cells);
+    const quilt = drawQuilt(player.quilt, t("{name}'s quilt", { name: player.name }),
+      (id) => page.patches.get(id)?.income ?? 0);
+    if (seat === page.seat) {
+      quilt.element.classList.add("mine");
+      makeInteractive(quilt);
+    }
     panel.append(quilt.element);
     return panel;
   });
   $("quilts").replaceChildren(...panels);
+  if (focused) document.querySelector(".quilt.mine[tabindex]")?.focus();
+}
+
+/** The time track, in rows as many spaces long as its width shows readably (about 26 px a space). */
+function renderTrack(game) {
+  const width = $("track").clientWidth || document.documentElement.clientWidth;
+  const perRow = Math.max(9, Math.min(game.track_length + 1, Math.floor(width / 26)));
+  const where = game.players.map((player) => t("{name} on space {space}", { name: player.name, space: player.position })).join(", ");
+  $("track").replaceChildren(drawTrack(game, perRow, t("Time track, spaces 0 to {last}: {where}.", { last: game.track_length, where })));
+  const legend = game.players.map((player, seat) => {
+    const item = document.createElement("li");
+    item.append(seatIcon(seat), " ", named(player));
+    return item;
+  });
+  const income = document.createElement("li");
+  income.append(buttonIcon(), " ", t("income: passing it pays each player their quilt's buttons"));
+  const leather = document.createElement("li");
+  leather.append(Object.assign(document.createElement("span"), { className: "leather-icon" }), " ",
+    t("leather patch: the first to pass it places it"));
+  $("track-legend").replaceChildren(...legend, income, leather);
 }
 
 function renderMarket(game) {
@@ -318,17 +372,24 @@ function renderMarket(game) {
     if (!inMarket) card.classList.add("later");
     if (page.choice?.patchId === id) card.classList.add("chosen");
     const label = document.createElement("span");
+    label.className = "price";
     // The hourglass is drawn, not a glyph: a browser without an emoji font shows ⏱ as an empty box.
-    label.append(`${patch.cost}¢ ${patch.time}`, hourglassIcon(), ` +${patch.income}`);
+    label.append(buttonIcon(), `${patch.cost} `, hourglassIcon(), `${patch.time} +${patch.income}`);
     card.title = tn("Patch {id}: costs {cost} button and {time} time, income {income}",
       "Patch {id}: costs {cost} buttons and {time} time, income {income}", "cost", {
         id, cost: patch.cost, time: patch.time, income: patch.income,
       });
-    card.append(drawShape(shapeCells(patch.shape), id), label);
+    // A screen reader reads the sentence, then the figures shown.
+    const said = Object.assign(document.createElement("span"), { className: "visually-hidden", textContent: card.title + ":" });
+    const shape = drawShape(shapeCells(patch.shape), id);
+    shape.setAttribute("aria-hidden", "true");
+    card.append(said, shape, label);
     card.addEventListener("click", () => choosePatch(id));
     return card;
   });
   $("market").replaceChildren(...cards);
+  $("market-legend").replaceChildren(buttonIcon(), " ", t("cost in buttons"), " · ", hourglassIcon(), " ",
+    t("time (spaces on the track)"), " · ", t("+ income (buttons it earns at each income space)"));
 }
 
 function renderControls(game) {
@@ -337,12 +398,24 @@ function renderControls(game) {
   $("advance").hidden = !(playing && game.phase === "choose");
   $("resign").hidden = !(page.seat !== null && game.status === "active");
   $("rotate").hidden = $("flip").hidden = $("cancel").hidden = !choosing;
+  const aiming = page.aim !== null && !page.busy && (choosing || page.leather !== null);
+  $("confirm").hidden = !aiming;
+  $("confirm").disabled = !aiming || moveAt(aimable(aimedMoves()), page.aim) === null;
   const orientation = $("orientation");
   orientation.replaceChildren();
   if (choosing) {
     const { patchId, orientations, index } = page.choice;
-    const current = orientations[index];
-    orientation.append(drawShape(current.moves[0].placement.cells, patchId, 12));
+    const cells = orientations[index].moves[0].placement.cells;
+    const shape = drawShape(cells, patchId, 12);
+    // The handle, the cell that goes where the player aims (placement.js), marked with a dot.
+    const [row, col] = handleOf(cells);
+    shape.querySelector(`rect[data-row="${row}"][data-col="${col}"]`)?.classList.add("handle");
+    shape.setAttribute("role", "img");
+    const flipped = orientations[index].flipped ? ", " + t("flipped") : "";
+    shape.setAttribute("aria-label", t("Patch {id}, turned {rotation}°{flipped}", {
+      id: patchId, rotation: orientations[index].rotation, flipped,
+    }));
+    orientation.append(shape);
     $("rotate").disabled = $("flip").disabled = orientations.length < 2;
   }
 }
@@ -369,7 +442,10 @@ async function choosePatch(patchId) {
       groups.get(key).moves.push(move);
     }
     page.choice = { patchId, orientations: [...groups.values()], index: 0 };
+    page.aim = null;
     render();
+    document.querySelector(".quilt.mine")?.focus();
+    announce(t("Patch {id} picked: aim it at your quilt.", { id: patchId }));
   } catch (error) {
     showMessage(error);
   }
@@ -391,30 +467,34 @@ function turnPatch(flip) {
   render();
 }
 
-/** Highlight where the chosen patch or leather may go on our quilt, preview on hover, place on click. */
-function makeInteractive(cells) {
-  const targets = new Map(); // "row,col" -> the move a click there makes
-  if (page.choice && !page.busy) {
-    const { orientations, index } = page.choice;
-    for (const move of orientations[index].moves) targets.set(`${move.placement.row},${move.placement.col}`, move);
-  } else if (page.leather && !page.busy) {
-    for (const move of page.leather) targets.set(`${move.row},${move.col}`, move);
-  }
-  const covered = (move) => (move.action === "buy" ? move.placement.cells : [[move.row, move.col]]);
-  const mark = (move, on) => {
-    for (const [r, c] of covered(move)) cells[r][c].classList.toggle("preview", on);
-  };
-  for (let row = 0; row < BOARD; row++) {
-    for (let col = 0; col < BOARD; col++) {
-      const move = targets.get(`${row},${col}`);
-      if (!move) continue;
-      const cell = cells[row][col];
-      cell.classList.add(move.action === "buy" ? "anchor" : "legal");
-      cell.addEventListener("mouseenter", () => mark(move, true));
-      cell.addEventListener("mouseleave", () => mark(move, false));
-      cell.addEventListener("click", () => play(move));
-    }
-  }
+/** The moves our quilt is aimed for: the chosen patch's orientation, or the leather patch's cells. */
+function aimedMoves() {
+  if (page.choice) return page.choice.orientations[page.choice.index].moves;
+  return page.leather ?? [];
+}
+
+/** Our quilt as the place to aim the chosen patch or the leather patch at (placement.js). */
+function makeInteractive(quilt) {
+  if (page.busy || !(page.choice || page.leather)) return;
+  aimAt(quilt, aimedMoves(), page.aim, {
+    aim: (at) => {
+      page.aim = at;
+      render();
+      const fit = moveAt(aimable(aimedMoves()), at) !== null ? t("it fits") : t("it does not fit");
+      announce(t("Row {row}, column {col}: {fit}", { row: at.row + 1, col: at.col + 1, fit }));
+    },
+    place: play,
+    rotate: () => { if (page.choice) turnPatch(false); },
+    flip: () => { if (page.choice) turnPatch(true); },
+    cancel: () => {
+      if (!page.choice) return;
+      page.choice = null;
+      page.aim = null;
+      render();
+      $("market").querySelector("button.buyable")?.focus();
+    },
+    tell: (why) => announce(why === "misfit" ? t("It does not fit there.") : t("Use the arrow keys to aim first.")),
+  });
 }
 
 async function loadLeatherMoves(version) {
@@ -440,6 +520,7 @@ async function play(move) {
 
 async function submit(request) {
   page.busy = true;
+  page.aim = null;
   render();
   try {
     showMessage(null);
@@ -473,7 +554,9 @@ async function fillLog(gameId, game) {
 }
 
 function logMove(move, game) {
-  $("log").prepend(moveItem(move, game));
+  const item = moveItem(move, game);
+  $("log").prepend(item);
+  announce(item.textContent);
 }
 
 // What each item of the log says, kept so that a change of language can say it again.
@@ -531,7 +614,26 @@ $("resign").addEventListener("click", () => {
 $("opponent").addEventListener("change", showFriendName);
 $("rotate").addEventListener("click", () => turnPatch(false));
 $("flip").addEventListener("click", () => turnPatch(true));
-$("cancel").addEventListener("click", () => { page.choice = null; render(); });
+$("cancel").addEventListener("click", () => { page.choice = null; page.aim = null; render(); });
+$("confirm").addEventListener("click", () => {
+  const move = moveAt(aimable(aimedMoves()), page.aim);
+  if (move) play(move);
+});
+$("describe").addEventListener("click", () => {
+  const box = $("description");
+  box.hidden = !box.hidden;
+  $("describe").setAttribute("aria-expanded", String(!box.hidden));
+  if (!box.hidden && page.game) box.replaceChildren(...describeQuilts(page.game, page.seat));
+});
+// The time track's rows follow the page's width.
+let trackWidth = 0;
+window.addEventListener("resize", () => {
+  const width = $("track").clientWidth;
+  if (page.game && width !== trackWidth) {
+    trackWidth = width;
+    renderTrack(page.game);
+  }
+});
 // Opening an invite link in a tab that shows another game; coming back from the back-forward cache.
 window.addEventListener("hashchange", () => {
   $("log").replaceChildren();
