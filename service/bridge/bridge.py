@@ -58,9 +58,10 @@ class Bridge:
         last_id: str | None = None
         backoff = FIRST_BACKOFF_S
         while True:
-            self.catch_up()
             try:
-                for event in self.client.events("/players/me/events", last_id):
+                # Caught up once the stream is open, not before: a challenge or game started between
+                # the reads and the connection would be in neither (a new stream starts at "now").
+                for event in self.client.events("/players/me/events", last_id, opened=self.catch_up):
                     backoff = FIRST_BACKOFF_S
                     if event.id is not None:
                         last_id = event.id

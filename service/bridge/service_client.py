@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,9 +99,13 @@ class ServiceClient:
             raise ServiceRefused(method, path, answer)
         return answer.json()
 
-    def events(self, path: str, last_event_id: str | None) -> Iterator[StreamEvent]:
+    def events(
+        self, path: str, last_event_id: str | None, opened: Callable[[], None] | None = None
+    ) -> Iterator[StreamEvent]:
         """The events of one connection to a stream, resumed after `last_event_id`; ends when it closes.
 
+        `opened` is called once the stream is open, before its first event:
+        what is read then cannot miss an event sent before the connection.
         A refusal to open it (a 404, a 204 of a finished game) ends it with no
         event; a dropped or silent connection raises requests.RequestException.
         """
@@ -121,6 +125,8 @@ class ServiceClient:
             if answer.status_code != 200:
                 log.info("stream %s not opened: %d", path, answer.status_code)
                 return
+            if opened is not None:
+                opened()
             yield from parse_events(answer.iter_content(chunk_size=None))
 
 
