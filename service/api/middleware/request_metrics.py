@@ -11,6 +11,7 @@ event stream, until the stream starts.
 from __future__ import annotations
 
 import re
+from functools import cache
 from time import perf_counter
 
 from service.telemetry.metrics import http_duration, http_requests
@@ -25,7 +26,13 @@ def _route(environ) -> str:
     # Flask's request object, which werkzeug leaves in the environ while the app runs.
     request = environ.get("werkzeug.request")
     rule = request.url_rule if request is not None else None
-    return _CONVERTER.sub(r"<\1>", rule.rule) if rule is not None else UNMATCHED
+    return _label(rule.rule) if rule is not None else UNMATCHED
+
+
+@cache
+def _label(rule: str) -> str:
+    # Once per route, not per request: the routes are few and fixed.
+    return _CONVERTER.sub(r"<\1>", rule)
 
 
 class RequestMetrics:

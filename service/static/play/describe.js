@@ -26,6 +26,20 @@ function rowWords(line) {
   }).join("; ");
 }
 
+/** A seat's counts in words: "5 buttons · income 0 · space 0 · 81 empty · score -157". */
+export function seatCounts(player) {
+  const numbers = {
+    buttons: player.buttons, income: player.income, space: player.position, empty: player.empty_cells, score: player.score,
+  };
+  // Each count in a message of its own, so each takes its own plural.
+  return [
+    tn("{buttons} button", "{buttons} buttons", "buttons", numbers),
+    t("income {income} · space {space}", numbers),
+    tn("{empty} empty", "{empty} empty", "empty", numbers),
+    t("score {score}", numbers),
+  ].join(" · ");
+}
+
 /** One section per seat: a heading (the name, its seat's mark) and a list of its counts and rows. */
 export function describeQuilts(game, mySeat) {
   return game.players.map((player, seat) => {
@@ -35,12 +49,7 @@ export function describeQuilts(game, mySeat) {
     heading.textContent = t("{name}'s quilt ({mark} on the time track)", { name: player.name, mark })
       + (seat === mySeat ? " " + t("(you)") : "");
     const counts = document.createElement("p");
-    counts.textContent = [
-      tn("{buttons} button", "{buttons} buttons", "buttons", { buttons: player.buttons }),
-      t("income {income} · space {space}", { income: player.income, space: player.position }),
-      tn("{empty} empty", "{empty} empty", "empty", { empty: player.empty_cells }),
-      t("score {score}", { score: player.score }),
-    ].join(" · ");
+    counts.textContent = seatCounts(player);
     const rows = document.createElement("ul");
     for (let row = 0; row < BOARD; row++) {
       const item = document.createElement("li");

@@ -13,7 +13,7 @@ import { follow } from "./follow.js";
 import { buttonIcon, drawQuilt, drawShape, drawTrack, hourglassIcon, seatIcon, shapeCells } from "./draw.js";
 import { aimAt, aimable, handleOf, moveAt } from "./placement.js";
 import { announce } from "./announce.js";
-import { describeQuilts } from "./describe.js";
+import { describeQuilts, seatCounts } from "./describe.js";
 import { clockRequest, runClocks } from "./clocks.js";
 import { playerToken, showLobby, wireLobby } from "./lobby.js";
 import { LANGUAGE_NAMES, LANGUAGES, language, moveWords, startingLanguage, t, tn, useLanguage, withNodes } from "./i18n.js";
@@ -300,16 +300,7 @@ function renderQuilts(game) {
       typeof player.bot === "string" ? " · " + t("bot {bot}", { bot: player.bot }) : "");
     const stats = document.createElement("p");
     stats.className = "stats";
-    const numbers = {
-      buttons: player.buttons, income: player.income, space: player.position, empty: player.empty_cells, score: player.score,
-    };
-    // Each count in a message of its own, so each takes its own plural.
-    stats.textContent = [
-      tn("{buttons} button", "{buttons} buttons", "buttons", numbers),
-      t("income {income} · space {space}", numbers),
-      tn("{empty} empty", "{empty} empty", "empty", numbers),
-      t("score {score}", numbers),
-    ].join(" · ") + (player.has_bonus ? " · " + t("7×7 bonus") : "");
+    stats.textContent = seatCounts(player) + (player.has_bonus ? " · " + t("7×7 bonus") : "");
     const clock = document.createElement("p");
     clock.className = "clock";
     clock.id = `clock-${seat}`;
